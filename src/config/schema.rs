@@ -1,0 +1,87 @@
+//! The typed view of `config.yaml`, with Hermes's key names and defaults.
+//!
+//! Every section and field has a default, so a partial or empty file is valid; keys hermes
+//! does not know are ignored here (and kept on rewrite by `config::edit`). Secrets normally
+//! live in `.env`, not here; `model.api_key` exists because Hermes accepts it.
+
+use serde::Deserialize;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    pub model: ModelConfig,
+    pub terminal: TerminalConfig,
+    pub agent: AgentConfig,
+    pub provider: ProviderConfig,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelConfig {
+    /// Model id, e.g. `anthropic/claude-sonnet-4` (OpenRouter) or `qwen2.5:7b` (Ollama).
+    pub default: String,
+    /// Provider profile: `openrouter`, `openai`, `anthropic`, `nous`, `custom`. Empty means
+    /// "infer from base_url / available keys".
+    pub provider: String,
+    /// Endpoint base URL; overrides the profile's.
+    pub base_url: String,
+    /// API key; prefer the provider's variable in `.env`.
+    pub api_key: String,
+    /// `chat_completions` or `anthropic_messages`; empty means infer.
+    pub api_mode: String,
+    /// Context window in tokens; 0 means "use the profile's default".
+    pub context_length: u64,
+    /// Max output tokens per request; 0 means provider default.
+    pub max_tokens: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TerminalConfig {
+    pub backend: String,
+    pub cwd: String,
+    /// Foreground command timeout in seconds.
+    pub timeout: u64,
+}
+
+impl Default for TerminalConfig {
+    fn default() -> Self {
+        Self {
+            backend: "local".into(),
+            cwd: ".".into(),
+            timeout: 180,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AgentConfig {
+    /// Most API calls in one turn.
+    pub max_iterations: u32,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        Self { max_iterations: 90 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ProviderConfig {
+    /// Seconds without a byte on a streaming response before it counts as hung.
+    pub stream_idle_timeout: u64,
+    /// Retries for 429, 5xx and connection errors.
+    pub max_retries: u32,
+}
+
+impl Default for ProviderConfig {
+    fn default() -> Self {
+        Self {
+            stream_idle_timeout: 60,
+            max_retries: 3,
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! hermes: a full-screen terminal agent. See ARCHITECTURE.md for the layers; frontends
+//! (`headless`, later `tui`) talk to the `engine` only through `protocol`.
+
+pub mod config;
+pub mod protocol;
+pub mod providers;
+pub mod tools;

@@ -1,0 +1,191 @@
+//! The contract between frontends (TUI, headless) and the engine.
+//!
+//! `Op`s flow from a frontend to the engine, `Event`s flow back. Requests that need an answer
+//! (`ClarifyRequest`, later approvals and secrets) carry an id and are answered exactly once by
+//! the matching `Op` reply; a frontend that goes away counts as "deny"/"no answer".
+//!
+//! This module holds plain data only: no behaviour, no engine or UI types. Every type is
+//! serde-serialisable so `--json` can print events as JSON lines and tests can assert on them.
+//! Deltas (`MessageDelta`, `ReasoningDelta`) may be coalesced by a slow consumer; requests and
+//! `*Complete` events never are.
+
+use serde::Deserialize;
+use serde::Serialize;
+
+/// Frontend → engine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    /// A user message; starts a turn (or follows `busy_input_mode` when one is running).
+    UserInput { text: String },
+    /// Cancel the running turn: the in-flight request and running tools stop, and what was
+    /// done so far is recorded.
+    Interrupt,
+    /// Text injected into the running turn at the next tool boundary.
+    Steer { text: String },
+    /// Text kept and sent as the next user message when the running turn ends.
+    Queue { text: String },
+    /// The answer to a `ClarifyRequest`.
+    ClarifyReply { id: String, answer: ClarifyAnswer },
+    /// Use another model (and optionally provider) from the next request on.
+    SwitchModel(ModelSelection),
+    /// Stop the session: cancel everything and end the event stream.
+    Shutdown,
+}
+
+/// How the user answered a clarifying question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "text", rename_all = "snake_case")]
+pub enum ClarifyAnswer {
+    /// The user's answer (a chosen option's text or free text).
+    Text(String),
+    /// The user declined or could not be asked.
+    Declined,
+}
+
+/// A model choice; `provider` and `base_url` are optional overrides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelSelection {
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+}
+
+/// Engine → frontend.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Sent once when a session starts, and again when the model changes.
+    SessionInfo(SessionInfo),
+    /// A turn began for this user input.
+    TurnStarted { turn_id: u64 },
+    /// An assistant message starts streaming.
+    MessageStart { turn_id: u64 },
+    /// Visible assistant text (never contains `<think>` blocks).
+    MessageDelta { turn_id: u64, text: String },
+    /// Model reasoning (from reasoning deltas or scrubbed `<think>` blocks).
+    ReasoningDelta { turn_id: u64, text: String },
+    /// An assistant message finished; `text` is the whole visible text.
+    MessageComplete {
+        turn_id: u64,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reasoning: Option<String>,
+    },
+    /// A tool call begins. `preview` is a one-line human summary (`echo hi`, `src/main.rs`).
+    ToolStart {
+        call_id: String,
+        name: String,
+        preview: String,
+        arguments: serde_json::Value,
+    },
+    /// Streaming output or a status line from a running tool.
+    ToolProgress { call_id: String, text: String },
+    /// A tool call ended.
+    ToolComplete {
+        call_id: String,
+        name: String,
+        status: ToolStatus,
+        /// What the model sees (already capped).
+        output: String,
+        duration_ms: u64,
+    },
+    /// The engine needs an answer from the user; reply with `Op::ClarifyReply`.
+    ClarifyRequest(ClarifyRequest),
+    /// Token, cost and context usage after each API call.
+    StatusUpdate(StatusUpdate),
+    /// Something the user should read that is not part of the conversation.
+    Notice { level: NoticeLevel, text: String },
+    /// A typed failure; the session keeps running.
+    Error { kind: ErrorKind, text: String },
+    /// The turn ended.
+    TurnComplete {
+        turn_id: u64,
+        outcome: TurnOutcome,
+    },
+    /// The session ended (after `Op::Shutdown`); no more events follow.
+    ShutdownComplete,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    pub session_id: String,
+    pub model: String,
+    pub provider: String,
+    pub base_url: String,
+    pub cwd: String,
+    pub tools: Vec<String>,
+    pub context_window: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClarifyRequest {
+    pub id: String,
+    pub question: String,
+    /// Suggested answers; empty means free text.
+    pub choices: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StatusUpdate {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_read_tokens: u64,
+    pub cache_write_tokens: u64,
+    pub reasoning_tokens: u64,
+    /// Tokens of the last request's prompt: what the context currently holds.
+    pub context_tokens: u64,
+    pub context_window: u64,
+    pub api_calls: u64,
+    /// Estimated cost in US dollars, when the model's price is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolStatus {
+    Ok,
+    Error,
+    /// Refused by policy (hardline, no approval) before running.
+    Denied,
+    Cancelled,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeLevel {
+    Info,
+    Warning,
+}
+
+/// The error families a frontend can act on. Mirrors the provider error types plus
+/// engine-level failures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    EmptyResponse,
+    Hang,
+    RateLimited,
+    Auth,
+    ContextTooLong,
+    Transport,
+    BadResponse,
+    Config,
+    Internal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum TurnOutcome {
+    /// The model answered without further tool calls.
+    Completed,
+    /// The user interrupted; `done` says what had been finished.
+    Interrupted { done: String },
+    /// `agent.max_iterations` API calls were used up.
+    IterationLimit { limit: u32 },
+    /// The turn failed with a typed error (also sent as `Event::Error`).
+    Failed { kind: ErrorKind },
+}

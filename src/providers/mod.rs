@@ -1,0 +1,35 @@
+//! LLM providers: the `Provider` trait, the OpenAI chat-completions and Anthropic Messages
+//! wire formats, SSE parsing, retries with backoff and the idle watchdog, and the registry of
+//! provider profiles (OpenRouter, OpenAI, Anthropic, Nous Portal, custom).
+//!
+//! Providers know nothing about tools' behaviour, sessions or the UI. They turn a
+//! `ChatRequest` into a `Completion`, reporting `StreamDelta`s as they arrive, and fail only
+//! with a typed `ProviderError`.
+
+pub mod error;
+pub mod types;
+
+pub use error::ProviderError;
+pub use types::*;
+
+use async_trait::async_trait;
+use tokio_util::sync::CancellationToken;
+
+/// Receives streaming deltas. Called from the provider's task; must not block.
+pub type DeltaSink<'a> = &'a (dyn Fn(StreamDelta) + Send + Sync);
+
+#[async_trait]
+pub trait Provider: Send + Sync {
+    /// Profile name (`openrouter`, `anthropic`, `custom`, …) for status lines.
+    fn name(&self) -> &str;
+
+    /// Run one API call. Retries (429/5xx/connection errors, one idle-hang retry) happen
+    /// inside; the error returned is final. Cancelling `cancel` returns
+    /// `ProviderError::Cancelled` promptly.
+    async fn complete(
+        &self,
+        request: &ChatRequest,
+        on_delta: DeltaSink<'_>,
+        cancel: &CancellationToken,
+    ) -> Result<Completion, ProviderError>;
+}

@@ -1,0 +1,132 @@
+//! Wire-independent conversation types shared by the engine and every provider.
+//!
+//! Messages are kept in OpenAI chat format internally (system/user/assistant/tool), as Hermes
+//! does; each provider converts to its own wire format. Tool-call arguments stay the raw JSON
+//! string the model produced, so a malformed argument string reaches the tool layer intact and
+//! can be reported back to the model instead of being lost.
+
+use serde::Deserialize;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+/// One tool call requested by the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The arguments as the model sent them: a JSON object in text form (possibly malformed).
+    pub arguments: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub content: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// For `Role::Tool`: the id of the call this answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// For `Role::Tool`: the tool's name (Anthropic and some servers want it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// For `Role::Assistant`: reasoning text, kept for the record, not re-sent as content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+}
+
+impl Message {
+    pub fn user(text: impl Into<String>) -> Self {
+        Self::plain(Role::User, text.into())
+    }
+
+    pub fn system(text: impl Into<String>) -> Self {
+        Self::plain(Role::System, text.into())
+    }
+
+    pub fn assistant(text: impl Into<String>, tool_calls: Vec<ToolCall>) -> Self {
+        Self {
+            tool_calls,
+            ..Self::plain(Role::Assistant, text.into())
+        }
+    }
+
+    pub fn tool_result(call: &ToolCall, output: impl Into<String>) -> Self {
+        Self {
+            tool_call_id: Some(call.id.clone()),
+            tool_name: Some(call.name.clone()),
+            ..Self::plain(Role::Tool, output.into())
+        }
+    }
+
+    fn plain(role: Role, content: String) -> Self {
+        Self {
+            role,
+            content,
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+            tool_name: None,
+            reasoning: None,
+        }
+    }
+}
+
+/// A tool offered to the model: OpenAI function-schema fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSchema {
+    pub name: String,
+    pub description: String,
+    /// JSON Schema of the arguments object.
+    pub parameters: serde_json::Value,
+}
+
+/// Everything a provider needs for one API call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatRequest {
+    pub model: String,
+    /// The system prompt; byte-identical across the turns of a session.
+    pub system: String,
+    /// The conversation without the system message.
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolSchema>,
+    pub max_tokens: Option<u32>,
+}
+
+/// Incremental output while a response streams.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreamDelta {
+    /// Visible text (already scrubbed of `<think>` blocks).
+    Text(String),
+    /// Reasoning text.
+    Reasoning(String),
+    /// A tool call started being generated (its name is known).
+    ToolCallStarted { name: String },
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_read_tokens: u64,
+    pub cache_write_tokens: u64,
+    pub reasoning_tokens: u64,
+}
+
+/// A finished response. Never empty: a response with no text and no tool calls is
+/// `ProviderError::EmptyResponse` instead.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Completion {
+    pub text: String,
+    pub reasoning: Option<String>,
+    pub tool_calls: Vec<ToolCall>,
+    pub usage: Usage,
+    pub finish_reason: Option<String>,
+}

@@ -1,0 +1,70 @@
+//! What a running tool may use: its working directory and limits, cancellation, the command
+//! policy, shared per-session state (background processes, the todo list), and a `ToolHost`
+//! through which it reports progress and asks the user clarifying questions.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio_util::sync::CancellationToken;
+
+use crate::protocol::ClarifyAnswer;
+
+/// The engine side of a tool call: progress lines and questions for the user.
+#[async_trait]
+pub trait ToolHost: Send + Sync {
+    /// A line of live output or status for the call `call_id`. Must not block.
+    fn progress(&self, call_id: &str, text: &str);
+    /// Ask the user; resolves when they answer, decline, or the frontend goes away
+    /// (`ClarifyAnswer::Declined`).
+    async fn clarify(&self, question: &str, choices: &[String]) -> ClarifyAnswer;
+}
+
+/// Whether a shell command may run. Until the approvals issue lands this is YOLO-or-refuse
+/// plus the hardline list; later it asks the user.
+#[async_trait]
+pub trait CommandPolicy: Send + Sync {
+    async fn check(&self, command: &str) -> CommandVerdict;
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommandVerdict {
+    Allow,
+    /// Refused; `reason` is shown to the model and the user.
+    Deny { reason: String },
+}
+
+/// Limits and settings tools read from config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolLimits {
+    /// Foreground `terminal` timeout (`terminal.timeout`, default 180 s).
+    pub terminal_timeout: Duration,
+    /// Cap on tool output shown to the model; above it head + tail are kept.
+    pub max_output_bytes: usize,
+    /// `read_file`: largest file read without offset/limit.
+    pub max_read_bytes: usize,
+}
+
+impl Default for ToolLimits {
+    fn default() -> Self {
+        Self {
+            terminal_timeout: Duration::from_secs(180),
+            max_output_bytes: 50_000,
+            max_read_bytes: 256 * 1024,
+        }
+    }
+}
+
+/// Per-call context. Cheap to clone.
+#[derive(Clone)]
+pub struct ToolContext {
+    pub call_id: String,
+    pub session_id: String,
+    pub cwd: PathBuf,
+    pub limits: ToolLimits,
+    pub cancel: CancellationToken,
+    pub host: Arc<dyn ToolHost>,
+    pub policy: Arc<dyn CommandPolicy>,
+    pub session: Arc<crate::tools::SessionTools>,
+}

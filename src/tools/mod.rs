@@ -1,0 +1,91 @@
+//! The tool registry and the `Tool` trait every built-in tool implements.
+//!
+//! A tool gets its arguments as parsed JSON plus a `ToolContext` (working directory, limits,
+//! cancellation, the command policy, and a `ToolHost` for progress lines and clarifying
+//! questions). It returns a `ToolOutput` whose text is what the model sees. Tools never talk
+//! to the UI directly and never panic on bad input: malformed arguments, binary files and
+//! failing commands all come back as readable errors for the model.
+
+pub mod context;
+pub mod session_state;
+
+pub use context::*;
+pub use session_state::SessionTools;
+
+use async_trait::async_trait;
+
+use crate::providers::ToolSchema;
+
+/// How a tool may be scheduled alongside other calls from the same model response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Concurrency {
+    /// May run concurrently with other parallel-safe calls (read-only or independent).
+    ParallelSafe,
+    /// Runs alone, in order.
+    Sequential,
+    /// Never in parallel and never batched with others (e.g. `clarify`, which asks the user).
+    Exclusive,
+}
+
+#[async_trait]
+pub trait Tool: Send + Sync {
+    /// The name the model calls (`terminal`, `read_file`, …), as Hermes.
+    fn name(&self) -> &'static str;
+    /// The toolset this tool belongs to (`terminal`, `file`, `todo`, `clarify`, …).
+    fn toolset(&self) -> &'static str;
+    /// The OpenAI function schema offered to the model.
+    fn schema(&self) -> ToolSchema;
+    fn concurrency(&self) -> Concurrency;
+    /// One-line human summary of a call for the UI (`echo hi`, `src/main.rs:10`).
+    fn preview(&self, args: &serde_json::Value) -> String;
+    /// Run the call. Errors are returned as `ToolOutput::error`, not as `Err`, unless the
+    /// failure is in the engine's plumbing itself.
+    async fn call(&self, args: serde_json::Value, ctx: &ToolContext) -> ToolOutput;
+}
+
+/// What a tool call produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutput {
+    /// The text the model sees.
+    pub content: String,
+    pub outcome: ToolOutcome,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolOutcome {
+    Ok,
+    Error,
+    /// Refused by the command policy before running.
+    Denied,
+    Cancelled,
+}
+
+impl ToolOutput {
+    pub fn ok(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            outcome: ToolOutcome::Ok,
+        }
+    }
+
+    pub fn error(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            outcome: ToolOutcome::Error,
+        }
+    }
+
+    pub fn denied(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            outcome: ToolOutcome::Denied,
+        }
+    }
+
+    pub fn cancelled(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            outcome: ToolOutcome::Cancelled,
+        }
+    }
+}
