@@ -7,6 +7,8 @@
 //! with a typed `ProviderError`.
 
 pub mod error;
+pub mod sse;
+pub mod think;
 pub mod types;
 
 pub use error::ProviderError;
