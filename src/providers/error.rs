@@ -7,13 +7,22 @@ use crate::protocol::ErrorKind;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProviderError {
-    #[error("the model returned an empty response (no text and no tool calls) — try again or switch model")]
+    #[error(
+        "the model returned an empty response (no text and no tool calls) — try again or switch model"
+    )]
     EmptyResponse,
-    #[error("the provider stopped sending data for {idle_secs}s (stream idle timeout) — the server may be overloaded; try again or raise provider.stream_idle_timeout")]
+    #[error(
+        "the provider stopped sending data for {idle_secs}s (stream idle timeout) — the server may be overloaded; try again or raise provider.stream_idle_timeout"
+    )]
     Hang { idle_secs: u64 },
-    #[error("rate limited by the provider{} — wait and try again, or switch model", retry_hint(retry_after))]
+    #[error(
+        "rate limited by the provider{} — wait and try again, or switch model",
+        retry_hint(retry_after)
+    )]
     RateLimited { retry_after: Option<Duration> },
-    #[error("authentication failed (HTTP {status}): {message} — check the API key in HERMES_HOME/.env or model.api_key")]
+    #[error(
+        "authentication failed (HTTP {status}): {message} — check the API key in HERMES_HOME/.env or model.api_key"
+    )]
     Auth { status: u16, message: String },
     #[error("the conversation is too long for the model's context window: {message}")]
     ContextTooLong { message: String },
@@ -47,4 +56,30 @@ impl ProviderError {
             Self::Cancelled => ErrorKind::Internal,
         }
     }
+}
+
+/// Why a provider could not be set up from the configuration (before any request is made).
+/// Messages say what to change and where; they never contain a key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderSetupError {
+    #[error(
+        "no API key for provider `{provider}`: set {env_var} in HERMES_HOME/.env (default ~/.hermes/.env) or model.api_key in config.yaml"
+    )]
+    MissingKey { provider: String, env_var: String },
+    #[error(
+        "no model provider configured: set model.provider (and model.base_url for a local server) in config.yaml, or put one of OPENROUTER_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, NOUS_API_KEY in HERMES_HOME/.env (default ~/.hermes/.env)"
+    )]
+    NoProvider,
+    #[error("unknown provider `{name}` in model.provider; valid providers: {valid}")]
+    UnknownProvider { name: String, valid: String },
+    #[error(
+        "provider `{provider}` needs model.base_url (e.g. http://127.0.0.1:8080/v1 for llama-server, http://127.0.0.1:11434/v1 for Ollama)"
+    )]
+    MissingBaseUrl { provider: String },
+    #[error("invalid model.base_url `{url}`: {reason}")]
+    InvalidBaseUrl { url: String, reason: String },
+    #[error("unknown model.api_mode `{mode}`; valid modes: chat_completions, anthropic_messages")]
+    UnknownApiMode { mode: String },
+    #[error("could not build the HTTP client: {message}")]
+    HttpClient { message: String },
 }

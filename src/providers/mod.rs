@@ -7,11 +7,17 @@
 //! with a typed `ProviderError`.
 
 pub mod error;
+pub mod http;
+pub mod retry;
 pub mod sse;
 pub mod think;
 pub mod types;
 
+#[cfg(test)]
+mod test_server;
+
 pub use error::ProviderError;
+pub use error::ProviderSetupError;
 pub use types::*;
 
 use async_trait::async_trait;

@@ -113,6 +113,8 @@ pub enum StreamDelta {
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
+    /// All prompt tokens of the request, cached ones included (OpenAI `prompt_tokens`;
+    /// Anthropic `input_tokens + cache_read_input_tokens + cache_creation_input_tokens`).
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub cache_read_tokens: u64,
