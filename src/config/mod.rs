@@ -1,10 +1,12 @@
 //! Configuration: `HERMES_HOME` resolution and profiles, `config.yaml` (typed, Hermes key
 //! names), `.env` secrets, and in-place edits that keep comments and unknown keys.
 
+pub mod env;
 pub mod error;
 pub mod home;
 pub mod schema;
 
+pub use env::{EnvLookup, set_env_var};
 pub use error::{ConfigError, ConfigWarning};
 pub use home::HermesHome;
 pub use schema::*;
