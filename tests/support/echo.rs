@@ -1,0 +1,128 @@
+//! Echo mode: instead of a script, answer each completion request from its own messages, so a
+//! human can drive the real binary without writing a script.
+//!
+//! Rules, on the last message of the request: a tool result → "Tool said: <first 200 chars>";
+//! a user message starting with `run:` → a `terminal` tool call running the rest; any other
+//! user message → "You said: <text>". Works for OpenAI and Anthropic message shapes. Never
+//! runs out.
+
+use serde_json::Value;
+
+use super::script::Response;
+use super::script::ScriptedCall;
+
+/// How many characters of a tool result "Tool said:" quotes.
+const TOOL_QUOTE_CHARS: usize = 200;
+
+/// The answer to a request whose JSON body is `body`; `seq` makes tool-call ids unique.
+pub fn echo_response(body: &Value, seq: u64) -> Response {
+    let messages = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let Some(last) = messages.last() else {
+        return words("You said nothing.");
+    };
+    if let Some(output) = tool_result(last) {
+        let quoted: String = output.chars().take(TOOL_QUOTE_CHARS).collect();
+        return words(&format!("Tool said: {quoted}"));
+    }
+    let said = messages
+        .iter()
+        .rev()
+        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        .map(text_of)
+        .unwrap_or_default();
+    match said.trim_start().strip_prefix("run:") {
+        Some(command) => Response::tool_calls([ScriptedCall::terminal(
+            &format!("call_echo_{seq}"),
+            command.trim(),
+        )]),
+        None => words(&format!("You said: {said}")),
+    }
+}
+
+/// Text streamed word by word so streaming is visible.
+fn words(text: &str) -> Response {
+    Response::text(text.split_inclusive(' ').map(str::to_owned))
+}
+
+/// The tool output if `message` is a tool result (OpenAI `role: tool`, or an Anthropic user
+/// message holding a `tool_result` block).
+fn tool_result(message: &Value) -> Option<String> {
+    if message.get("role").and_then(Value::as_str) == Some("tool") {
+        return Some(text_of(message));
+    }
+    let blocks = message.get("content")?.as_array()?;
+    let block = blocks
+        .iter()
+        .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))?;
+    Some(content_text(block.get("content").unwrap_or(&Value::Null)))
+}
+
+fn text_of(message: &Value) -> String {
+    content_text(message.get("content").unwrap_or(&Value::Null))
+}
+
+/// Text of a content value: a string, or the text parts of a parts/blocks array.
+fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::script::ResponseKind;
+    use super::*;
+    use serde_json::json;
+
+    fn text(resp: &Response) -> String {
+        match &resp.kind {
+            ResponseKind::Text { chunks, .. } => chunks.concat(),
+            other => panic!("not text: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn echoes_user_text_in_both_shapes() {
+        let openai = json!({"messages": [{"role": "user", "content": "hi there"}]});
+        assert_eq!(text(&echo_response(&openai, 1)), "You said: hi there");
+        let anthropic =
+            json!({"messages": [{"role": "user", "content": [{"type": "text", "text": "yo"}]}]});
+        assert_eq!(text(&echo_response(&anthropic, 1)), "You said: yo");
+    }
+
+    #[test]
+    fn run_prefix_becomes_terminal_call() {
+        let body = json!({"messages": [{"role": "user", "content": "run: ls -la"}]});
+        match echo_response(&body, 3).kind {
+            ResponseKind::ToolCalls { calls, .. } => {
+                assert_eq!(calls[0].name, "terminal");
+                assert_eq!(calls[0].id, "call_echo_3");
+                assert_eq!(calls[0].arguments, r#"{"command":"ls -la"}"#);
+            }
+            other => panic!("not a tool call: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn tool_results_are_quoted_and_truncated() {
+        let long = "x".repeat(300);
+        let openai = json!({"messages": [{"role": "tool", "content": long}]});
+        assert_eq!(
+            text(&echo_response(&openai, 1)),
+            format!("Tool said: {}", "x".repeat(200))
+        );
+        let anthropic = json!({"messages": [{"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t", "content": "ok"}]}]});
+        assert_eq!(text(&echo_response(&anthropic, 1)), "Tool said: ok");
+    }
+}
