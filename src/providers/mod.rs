@@ -6,8 +6,14 @@
 //! `ChatRequest` into a `Completion`, reporting `StreamDelta`s as they arrive, and fail only
 //! with a typed `ProviderError`.
 
+pub mod anthropic;
+pub mod anthropic_stream;
 pub mod error;
 pub mod http;
+pub mod openai_chat;
+pub mod openai_stream;
+pub mod output;
+pub mod registry;
 pub mod retry;
 pub mod sse;
 pub mod think;
@@ -18,6 +24,11 @@ mod test_server;
 
 pub use error::ProviderError;
 pub use error::ProviderSetupError;
+pub use registry::ApiMode;
+pub use registry::ResolvedProvider;
+pub use registry::Secret;
+pub use registry::build;
+pub use registry::resolve;
 pub use types::*;
 
 use async_trait::async_trait;

@@ -1,0 +1,216 @@
+//! Anthropic Messages API (`POST {base}/v1/messages`, `x-api-key`,
+//! `anthropic-version: 2023-06-01`), streaming.
+//!
+//! History conversion: the system prompt becomes a top-level `system` text block; assistant
+//! tool calls become `tool_use` blocks; tool results become `tool_result` blocks in a `user`
+//! message; consecutive messages of the same role are merged (so parallel tool results share
+//! one user message, as the API requires). Empty text blocks are dropped (the API rejects
+//! them). A tool call whose arguments are not a JSON object is sent as
+//! `{"raw_arguments": "<the string>"}` rather than `{}`: `input` must be an object, and
+//! keeping the text lets the model see what it actually sent when the tool reports the error.
+//!
+//! Prompt caching (Hermes's `system_and_3` layout): `cache_control: ephemeral` on the system
+//! block and on the last block of each of the last 3 messages — 4 breakpoints, the API's
+//! maximum. Decoding lives in `anthropic_stream`; retries in `retry`.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::Value;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use super::ChatRequest;
+use super::Completion;
+use super::DeltaSink;
+use super::Message;
+use super::Provider;
+use super::ProviderError;
+use super::Role;
+use super::StreamDelta;
+use super::anthropic_stream::read_messages_stream;
+use super::http;
+use super::registry::ResolvedProvider;
+use super::registry::Secret;
+use super::retry;
+use super::retry::Failure;
+use super::retry::RetryPolicy;
+
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+/// `max_tokens` is mandatory for this API; used when the config sets none.
+pub const DEFAULT_MAX_TOKENS: u32 = 8192;
+/// Messages (besides the system prompt) that get a cache breakpoint.
+const CACHED_TAIL: usize = 3;
+
+pub struct AnthropicMessages {
+    name: String,
+    client: reqwest::Client,
+    endpoint: String,
+    target: String,
+    api_key: Option<Secret>,
+    idle: Duration,
+    retry: RetryPolicy,
+}
+
+impl AnthropicMessages {
+    pub fn new(resolved: &ResolvedProvider, client: reqwest::Client) -> Self {
+        Self {
+            name: resolved.name.clone(),
+            client,
+            endpoint: resolved.endpoint.clone(),
+            target: http::target_of(&resolved.endpoint),
+            api_key: resolved.api_key.clone(),
+            idle: resolved.stream_idle_timeout,
+            retry: resolved.retry,
+        }
+    }
+
+    async fn attempt(
+        &self,
+        body: &Value,
+        sink: DeltaSink<'_>,
+        cancel: &CancellationToken,
+    ) -> Result<Completion, Failure> {
+        let mut req = self
+            .client
+            .post(&self.endpoint)
+            .header("anthropic-version", ANTHROPIC_VERSION)
+            .json(body);
+        if let Some(key) = &self.api_key {
+            req = req.header("x-api-key", key.expose());
+        }
+        let resp = http::send(req, &self.target, self.idle, cancel).await?;
+        let bytes = http::body_stream(resp, &self.target);
+        Ok(read_messages_stream(bytes, self.idle, cancel, sink).await?)
+    }
+}
+
+#[async_trait]
+impl Provider for AnthropicMessages {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    async fn complete(
+        &self,
+        request: &ChatRequest,
+        on_delta: DeltaSink<'_>,
+        cancel: &CancellationToken,
+    ) -> Result<Completion, ProviderError> {
+        tracing::debug!(provider = %self.name, model = %request.model, messages = request.messages.len(), "messages request");
+        let body = build_body(request);
+        let emitted = AtomicBool::new(false);
+        let sink = |delta: StreamDelta| {
+            emitted.store(true, Ordering::SeqCst);
+            on_delta(delta);
+        };
+        let result = retry::run(&self.name, &self.retry, cancel, &emitted, |_| {
+            self.attempt(&body, &sink, cancel)
+        })
+        .await;
+        match &result {
+            Ok(c) => {
+                tracing::debug!(provider = %self.name, tool_calls = c.tool_calls.len(), output_tokens = c.usage.output_tokens, "messages request done")
+            }
+            Err(e) => tracing::debug!(provider = %self.name, error = %e, "messages request failed"),
+        }
+        result
+    }
+}
+
+fn ephemeral() -> Value {
+    json!({ "type": "ephemeral" })
+}
+
+/// The JSON request body (always streaming).
+pub fn build_body(request: &ChatRequest) -> Value {
+    let mut messages = convert_history(&request.messages);
+    let tail_start = messages.len().saturating_sub(CACHED_TAIL);
+    for message in &mut messages[tail_start..] {
+        if let Some(last) = message["content"].as_array_mut().and_then(|b| b.last_mut()) {
+            last["cache_control"] = ephemeral();
+        }
+    }
+    let mut body = json!({
+        "model": request.model,
+        "max_tokens": request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+        "messages": messages,
+        "stream": true,
+    });
+    if !request.system.is_empty() {
+        body["system"] =
+            json!([{ "type": "text", "text": request.system, "cache_control": ephemeral() }]);
+    }
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| json!({ "name": t.name, "description": t.description, "input_schema": t.parameters }))
+            .collect();
+        body["tools"] = Value::Array(tools);
+    }
+    body
+}
+
+/// Converts OpenAI-shaped history to Anthropic messages (role + content blocks), merging
+/// consecutive same-role messages and dropping messages left without blocks.
+pub fn convert_history(history: &[Message]) -> Vec<Value> {
+    let mut out: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for m in history {
+        let (role, blocks) = match m.role {
+            // No mid-conversation system role in this API; the text still reaches the model.
+            Role::User | Role::System => ("user", text_block(&m.content).into_iter().collect()),
+            Role::Tool => ("user", vec![tool_result_block(m)]),
+            Role::Assistant => {
+                let mut blocks: Vec<Value> = text_block(&m.content).into_iter().collect();
+                blocks.extend(m.tool_calls.iter().map(|c| {
+                    json!({ "type": "tool_use", "id": c.id, "name": c.name, "input": tool_input(&c.arguments) })
+                }));
+                ("assistant", blocks)
+            }
+        };
+        if blocks.is_empty() {
+            continue;
+        }
+        match out.last_mut() {
+            Some((last_role, last_blocks)) if *last_role == role => last_blocks.extend(blocks),
+            _ => out.push((role, blocks)),
+        }
+    }
+    out.into_iter()
+        .map(|(role, content)| json!({ "role": role, "content": content }))
+        .collect()
+}
+
+fn text_block(text: &str) -> Option<Value> {
+    (!text.trim().is_empty()).then(|| json!({ "type": "text", "text": text }))
+}
+
+fn tool_result_block(m: &Message) -> Value {
+    let mut block = json!({
+        "type": "tool_result",
+        "tool_use_id": m.tool_call_id.clone().unwrap_or_default(),
+    });
+    // `content` is optional; an empty string would be rejected like an empty text block.
+    if !m.content.is_empty() {
+        block["content"] = json!(m.content);
+    }
+    block
+}
+
+/// `tool_use.input` must be an object; see the module doc for the non-object case.
+pub fn tool_input(arguments: &str) -> Value {
+    if arguments.trim().is_empty() {
+        return json!({});
+    }
+    match serde_json::from_str::<Value>(arguments) {
+        Ok(v @ Value::Object(_)) => v,
+        _ => json!({ "raw_arguments": arguments }),
+    }
+}
+
+#[cfg(test)]
+#[path = "anthropic_tests.rs"]
+mod tests;

@@ -1,0 +1,258 @@
+//! OpenAI-compatible chat completions (`POST {base}/chat/completions`): OpenAI, OpenRouter,
+//! Nous Portal, llama-server, Ollama, vLLM, LM Studio.
+//!
+//! Requests stream (`stream: true` with usage in the last chunk). When a server answers a
+//! streaming request with 400/422 saying streaming is not supported, the call is repeated once
+//! without `stream` and this provider instance stays non-streaming from then on. A 2xx answer
+//! that is plain JSON instead of SSE is accepted as a non-streaming completion too.
+//! Decoding lives in `openai_stream`; retries in `retry`. The key is sent only as the
+//! `Authorization` header and never logged.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::Value;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use super::ChatRequest;
+use super::Completion;
+use super::DeltaSink;
+use super::Message;
+use super::Provider;
+use super::ProviderError;
+use super::Role;
+use super::StreamDelta;
+use super::http;
+use super::http::ErrorResponse;
+use super::openai_stream::parse_chat_completion;
+use super::openai_stream::read_chat_stream;
+use super::registry::ResolvedProvider;
+use super::registry::Secret;
+use super::retry;
+use super::retry::Failure;
+use super::retry::RetryPolicy;
+
+/// Non-streaming bodies are read up to this size.
+const MAX_BODY: usize = 32 * 1024 * 1024;
+/// Sent to OpenRouter so requests are attributed to hermes.
+const OPENROUTER_REFERER: &str = "https://github.com/NousResearch/hermes-agent";
+
+/// Whether the request asks for a streamed answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Streaming {
+    On,
+    Off,
+}
+
+pub struct OpenAiChat {
+    name: String,
+    client: reqwest::Client,
+    endpoint: String,
+    target: String,
+    api_key: Option<Secret>,
+    extra_headers: Vec<(&'static str, &'static str)>,
+    idle: Duration,
+    retry: RetryPolicy,
+    /// Set once the server rejected streaming; later calls go non-streaming directly.
+    non_streaming: AtomicBool,
+}
+
+impl OpenAiChat {
+    pub fn new(resolved: &ResolvedProvider, client: reqwest::Client) -> Self {
+        let extra_headers = if resolved.name == "openrouter" {
+            vec![("HTTP-Referer", OPENROUTER_REFERER), ("X-Title", "hermes")]
+        } else {
+            Vec::new()
+        };
+        Self {
+            name: resolved.name.clone(),
+            client,
+            endpoint: resolved.endpoint.clone(),
+            target: http::target_of(&resolved.endpoint),
+            api_key: resolved.api_key.clone(),
+            extra_headers,
+            idle: resolved.stream_idle_timeout,
+            retry: resolved.retry,
+            non_streaming: AtomicBool::new(false),
+        }
+    }
+
+    fn post(&self, body: &Value) -> reqwest::RequestBuilder {
+        let mut req = self.client.post(&self.endpoint).json(body);
+        if let Some(key) = &self.api_key {
+            req = req.bearer_auth(key.expose());
+        }
+        for (name, value) in &self.extra_headers {
+            req = req.header(*name, *value);
+        }
+        req
+    }
+
+    async fn attempt(
+        &self,
+        request: &ChatRequest,
+        sink: DeltaSink<'_>,
+        cancel: &CancellationToken,
+    ) -> Result<Completion, Failure> {
+        if !self.non_streaming.load(Ordering::Relaxed) {
+            let body = build_body(request, Streaming::On);
+            let resp = http::send_raw(self.post(&body), &self.target, self.idle, cancel).await?;
+            if resp.status().is_success() {
+                return Ok(self.read_success(resp, sink, cancel).await?);
+            }
+            let error = ErrorResponse::read(resp, &self.target, self.idle, cancel).await?;
+            if !rejects_streaming(&error) {
+                return Err(error.into_failure());
+            }
+            tracing::warn!(
+                provider = %self.name,
+                "server does not support streaming; using non-streaming requests"
+            );
+            self.non_streaming.store(true, Ordering::Relaxed);
+        }
+        let body = build_body(request, Streaming::Off);
+        let resp = http::send(self.post(&body), &self.target, self.idle, cancel).await?;
+        Ok(self.read_success(resp, sink, cancel).await?)
+    }
+
+    /// A 2xx body: SSE when the server streamed, JSON otherwise.
+    async fn read_success(
+        &self,
+        resp: reqwest::Response,
+        sink: DeltaSink<'_>,
+        cancel: &CancellationToken,
+    ) -> Result<Completion, ProviderError> {
+        let is_json = resp
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| ct.starts_with("application/json"));
+        if is_json {
+            let body = http::read_body(resp, &self.target, self.idle, cancel, MAX_BODY).await?;
+            return parse_chat_completion(&body, sink);
+        }
+        let bytes = http::body_stream(resp, &self.target);
+        read_chat_stream(bytes, self.idle, cancel, sink).await
+    }
+}
+
+#[async_trait]
+impl Provider for OpenAiChat {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    async fn complete(
+        &self,
+        request: &ChatRequest,
+        on_delta: DeltaSink<'_>,
+        cancel: &CancellationToken,
+    ) -> Result<Completion, ProviderError> {
+        tracing::debug!(provider = %self.name, model = %request.model, messages = request.messages.len(), "chat completion request");
+        let emitted = AtomicBool::new(false);
+        let sink = |delta: StreamDelta| {
+            emitted.store(true, Ordering::SeqCst);
+            on_delta(delta);
+        };
+        let result = retry::run(&self.name, &self.retry, cancel, &emitted, |_| {
+            self.attempt(request, &sink, cancel)
+        })
+        .await;
+        match &result {
+            Ok(c) => {
+                tracing::debug!(provider = %self.name, tool_calls = c.tool_calls.len(), output_tokens = c.usage.output_tokens, "chat completion done")
+            }
+            Err(e) => tracing::debug!(provider = %self.name, error = %e, "chat completion failed"),
+        }
+        result
+    }
+}
+
+/// True when a 400/422 says the server cannot stream.
+fn rejects_streaming(error: &ErrorResponse) -> bool {
+    if !matches!(error.status, 400 | 422) {
+        return false;
+    }
+    let body = error.body.to_lowercase();
+    body.contains("stream")
+        && [
+            "not supported",
+            "unsupported",
+            "not support",
+            "does not support",
+            "not allowed",
+        ]
+        .iter()
+        .any(|m| body.contains(m))
+}
+
+/// The JSON request body.
+pub fn build_body(request: &ChatRequest, streaming: Streaming) -> Value {
+    let mut messages = Vec::with_capacity(request.messages.len() + 1);
+    if !request.system.is_empty() {
+        messages.push(json!({ "role": "system", "content": request.system }));
+    }
+    messages.extend(request.messages.iter().map(wire_message));
+    let mut body = json!({ "model": request.model, "messages": messages });
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| {
+                json!({
+                    "type": "function",
+                    "function": { "name": t.name, "description": t.description, "parameters": t.parameters },
+                })
+            })
+            .collect();
+        body["tools"] = Value::Array(tools);
+    }
+    if streaming == Streaming::On {
+        body["stream"] = json!(true);
+        body["stream_options"] = json!({ "include_usage": true });
+    }
+    if let Some(max) = request.max_tokens {
+        body["max_tokens"] = json!(max);
+    }
+    body
+}
+
+fn wire_message(m: &Message) -> Value {
+    match m.role {
+        Role::System => json!({ "role": "system", "content": m.content }),
+        Role::User => json!({ "role": "user", "content": m.content }),
+        Role::Tool => json!({
+            "role": "tool",
+            "tool_call_id": m.tool_call_id.clone().unwrap_or_default(),
+            "content": m.content,
+        }),
+        Role::Assistant if m.tool_calls.is_empty() => {
+            json!({ "role": "assistant", "content": m.content })
+        }
+        Role::Assistant => {
+            let calls: Vec<Value> = m
+                .tool_calls
+                .iter()
+                .map(|c| {
+                    // Servers reject an empty arguments string; "{}" means "no arguments".
+                    let args = if c.arguments.trim().is_empty() { "{}" } else { c.arguments.as_str() };
+                    json!({ "id": c.id, "type": "function", "function": { "name": c.name, "arguments": args } })
+                })
+                .collect();
+            // OpenAI wants null content next to tool calls when there is no text.
+            let content = if m.content.is_empty() {
+                Value::Null
+            } else {
+                json!(m.content)
+            };
+            json!({ "role": "assistant", "content": content, "tool_calls": calls })
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "openai_chat_tests.rs"]
+mod tests;

@@ -1,0 +1,328 @@
+//! Provider profiles and resolution: turns `model:` + `provider:` config and the environment
+//! into a `ResolvedProvider` (endpoint, key, wire format, limits), and builds the `Provider`.
+//!
+//! Profiles: `openrouter`, `openai`, `anthropic`, `nous` (Nous Portal), `custom` (any
+//! OpenAI-compatible or Anthropic-compatible server; `ollama`, `lmstudio`, `vllm` and
+//! `llamacpp` are aliases of it with a default local URL). An empty `model.provider` is
+//! inferred: a base URL means `custom` (or the profile whose host it is), otherwise the first
+//! of OPENROUTER_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, NOUS_API_KEY that is set.
+//!
+//! Invariants: the key lives only in `Secret`, whose `Debug` prints `***`, so a resolved
+//! provider can be logged. Resolution does no I/O (the environment is a function) and never
+//! reads files: loading HERMES_HOME/.env into that function is the config layer's job.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Provider;
+use super::ProviderSetupError;
+use super::anthropic::AnthropicMessages;
+use super::openai_chat::OpenAiChat;
+use super::retry::RetryPolicy;
+use crate::config::schema::ModelConfig;
+use crate::config::schema::ProviderConfig;
+
+/// An API key. `Debug` never shows it and there is no `Display`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    /// The key itself, for the request header only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+/// Wire format of the endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApiMode {
+    ChatCompletions,
+    AnthropicMessages,
+}
+
+impl ApiMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ChatCompletions => "chat_completions",
+            Self::AnthropicMessages => "anthropic_messages",
+        }
+    }
+}
+
+/// Everything needed to talk to one provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedProvider {
+    /// Profile name as configured (`openrouter`, `custom`, `ollama`, …).
+    pub name: String,
+    /// Normalised base URL (no trailing slash).
+    pub base_url: String,
+    /// The URL requests are POSTed to.
+    pub endpoint: String,
+    pub model: String,
+    pub api_mode: ApiMode,
+    /// Context window in tokens (config override or profile default).
+    pub context_window: u64,
+    /// `model.max_tokens`, if set; the engine copies it into `ChatRequest`.
+    pub max_tokens: Option<u32>,
+    pub api_key: Option<Secret>,
+    pub stream_idle_timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+struct Profile {
+    name: &'static str,
+    base_url: &'static str,
+    /// Key variables, most specific first.
+    key_vars: &'static [&'static str],
+    key_required: bool,
+    api_mode: ApiMode,
+    context_window: u64,
+}
+
+const fn hosted(
+    name: &'static str,
+    base_url: &'static str,
+    key_vars: &'static [&'static str],
+    api_mode: ApiMode,
+    context_window: u64,
+) -> Profile {
+    Profile {
+        name,
+        base_url,
+        key_vars,
+        key_required: true,
+        api_mode,
+        context_window,
+    }
+}
+
+const fn local(name: &'static str, base_url: &'static str) -> Profile {
+    Profile {
+        name,
+        base_url,
+        key_vars: &["CUSTOM_API_KEY", "OPENAI_API_KEY"],
+        key_required: false,
+        api_mode: ApiMode::ChatCompletions,
+        context_window: 32_768,
+    }
+}
+
+const PROFILES: &[Profile] = &[
+    hosted(
+        "openrouter",
+        "https://openrouter.ai/api/v1",
+        &["OPENROUTER_API_KEY"],
+        ApiMode::ChatCompletions,
+        128_000,
+    ),
+    hosted(
+        "openai",
+        "https://api.openai.com/v1",
+        &["OPENAI_API_KEY"],
+        ApiMode::ChatCompletions,
+        128_000,
+    ),
+    hosted(
+        "anthropic",
+        "https://api.anthropic.com",
+        &["ANTHROPIC_API_KEY"],
+        ApiMode::AnthropicMessages,
+        200_000,
+    ),
+    hosted(
+        "nous",
+        "https://inference-api.nousresearch.com/v1",
+        &["NOUS_API_KEY"],
+        ApiMode::ChatCompletions,
+        128_000,
+    ),
+    local("custom", ""),
+    local("ollama", "http://127.0.0.1:11434/v1"),
+    local("lmstudio", "http://127.0.0.1:1234/v1"),
+    local("vllm", "http://127.0.0.1:8000/v1"),
+    local("llamacpp", "http://127.0.0.1:8080/v1"),
+];
+
+/// Order in which keys pick a provider when none is configured.
+const INFERENCE_ORDER: &[&str] = &["openrouter", "anthropic", "openai", "nous"];
+
+fn profile(name: &str) -> Option<&'static Profile> {
+    PROFILES.iter().find(|p| p.name == name)
+}
+
+fn valid_names() -> String {
+    PROFILES
+        .iter()
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Resolves the configured provider. `env` looks up environment variables (including those
+/// loaded from HERMES_HOME/.env); empty values count as unset.
+pub fn resolve(
+    model: &ModelConfig,
+    provider: &ProviderConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<ResolvedProvider, ProviderSetupError> {
+    let lookup = |var: &str| {
+        env(var)
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+    let base_override = model.base_url.trim().trim_end_matches('/');
+    let name = model.provider.trim().to_lowercase();
+    let profile = if name.is_empty() {
+        infer_profile(base_override, &lookup)?
+    } else {
+        profile(&name).ok_or_else(|| ProviderSetupError::UnknownProvider {
+            name: name.clone(),
+            valid: valid_names(),
+        })?
+    };
+
+    let base_url = if base_override.is_empty() {
+        profile.base_url
+    } else {
+        base_override
+    };
+    if base_url.is_empty() {
+        return Err(ProviderSetupError::MissingBaseUrl {
+            provider: profile.name.to_string(),
+        });
+    }
+    validate_url(base_url)?;
+
+    let api_mode = match model.api_mode.trim() {
+        "" if base_url.ends_with("/anthropic") => ApiMode::AnthropicMessages,
+        "" => profile.api_mode,
+        "chat_completions" => ApiMode::ChatCompletions,
+        "anthropic_messages" => ApiMode::AnthropicMessages,
+        other => {
+            return Err(ProviderSetupError::UnknownApiMode {
+                mode: other.to_string(),
+            });
+        }
+    };
+
+    let api_key = if model.api_key.trim().is_empty() {
+        profile.key_vars.iter().find_map(|var| lookup(var))
+    } else {
+        Some(model.api_key.trim().to_string())
+    };
+    if api_key.is_none() && profile.key_required {
+        return Err(ProviderSetupError::MissingKey {
+            provider: profile.name.to_string(),
+            env_var: profile
+                .key_vars
+                .first()
+                .copied()
+                .unwrap_or("API_KEY")
+                .to_string(),
+        });
+    }
+
+    let idle_secs = match provider.stream_idle_timeout {
+        0 => ProviderConfig::default().stream_idle_timeout,
+        secs => secs,
+    };
+    Ok(ResolvedProvider {
+        name: profile.name.to_string(),
+        base_url: base_url.to_string(),
+        endpoint: endpoint(base_url, api_mode),
+        model: model.default.trim().to_string(),
+        api_mode,
+        context_window: match model.context_length {
+            0 => profile.context_window,
+            n => n,
+        },
+        max_tokens: (model.max_tokens > 0).then_some(model.max_tokens),
+        api_key: api_key.map(Secret::new),
+        stream_idle_timeout: Duration::from_secs(idle_secs),
+        retry: RetryPolicy::new(provider.max_retries),
+    })
+}
+
+fn infer_profile(
+    base_url: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<&'static Profile, ProviderSetupError> {
+    if !base_url.is_empty() {
+        // A hosted provider's own URL keeps that provider's key and defaults.
+        let hosted = PROFILES
+            .iter()
+            .filter(|p| p.key_required)
+            .find(|p| host_of(p.base_url).is_some_and(|h| host_of(base_url) == Some(h)));
+        return hosted
+            .or_else(|| profile("custom"))
+            .ok_or(ProviderSetupError::NoProvider);
+    }
+    INFERENCE_ORDER
+        .iter()
+        .filter_map(|name| profile(name))
+        .find(|p| p.key_vars.iter().any(|var| lookup(var).is_some()))
+        .ok_or(ProviderSetupError::NoProvider)
+}
+
+fn host_of(url: &str) -> Option<String> {
+    reqwest::Url::parse(url)
+        .ok()?
+        .host_str()
+        .map(str::to_string)
+}
+
+fn validate_url(url: &str) -> Result<(), ProviderSetupError> {
+    let invalid = |reason: &str| ProviderSetupError::InvalidBaseUrl {
+        url: url.to_string(),
+        reason: reason.to_string(),
+    };
+    let parsed = reqwest::Url::parse(url).map_err(|e| invalid(&e.to_string()))?;
+    match parsed.scheme() {
+        "http" | "https" if parsed.host_str().is_some() => Ok(()),
+        "http" | "https" => Err(invalid("no host")),
+        _ => Err(invalid("the scheme must be http or https")),
+    }
+}
+
+/// The request URL for a normalised base: OpenAI-style bases get `/chat/completions`;
+/// Anthropic bases get `/v1/messages` (just `/messages` when they already end in `/v1`).
+pub fn endpoint(base_url: &str, api_mode: ApiMode) -> String {
+    let base = base_url.trim_end_matches('/');
+    match api_mode {
+        ApiMode::ChatCompletions if base.ends_with("/chat/completions") => base.to_string(),
+        ApiMode::ChatCompletions => format!("{base}/chat/completions"),
+        ApiMode::AnthropicMessages if base.ends_with("/v1/messages") => base.to_string(),
+        ApiMode::AnthropicMessages if base.ends_with("/v1") => format!("{base}/messages"),
+        ApiMode::AnthropicMessages => format!("{base}/v1/messages"),
+    }
+}
+
+/// Builds the provider for a resolved configuration; `client` is shared (see `http`).
+pub fn build(resolved: &ResolvedProvider, client: reqwest::Client) -> Arc<dyn Provider> {
+    tracing::debug!(
+        provider = %resolved.name,
+        endpoint = %resolved.endpoint,
+        api_mode = resolved.api_mode.as_str(),
+        model = %resolved.model,
+        "provider configured"
+    );
+    match resolved.api_mode {
+        ApiMode::ChatCompletions => Arc::new(OpenAiChat::new(resolved, client)),
+        ApiMode::AnthropicMessages => Arc::new(AnthropicMessages::new(resolved, client)),
+    }
+}
+
+#[cfg(test)]
+#[path = "registry_tests.rs"]
+mod tests;
