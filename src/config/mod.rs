@@ -4,9 +4,12 @@
 pub mod env;
 pub mod error;
 pub mod home;
+pub mod load;
 pub mod schema;
+mod yaml_lines;
 
 pub use env::{EnvLookup, set_env_var};
 pub use error::{ConfigError, ConfigWarning};
 pub use home::HermesHome;
+pub use load::{LoadedConfig, load};
 pub use schema::*;

@@ -1,0 +1,234 @@
+//! Loads `config.yaml` into the typed `Config`, degrading instead of failing.
+//!
+//! Missing file: defaults, no warning. Unparseable YAML: defaults plus one warning naming
+//! `path:line:column` and the cause. A section with a bad value (e.g. `timeout: abc`): the
+//! other sections load normally, and within the bad section every field that is fine on
+//! its own is kept; each dropped field gets a warning. Never writes. Invariant: `load`
+//! always returns a usable `Config`.
+
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+
+use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use serde_norway::{Mapping, Value};
+
+use super::error::ConfigWarning;
+use super::home::HermesHome;
+use super::schema::Config;
+use super::yaml_lines;
+
+/// The effective configuration and what was wrong with the file, if anything.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedConfig {
+    pub config: Config,
+    pub warnings: Vec<ConfigWarning>,
+    pub path: PathBuf,
+    /// Whether the file exists.
+    pub exists: bool,
+    /// The parsed document (`Null` when missing or unparseable); holds keys hermes does
+    /// not model, for `config get`.
+    pub raw: Value,
+}
+
+pub fn load(home: &HermesHome) -> LoadedConfig {
+    load_path(&home.config_path())
+}
+
+pub fn load_path(path: &Path) -> LoadedConfig {
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(&text, path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => LoadedConfig {
+            config: Config::default(),
+            warnings: Vec::new(),
+            path: path.to_path_buf(),
+            exists: false,
+            raw: Value::Null,
+        },
+        Err(e) => LoadedConfig {
+            config: Config::default(),
+            warnings: vec![ConfigWarning::new(
+                path,
+                format!("cannot read: {e} — using defaults"),
+            )],
+            path: path.to_path_buf(),
+            exists: true,
+            raw: Value::Null,
+        },
+    }
+}
+
+/// Parses config text; `path` is only used in warnings.
+pub fn parse(text: &str, path: &Path) -> LoadedConfig {
+    let mut loaded = LoadedConfig {
+        config: Config::default(),
+        warnings: Vec::new(),
+        path: path.to_path_buf(),
+        exists: true,
+        raw: Value::Null,
+    };
+    let raw: Value = match serde_norway::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            loaded
+                .warnings
+                .push(yaml_warning(path, &e, "using defaults"));
+            return loaded;
+        }
+    };
+    match &raw {
+        Value::Null => {}
+        Value::Mapping(_) => {
+            let config = &mut loaded.config;
+            let w = &mut loaded.warnings;
+            // Hermes accepts `model: <id>` as shorthand for `model: {default: <id>}`.
+            if let Some(Value::String(id)) = raw.get("model") {
+                config.model.default = id.clone();
+            } else {
+                config.model = section(text, &raw, path, "model", w);
+            }
+            config.terminal = section(text, &raw, path, "terminal", w);
+            config.agent = section(text, &raw, path, "agent", w);
+            config.provider = section(text, &raw, path, "provider", w);
+        }
+        _ => loaded.warnings.push(ConfigWarning::new(
+            path,
+            "the top level is not a mapping of settings — using defaults",
+        )),
+    }
+    loaded.raw = raw;
+    loaded
+}
+
+/// Formats a serde_norway error as `cause (key.path) — fallback`, with its location.
+pub(crate) fn yaml_warning(
+    path: &Path,
+    error: &serde_norway::Error,
+    fallback: &str,
+) -> ConfigWarning {
+    let location = error.location();
+    let mut message = error.to_string();
+    if let Some(loc) = &location {
+        let suffix = format!(" at line {} column {}", loc.line(), loc.column());
+        message = message.replacen(&suffix, "", 1);
+    }
+    // serde_norway prefixes type errors with the key path; hermes puts it after the cause.
+    if let Some((key, cause)) = message.split_once(": ") {
+        if !key.is_empty()
+            && key
+                .chars()
+                .all(|c| c.is_alphanumeric() || "_-.[]".contains(c))
+        {
+            message = format!("{cause} ({key})");
+        }
+    }
+    let warning = ConfigWarning::new(path, format!("{message} — {fallback}"));
+    match location {
+        Some(loc) => warning.at(loc.line(), loc.column()),
+        None => warning,
+    }
+}
+
+/// Deserializes one top-level section, keeping what is valid when part of it is not.
+fn section<T: DeserializeOwned + Default>(
+    text: &str,
+    raw: &Value,
+    path: &Path,
+    name: &'static str,
+    warnings: &mut Vec<ConfigWarning>,
+) -> T {
+    // Deserializing from the text (not the Value) gives the error a line and column.
+    let seed = SectionSeed::<T> {
+        name,
+        _marker: PhantomData,
+    };
+    let first_error = match seed.deserialize(serde_norway::Deserializer::from_str(text)) {
+        Ok(value) => return value.unwrap_or_default(),
+        Err(e) => e,
+    };
+    let Some(Value::Mapping(fields)) = raw.get(name) else {
+        warnings.push(yaml_warning(
+            path,
+            &first_error,
+            &format!("using defaults for {name}"),
+        ));
+        return T::default();
+    };
+    let mut kept = Mapping::new();
+    let mut dropped = Vec::new();
+    for (key, value) in fields {
+        let mut single = Mapping::new();
+        single.insert(key.clone(), value.clone());
+        match serde_norway::from_value::<T>(Value::Mapping(single)) {
+            Ok(_) => {
+                kept.insert(key.clone(), value.clone());
+            }
+            Err(e) => dropped.push((key.as_str().unwrap_or("?").to_owned(), e)),
+        }
+    }
+    if dropped.is_empty() {
+        // The fields are fine one by one but not together; keep nothing from this section.
+        warnings.push(yaml_warning(
+            path,
+            &first_error,
+            &format!("using defaults for {name}"),
+        ));
+        return T::default();
+    }
+    for (i, (key, error)) in dropped.iter().enumerate() {
+        let fallback = format!("using the default for {name}.{key}");
+        if i == 0 {
+            warnings.push(yaml_warning(path, &first_error, &fallback));
+            continue;
+        }
+        // Errors from a Value carry neither path nor location; add both.
+        let mut warning = ConfigWarning::new(path, format!("{error} ({name}.{key}) — {fallback}"));
+        if let Some((line, column)) = yaml_lines::locate(text, &[name, key.as_str()]) {
+            warning = warning.at(line, column);
+        }
+        warnings.push(warning);
+    }
+    serde_norway::from_value(Value::Mapping(kept)).unwrap_or_default()
+}
+
+/// Deserializes only the top-level entry `name` (as `Option<T>`), skipping the rest.
+struct SectionSeed<T> {
+    name: &'static str,
+    _marker: PhantomData<T>,
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for SectionSeed<T> {
+    type Value = Option<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<T>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for SectionSeed<T> {
+    type Value = Option<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a mapping of settings")
+    }
+
+    fn visit_unit<E>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<T>, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<Value>()? {
+            if key.as_str() == Some(self.name) {
+                found = map.next_value::<Option<T>>()?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+}
+
+#[cfg(test)]
+#[path = "load_tests.rs"]
+mod tests;

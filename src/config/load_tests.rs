@@ -1,0 +1,165 @@
+use super::*;
+
+fn path() -> PathBuf {
+    PathBuf::from("/home/u/.hermes/config.yaml")
+}
+
+#[test]
+fn missing_file_is_defaults_without_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let loaded = load_path(&dir.path().join("config.yaml"));
+    assert_eq!(loaded.config, Config::default());
+    assert!(loaded.warnings.is_empty());
+    assert!(!loaded.exists);
+}
+
+#[test]
+fn valid_file_loads_all_sections() {
+    let text = "\
+model:
+  default: qwen2.5:7b
+  provider: custom
+  base_url: http://localhost:11434/v1
+  context_length: 32768
+terminal:
+  timeout: 60
+agent:
+  max_iterations: 20
+provider:
+  stream_idle_timeout: 30
+  max_retries: 5
+display:
+  skin: ares
+";
+    let loaded = parse(text, &path());
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let c = &loaded.config;
+    assert_eq!(c.model.default, "qwen2.5:7b");
+    assert_eq!(c.model.base_url, "http://localhost:11434/v1");
+    assert_eq!(c.model.context_length, 32768);
+    assert_eq!(c.terminal.timeout, 60);
+    assert_eq!(c.terminal.backend, "local");
+    assert_eq!(c.agent.max_iterations, 20);
+    assert_eq!(c.provider.stream_idle_timeout, 30);
+    assert_eq!(c.provider.max_retries, 5);
+    assert_eq!(loaded.raw["display"]["skin"].as_str(), Some("ares"));
+}
+
+#[test]
+fn partial_and_empty_files_use_defaults_for_the_rest() {
+    let loaded = parse("terminal:\n  timeout: 5\nmodel:\n", &path());
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.config.terminal.timeout, 5);
+    assert_eq!(loaded.config.agent.max_iterations, 90);
+    assert_eq!(parse("", &path()).config, Config::default());
+    assert!(parse("# just a comment\n", &path()).warnings.is_empty());
+}
+
+#[test]
+fn model_shorthand_string() {
+    let loaded = parse("model: anthropic/claude-opus-4\n", &path());
+    assert!(loaded.warnings.is_empty());
+    assert_eq!(loaded.config.model.default, "anthropic/claude-opus-4");
+}
+
+#[test]
+fn malformed_yaml_warns_with_path_line_and_column() {
+    let text = "model:\n  default: x\n terminal: [unclosed\n";
+    let loaded = parse(text, &path());
+    assert_eq!(loaded.config, Config::default());
+    assert_eq!(loaded.warnings.len(), 1);
+    let w = &loaded.warnings[0];
+    assert!(w.line.is_some() && w.column.is_some(), "{w:?}");
+    let shown = w.to_string();
+    let prefix = format!(
+        "/home/u/.hermes/config.yaml:{}:{}: ",
+        w.line.unwrap(),
+        w.column.unwrap()
+    );
+    assert!(shown.starts_with(&prefix), "{shown}");
+    assert!(shown.ends_with("— using defaults"), "{shown}");
+}
+
+#[test]
+fn type_error_names_key_and_keeps_other_sections_and_fields() {
+    let text = "\
+model:
+  default: kept-model
+terminal:
+  backend: docker
+  timeout: abc
+agent:
+  max_iterations: 7
+";
+    let loaded = parse(text, &path());
+    assert_eq!(loaded.config.model.default, "kept-model");
+    assert_eq!(loaded.config.agent.max_iterations, 7);
+    assert_eq!(loaded.config.terminal.backend, "docker");
+    assert_eq!(loaded.config.terminal.timeout, 180);
+    assert_eq!(loaded.warnings.len(), 1);
+    let shown = loaded.warnings[0].to_string();
+    assert_eq!(
+        shown,
+        "/home/u/.hermes/config.yaml:5:12: invalid type: string \"abc\", expected u64 \
+         (terminal.timeout) — using the default for terminal.timeout"
+    );
+}
+
+#[test]
+fn several_bad_fields_each_get_a_located_warning() {
+    let text = "provider:\n  stream_idle_timeout: soon\n  max_retries: many\n";
+    let loaded = parse(text, &path());
+    assert_eq!(
+        loaded.config.provider,
+        crate::config::ProviderConfig::default()
+    );
+    assert_eq!(loaded.warnings.len(), 2, "{:?}", loaded.warnings);
+    assert_eq!(
+        (loaded.warnings[0].line, loaded.warnings[0].column),
+        (Some(2), Some(24))
+    );
+    assert_eq!(
+        (loaded.warnings[1].line, loaded.warnings[1].column),
+        (Some(3), Some(16))
+    );
+    assert!(
+        loaded.warnings[1]
+            .message
+            .contains("(provider.max_retries)")
+    );
+}
+
+#[test]
+fn section_of_wrong_shape_falls_back() {
+    let loaded = parse("terminal: fast\nagent:\n  max_iterations: 3\n", &path());
+    assert_eq!(loaded.config.agent.max_iterations, 3);
+    assert_eq!(
+        loaded.config.terminal,
+        crate::config::TerminalConfig::default()
+    );
+    assert_eq!(loaded.warnings.len(), 1);
+    assert_eq!(loaded.warnings[0].line, Some(1));
+    assert!(
+        loaded.warnings[0]
+            .message
+            .contains("using defaults for terminal")
+    );
+}
+
+#[test]
+fn top_level_scalar_warns() {
+    let loaded = parse("just text\n", &path());
+    assert_eq!(loaded.warnings.len(), 1);
+    assert!(loaded.warnings[0].message.contains("not a mapping"));
+}
+
+#[test]
+fn load_via_home() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = HermesHome::from_base(dir.path(), None).unwrap();
+    std::fs::write(home.config_path(), "agent:\n  max_iterations: 12\n").unwrap();
+    let loaded = load(&home);
+    assert!(loaded.exists);
+    assert_eq!(loaded.config.agent.max_iterations, 12);
+    assert_eq!(loaded.path, home.config_path());
+}

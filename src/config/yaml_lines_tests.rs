@@ -1,0 +1,135 @@
+use super::*;
+
+const SAMPLE: &str = "\
+# Hermes config
+model:
+  default: anthropic/claude-sonnet-4   # main model
+  provider: openrouter
+
+terminal:
+  backend: local
+  timeout: 180 # seconds
+  env:
+    FOO: bar
+display:
+  skin: ares
+  prompt: |
+    multi-line
+    timeout: 5
+agent:
+  max_iterations: 90
+";
+
+#[test]
+fn replaces_nested_value_keeping_comment_and_everything_else() {
+    let out = set_scalar(SAMPLE, &["terminal", "timeout"], "300").unwrap();
+    assert_eq!(
+        out,
+        SAMPLE.replace("timeout: 180 # seconds", "timeout: 300 # seconds")
+    );
+    let out = set_scalar(SAMPLE, &["model", "default"], "\"a: b\"").unwrap();
+    assert_eq!(
+        out,
+        SAMPLE.replace(
+            "default: anthropic/claude-sonnet-4   # main",
+            "default: \"a: b\"   # main"
+        )
+    );
+}
+
+#[test]
+fn block_scalar_body_is_not_a_key() {
+    assert_eq!(locate(SAMPLE, &["display", "prompt", "timeout"]), None);
+    let out = set_scalar(SAMPLE, &["agent", "max_iterations"], "10").unwrap();
+    assert!(out.ends_with("agent:\n  max_iterations: 10\n"));
+    assert!(out.contains("    timeout: 5\n"));
+}
+
+#[test]
+fn inserts_missing_key_at_end_of_parent_block() {
+    let out = set_scalar(SAMPLE, &["model", "base_url"], "http://localhost:8080/v1").unwrap();
+    assert_eq!(
+        out,
+        SAMPLE.replace(
+            "  provider: openrouter\n",
+            "  provider: openrouter\n  base_url: http://localhost:8080/v1\n"
+        )
+    );
+    let out = set_scalar(SAMPLE, &["terminal", "env", "BAZ"], "1").unwrap();
+    assert!(
+        out.contains("  env:\n    FOO: bar\n    BAZ: 1\ndisplay:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn inserts_missing_sections() {
+    let out = set_scalar(SAMPLE, &["provider", "retry", "max"], "3").unwrap();
+    assert!(
+        out.ends_with("  max_iterations: 90\nprovider:\n  retry:\n    max: 3\n"),
+        "{out}"
+    );
+    assert_eq!(set_scalar("", &["a", "b"], "1").unwrap(), "a:\n  b: 1\n");
+    assert_eq!(
+        set_scalar("# only\n", &["a"], "1").unwrap(),
+        "# only\na: 1\n"
+    );
+    assert_eq!(set_scalar("x: 1", &["a"], "2").unwrap(), "x: 1\na: 2\n");
+    // An empty parent gets its first child one step in.
+    assert_eq!(
+        set_scalar("model:\nx: 1\n", &["model", "default"], "m").unwrap(),
+        "model:\n  default: m\nx: 1\n"
+    );
+}
+
+#[test]
+fn respects_file_indent_unit_and_crlf() {
+    let text = "model:\r\n    default: a\r\nagent:\r\n    max_iterations: 1\r\n";
+    let out = set_scalar(text, &["agent", "x", "y"], "2").unwrap();
+    assert_eq!(out, format!("{text}    x:\r\n        y: 2\r\n"));
+}
+
+#[test]
+fn empty_value_with_comment() {
+    let out = set_scalar(
+        "model:\n  default:   # pick one\n",
+        &["model", "default"],
+        "m",
+    )
+    .unwrap();
+    assert_eq!(out, "model:\n  default: m # pick one\n");
+}
+
+#[test]
+fn quoted_keys_and_values() {
+    let text = "\"model\":\n  'default': \"x # not comment\" # real\n";
+    let out = set_scalar(text, &["model", "default"], "y").unwrap();
+    assert_eq!(out, "\"model\":\n  'default': y # real\n");
+}
+
+#[test]
+fn refuses_what_it_cannot_edit() {
+    let unsupported = |text: &str, path: &[&str]| {
+        matches!(
+            set_scalar(text, path, "1"),
+            Err(LineEditError::Unsupported(_))
+        )
+    };
+    assert!(unsupported("model: {default: a}\n", &["model", "default"]));
+    assert!(unsupported("model: [a]\n", &["model", "x"]));
+    assert!(unsupported("a: &x 1\n", &["a"]));
+    assert!(unsupported("model: gpt\n", &["model", "default"]));
+    assert!(unsupported("list:\n  - a\n", &["list", "x"]));
+    assert!(unsupported("a: \"open\n  b\"\n", &["a"]));
+    assert_eq!(
+        set_scalar(SAMPLE, &["terminal", "env"], "1"),
+        Err(LineEditError::IsSection)
+    );
+}
+
+#[test]
+fn locate_reports_value_position() {
+    assert_eq!(locate(SAMPLE, &["terminal", "timeout"]), Some((8, 12)));
+    assert_eq!(locate(SAMPLE, &["terminal"]), Some((6, 10)));
+    assert_eq!(locate(SAMPLE, &["nope"]), None);
+}
