@@ -1,6 +1,9 @@
 //! Tests of the scripted provider server itself (tests/support), over real loopback HTTP with
 //! reqwest (and one raw TCP client to check the exact chunked framing).
 
+// Helpers outside #[test] fns unwrap too; a panic is the right failure in test code.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod support;
 
 use std::io::Read;
@@ -156,7 +159,10 @@ async fn reset_fails_the_request_and_consumes_one_entry() {
         .send()
         .await;
     let err = result.expect_err("a reset must fail the request");
-    assert!(is_connection_reset(&err), "expected a TCP reset, got {err:?}");
+    assert!(
+        is_connection_reset(&err),
+        "expected a TCP reset, got {err:?}"
+    );
     let body = post(&server, "/chat/completions", streaming_chat())
         .await
         .text()
