@@ -1,1 +1,196 @@
+use pretty_assertions::assert_eq;
+use serde_json::json;
+
 use super::*;
+use crate::providers::ToolCall;
+use crate::providers::ToolSchema;
+
+fn call(id: &str, name: &str, args: &str) -> ToolCall {
+    ToolCall {
+        id: id.into(),
+        name: name.into(),
+        arguments: args.into(),
+    }
+}
+
+fn request(messages: Vec<Message>) -> ChatRequest {
+    ChatRequest {
+        model: "claude-sonnet-4".into(),
+        system: "You are Hermes.".into(),
+        messages,
+        tools: vec![ToolSchema {
+            name: "read_file".into(),
+            description: "Read a file".into(),
+            parameters: json!({"type":"object","properties":{"path":{"type":"string"}}}),
+        }],
+        max_tokens: None,
+    }
+}
+
+#[test]
+fn history_conversion_merges_tool_results_and_same_roles() {
+    let a = call("toolu_a", "read_file", "{\"path\":\"a\"}");
+    let b = call("toolu_b", "terminal", "not json");
+    let history = vec![
+        Message::user("hi"),
+        Message::user("and more"),
+        Message::assistant("", vec![a.clone(), b.clone()]),
+        Message::tool_result(&a, "contents"),
+        Message::tool_result(&b, ""),
+        Message::assistant("done", vec![]),
+    ];
+    assert_eq!(
+        convert_history(&history),
+        vec![
+            json!({"role":"user","content":[{"type":"text","text":"hi"},{"type":"text","text":"and more"}]}),
+            json!({"role":"assistant","content":[
+                {"type":"tool_use","id":"toolu_a","name":"read_file","input":{"path":"a"}},
+                {"type":"tool_use","id":"toolu_b","name":"terminal","input":{"raw_arguments":"not json"}}]}),
+            json!({"role":"user","content":[
+                {"type":"tool_result","tool_use_id":"toolu_a","content":"contents"},
+                {"type":"tool_result","tool_use_id":"toolu_b"}]}),
+            json!({"role":"assistant","content":[{"type":"text","text":"done"}]}),
+        ]
+    );
+}
+
+#[test]
+fn tool_input_variants() {
+    assert_eq!(tool_input(""), json!({}));
+    assert_eq!(tool_input("{\"a\":1}"), json!({"a":1}));
+    assert_eq!(tool_input("[1]"), json!({"raw_arguments":"[1]"}));
+}
+
+#[test]
+fn body_has_cache_control_on_system_and_last_three_messages() {
+    let a = call("t1", "read_file", "{}");
+    let body = build_body(&request(vec![
+        Message::user("one"),
+        Message::assistant("two", vec![a.clone()]),
+        Message::tool_result(&a, "three"),
+        Message::assistant("four", vec![]),
+        Message::user("five"),
+    ]));
+    assert_eq!(body["model"], "claude-sonnet-4");
+    assert_eq!(body["max_tokens"], DEFAULT_MAX_TOKENS);
+    assert_eq!(body["stream"], true);
+    assert_eq!(
+        body["system"],
+        json!([{"type":"text","text":"You are Hermes.","cache_control":{"type":"ephemeral"}}])
+    );
+    assert_eq!(body["tools"][0]["input_schema"]["type"], "object");
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 5);
+    let marked: Vec<bool> = messages
+        .iter()
+        .map(|m| {
+            let blocks = m["content"].as_array().unwrap();
+            assert!(
+                blocks[..blocks.len() - 1]
+                    .iter()
+                    .all(|b| b.get("cache_control").is_none())
+            );
+            blocks.last().unwrap().get("cache_control").is_some()
+        })
+        .collect();
+    assert_eq!(marked, vec![false, false, true, true, true]);
+    // The assistant message with a tool call is marked on its last block (the tool_use).
+    let with_tool = build_body(&request(vec![
+        Message::user("x"),
+        Message::assistant("y", vec![a]),
+    ]));
+    assert_eq!(with_tool["messages"][1]["content"][1]["type"], "tool_use");
+    assert_eq!(
+        with_tool["messages"][1]["content"][1]["cache_control"],
+        json!({"type":"ephemeral"})
+    );
+    // Four breakpoints at most.
+    let count = body.to_string().matches("cache_control").count();
+    assert_eq!(count, 4);
+}
+
+#[test]
+fn body_omits_empty_system_and_tools_and_honours_max_tokens() {
+    let mut req = request(vec![Message::user("x")]);
+    req.system.clear();
+    req.tools.clear();
+    req.max_tokens = Some(1000);
+    let body = build_body(&req);
+    assert!(body.get("system").is_none());
+    assert!(body.get("tools").is_none());
+    assert_eq!(body["max_tokens"], 1000);
+}
+
+mod network {
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use tokio_util::sync::CancellationToken;
+
+    use super::*;
+    use crate::config::schema::ModelConfig;
+    use crate::config::schema::ProviderConfig;
+    use crate::providers::StreamDelta;
+    use crate::providers::http;
+    use crate::providers::registry;
+    use crate::providers::test_server::Reply;
+    use crate::providers::test_server::TestServer;
+    use pretty_assertions::assert_eq;
+
+    fn sse(events: &[serde_json::Value]) -> String {
+        events
+            .iter()
+            .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn sends_anthropic_headers_and_retries_overloaded_stream() {
+        let overloaded = sse(&[
+            json!({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}),
+        ]);
+        let ok = sse(&[
+            json!({"type":"message_start","message":{"usage":{"input_tokens":3}}}),
+            json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+            json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi!"}}),
+            json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}),
+            json!({"type":"message_stop"}),
+        ]);
+        let server = TestServer::start(vec![Reply::sse(&overloaded), Reply::sse(&ok)]).await;
+        let model = ModelConfig {
+            default: "claude".into(),
+            provider: "anthropic".into(),
+            base_url: server.base.clone(),
+            ..ModelConfig::default()
+        };
+        let env = |k: &str| (k == "ANTHROPIC_API_KEY").then(|| "sk-ant-test".to_string());
+        let mut resolved = registry::resolve(&model, &ProviderConfig::default(), &env).unwrap();
+        resolved.retry.base_delay = Duration::from_millis(5);
+        let p = registry::build(&resolved, http::build_client().unwrap());
+        let deltas = Mutex::new(Vec::new());
+        let sink = |d: StreamDelta| deltas.lock().unwrap().push(d);
+        let c = p
+            .complete(
+                &request(vec![Message::user("hello")]),
+                &sink,
+                &CancellationToken::new(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(c.text, "Hi!");
+        assert_eq!((c.usage.input_tokens, c.usage.output_tokens), (3, 2));
+        assert_eq!(
+            deltas.into_inner().unwrap(),
+            vec![StreamDelta::Text("Hi!".into())]
+        );
+        let reqs = server.requests.lock().unwrap();
+        assert_eq!(reqs.len(), 2);
+        let head = reqs[0].head.to_lowercase();
+        assert!(head.starts_with("post /v1/messages"), "{head}");
+        assert!(
+            head.contains("x-api-key: sk-ant-test")
+                && head.contains("anthropic-version: 2023-06-01")
+        );
+        assert!(!head.contains("authorization"));
+    }
+}

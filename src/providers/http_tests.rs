@@ -54,7 +54,7 @@ async fn connection_reset_is_transport() {
     .unwrap_err();
     match err.error {
         ProviderError::Transport { message } => {
-            assert!(message.contains(&target_of(&url)), "{message}")
+            assert_eq!(message, format!("connection reset by {}", target_of(&url)))
         }
         other => panic!("expected Transport, got {other:?}"),
     }

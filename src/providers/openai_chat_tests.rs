@@ -1,1 +1,288 @@
+use std::sync::Mutex;
+use std::time::Instant;
+
+use pretty_assertions::assert_eq;
+use serde_json::json;
+
 use super::*;
+use crate::config::schema::ModelConfig;
+use crate::config::schema::ProviderConfig;
+use crate::providers::ToolCall;
+use crate::providers::ToolSchema;
+use crate::providers::registry;
+use crate::providers::test_server::Reply;
+use crate::providers::test_server::TestServer;
+
+fn request() -> ChatRequest {
+    ChatRequest {
+        model: "m".into(),
+        system: "sys".into(),
+        messages: vec![Message::user("hi")],
+        tools: vec![],
+        max_tokens: None,
+    }
+}
+
+#[test]
+fn body_in_openai_format() {
+    let call = ToolCall {
+        id: "c1".into(),
+        name: "read_file".into(),
+        arguments: String::new(),
+    };
+    let req = ChatRequest {
+        model: "gpt".into(),
+        system: "sys".into(),
+        messages: vec![
+            Message::user("hi"),
+            Message::assistant("", vec![call.clone()]),
+            Message::tool_result(&call, "out"),
+            Message::assistant("done", vec![]),
+        ],
+        tools: vec![ToolSchema {
+            name: "read_file".into(),
+            description: "d".into(),
+            parameters: json!({"type":"object"}),
+        }],
+        max_tokens: Some(99),
+    };
+    assert_eq!(
+        build_body(&req, Streaming::On),
+        json!({
+            "model": "gpt",
+            "messages": [
+                {"role":"system","content":"sys"},
+                {"role":"user","content":"hi"},
+                {"role":"assistant","content":null,"tool_calls":[
+                    {"id":"c1","type":"function","function":{"name":"read_file","arguments":"{}"}}]},
+                {"role":"tool","tool_call_id":"c1","content":"out"},
+                {"role":"assistant","content":"done"},
+            ],
+            "tools": [{"type":"function","function":{"name":"read_file","description":"d","parameters":{"type":"object"}}}],
+            "stream": true,
+            "stream_options": {"include_usage": true},
+            "max_tokens": 99,
+        })
+    );
+    let plain = build_body(&request(), Streaming::Off);
+    assert!(plain.get("stream").is_none() && plain.get("stream_options").is_none());
+    assert!(plain.get("tools").is_none() && plain.get("max_tokens").is_none());
+}
+
+#[test]
+fn streaming_rejection_detection() {
+    let e = |status, body: &str| ErrorResponse {
+        status,
+        retry_after: None,
+        body: body.into(),
+    };
+    assert!(rejects_streaming(&e(
+        400,
+        r#"{"error":"Streaming is not supported for this model"}"#
+    )));
+    assert!(rejects_streaming(&e(422, "stream: unsupported value")));
+    assert!(!rejects_streaming(&e(400, "bad tools")));
+    assert!(!rejects_streaming(&e(500, "streaming not supported")));
+}
+
+fn provider_for(server: &TestServer, name: &str, key: Option<&str>) -> Arc<dyn Provider> {
+    let model = ModelConfig {
+        default: "m".into(),
+        provider: name.into(),
+        base_url: format!("{}/v1", server.base),
+        ..ModelConfig::default()
+    };
+    let mut resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| {
+        key.map(str::to_string)
+    })
+    .unwrap();
+    resolved.stream_idle_timeout = Duration::from_millis(300);
+    resolved.retry.base_delay = Duration::from_millis(5);
+    resolved.retry.max_delay = Duration::from_millis(20);
+    registry::build(&resolved, http::build_client().unwrap())
+}
+
+use std::sync::Arc;
+
+async fn complete(p: &Arc<dyn Provider>) -> (Result<Completion, ProviderError>, Vec<StreamDelta>) {
+    let deltas = Mutex::new(Vec::new());
+    let sink = |d: StreamDelta| deltas.lock().unwrap().push(d);
+    let r = p
+        .complete(&request(), &sink, &CancellationToken::new())
+        .await;
+    (r, deltas.into_inner().unwrap())
+}
+
+fn sse_text(text: &str) -> String {
+    format!(
+        "data: {}\n\ndata: {}\n\ndata: [DONE]\n\n",
+        json!({"choices":[{"delta":{"content":text}}]}),
+        json!({"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":1}})
+    )
+}
+
+const SSE_HEAD: &str = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n";
+
+#[tokio::test]
+async fn streams_over_http_with_auth_and_openrouter_headers() {
+    let server = TestServer::start(vec![Reply::sse(&sse_text("Hello"))]).await;
+    let p = provider_for(&server, "openrouter", Some("sk-or-test"));
+    let (r, deltas) = complete(&p).await;
+    assert_eq!(r.unwrap().text, "Hello");
+    assert_eq!(deltas, vec![StreamDelta::Text("Hello".into())]);
+    let req = server.requests.lock().unwrap()[0].clone();
+    let head = req.head.to_lowercase();
+    assert!(head.starts_with("post /v1/chat/completions"), "{head}");
+    assert!(head.contains("authorization: bearer sk-or-test"));
+    assert!(head.contains("x-title: hermes") && head.contains("http-referer:"));
+    assert_eq!(server.bodies()[0]["stream"], true);
+}
+
+#[tokio::test]
+async fn falls_back_to_non_streaming_and_remembers() {
+    let completion = json!({"choices":[{"message":{"role":"assistant","content":"plain"},"finish_reason":"stop"}]}).to_string();
+    let server = TestServer::start(vec![
+        Reply::json(400, r#"{"error":{"message":"Streaming is not supported"}}"#),
+        Reply::json(200, &completion),
+        Reply::json(200, &completion),
+    ])
+    .await;
+    let p = provider_for(&server, "custom", None);
+    let (r, deltas) = complete(&p).await;
+    assert_eq!(r.unwrap().text, "plain");
+    assert_eq!(deltas, vec![StreamDelta::Text("plain".into())]);
+    let (r, _) = complete(&p).await;
+    assert_eq!(r.unwrap().text, "plain");
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 3);
+    assert_eq!(bodies[0]["stream"], true);
+    assert!(bodies[1].get("stream").is_none());
+    assert!(
+        bodies[2].get("stream").is_none(),
+        "second call must go non-streaming directly"
+    );
+    assert!(
+        !server.requests.lock().unwrap()[0]
+            .head
+            .to_lowercase()
+            .contains("authorization")
+    );
+}
+
+#[tokio::test]
+async fn rate_limit_is_retried_after_retry_after() {
+    let server = TestServer::start(vec![
+        Reply::with_headers(
+            429,
+            "application/json",
+            &[("retry-after", "1")],
+            r#"{"error":{"message":"slow down"}}"#,
+        ),
+        Reply::sse(&sse_text("ok")),
+    ])
+    .await;
+    let p = provider_for(&server, "custom", None);
+    let start = Instant::now();
+    let (r, _) = complete(&p).await;
+    assert_eq!(r.unwrap().text, "ok");
+    assert!(
+        start.elapsed() >= Duration::from_millis(950),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(server.requests.lock().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn connection_resets_are_retried_then_reported() {
+    let server = TestServer::start(vec![
+        Reply::Reset,
+        Reply::Reset,
+        Reply::sse(&sse_text("after resets")),
+    ])
+    .await;
+    let p = provider_for(&server, "custom", None);
+    assert_eq!(complete(&p).await.0.unwrap().text, "after resets");
+
+    let server = TestServer::start(vec![Reply::Reset; 4]).await;
+    let p = provider_for(&server, "custom", None);
+    let err = complete(&p).await.0.unwrap_err();
+    assert!(
+        matches!(err, ProviderError::Transport { ref message } if message.contains("127.0.0.1")),
+        "{err:?}"
+    );
+    assert_eq!(
+        server.requests.lock().unwrap().len(),
+        4,
+        "1 attempt + 3 retries"
+    );
+}
+
+#[tokio::test]
+async fn silent_stream_is_retried_once_then_succeeds() {
+    let server = TestServer::start(vec![
+        Reply::Stall(SSE_HEAD.into()),
+        Reply::sse(&sse_text("second")),
+    ])
+    .await;
+    let p = provider_for(&server, "custom", None);
+    assert_eq!(complete(&p).await.0.unwrap().text, "second");
+    assert_eq!(server.requests.lock().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn hang_after_text_is_not_retried() {
+    let partial = format!(
+        "{SSE_HEAD}data: {}\n\n",
+        json!({"choices":[{"delta":{"content":"par"}}]})
+    );
+    let server = TestServer::start(vec![Reply::Stall(partial), Reply::sse(&sse_text("dup"))]).await;
+    let p = provider_for(&server, "custom", None);
+    let (r, deltas) = complete(&p).await;
+    assert!(matches!(r, Err(ProviderError::Hang { .. })), "{r:?}");
+    assert_eq!(deltas, vec![StreamDelta::Text("par".into())]);
+    assert_eq!(server.requests.lock().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn auth_failure_is_final_and_keyless() {
+    let server = TestServer::start(vec![
+        Reply::json(
+            401,
+            r#"{"error":{"message":"Invalid key sk-live-abcdefgh"}}"#,
+        ),
+        Reply::sse(&sse_text("x")),
+    ])
+    .await;
+    let p = provider_for(&server, "openai", Some("sk-live-abcdefgh"));
+    let err = complete(&p).await.0.unwrap_err();
+    assert!(matches!(err, ProviderError::Auth { status: 401, .. }));
+    assert!(!err.to_string().contains("abcdefgh"), "{err}");
+    assert_eq!(server.requests.lock().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn cancellation_stops_a_stalled_stream() {
+    let server = TestServer::start(vec![Reply::Stall(SSE_HEAD.into())]).await;
+    let model = ModelConfig {
+        default: "m".into(),
+        provider: "custom".into(),
+        base_url: server.base.clone(),
+        ..ModelConfig::default()
+    };
+    let resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
+    let p = registry::build(&resolved, http::build_client().unwrap());
+    let cancel = CancellationToken::new();
+    let c = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        c.cancel();
+    });
+    let start = Instant::now();
+    let sink = |_: StreamDelta| {};
+    assert_eq!(
+        p.complete(&request(), &sink, &cancel).await,
+        Err(ProviderError::Cancelled)
+    );
+    assert!(start.elapsed() < Duration::from_secs(5));
+}
