@@ -1,15 +1,19 @@
 //! Configuration: `HERMES_HOME` resolution and profiles, `config.yaml` (typed, Hermes key
 //! names), `.env` secrets, and in-place edits that keep comments and unknown keys.
 
+pub mod edit;
 pub mod env;
 pub mod error;
 pub mod home;
 pub mod load;
 pub mod schema;
+pub mod view;
 mod yaml_lines;
 
+pub use edit::{EditMethod, SetOutcome, config_set};
 pub use env::{EnvLookup, set_env_var};
 pub use error::{ConfigError, ConfigWarning};
 pub use home::HermesHome;
 pub use load::{LoadedConfig, load};
 pub use schema::*;
+pub use view::{config_get, config_show};

@@ -1,0 +1,346 @@
+//! `hermes config set KEY VALUE` as a library function (`show`/`get` are in `view`).
+//!
+//! `set` validates known keys against the schema, then edits `config.yaml` in place with
+//! the line editor, keeping comments, order and unknown keys; it re-parses the result and
+//! only accepts it if the document equals the old one with just that key changed. When the
+//! line editor cannot do that, it saves `config.yaml.bak` and rewrites the file with the YAML
+//! serializer (comments lost), and says so. Writes are atomic. Does not touch `.env`
+//! (see `config::env`).
+
+use std::path::PathBuf;
+
+use serde_norway::{Mapping, Value};
+
+use super::error::ConfigError;
+use super::home::HermesHome;
+use super::load::yaml_warning;
+use super::yaml_lines::{self, LineEditError};
+use crate::util::fs::{FileMode, atomic_write};
+
+/// What a key holds, for validation and rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FieldKind {
+    Text,
+    Secret,
+    Seconds,
+    Tokens,
+    Count,
+}
+
+pub(super) struct KnownKey {
+    pub(super) key: &'static str,
+    pub(super) kind: FieldKind,
+    max: u64,
+}
+
+const U32: u64 = u32::MAX as u64;
+pub(super) const KNOWN_KEYS: &[KnownKey] = &[
+    KnownKey {
+        key: "model.default",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.api_key",
+        kind: FieldKind::Secret,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.api_mode",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.context_length",
+        kind: FieldKind::Tokens,
+        max: u64::MAX,
+    },
+    KnownKey {
+        key: "model.max_tokens",
+        kind: FieldKind::Tokens,
+        max: U32,
+    },
+    KnownKey {
+        key: "terminal.backend",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "terminal.cwd",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "terminal.timeout",
+        kind: FieldKind::Seconds,
+        max: u64::MAX,
+    },
+    KnownKey {
+        key: "agent.max_iterations",
+        kind: FieldKind::Count,
+        max: U32,
+    },
+    KnownKey {
+        key: "provider.stream_idle_timeout",
+        kind: FieldKind::Seconds,
+        max: u64::MAX,
+    },
+    KnownKey {
+        key: "provider.max_retries",
+        kind: FieldKind::Count,
+        max: U32,
+    },
+];
+pub(super) const SECTIONS: &[&str] = &["model", "terminal", "agent", "provider"];
+
+/// How `config set` wrote the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditMethod {
+    /// Only the key's line changed (or lines were inserted); the rest is byte-identical.
+    InPlace,
+    /// Rewritten by the YAML serializer; comments and formatting were lost.
+    Reserialized,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetOutcome {
+    pub path: PathBuf,
+    pub method: EditMethod,
+    /// Things the user should know (unknown key, secret in config, comments lost).
+    pub notices: Vec<String>,
+}
+
+/// Sets `key` (dotted, e.g. `terminal.timeout`) to `value` in `config.yaml`.
+pub fn config_set(home: &HermesHome, key: &str, value: &str) -> Result<SetOutcome, ConfigError> {
+    let path = split_key(key)?;
+    if path.len() == 1 && SECTIONS.contains(&path[0]) {
+        return Err(ConfigError::IsSection {
+            key: key.to_owned(),
+            example: KNOWN_KEYS
+                .iter()
+                .find(|k| k.key.starts_with(&format!("{key}.")))
+                .map_or_else(|| format!("{key}.<name>"), |k| k.key.to_owned()),
+        });
+    }
+    let mut notices = Vec::new();
+    let scalar = match known(key) {
+        Some(known) => render_known(known, value)?,
+        None => {
+            notices.push(format!(
+                "{key} is not a key hermes uses yet; saved for Hermes compatibility"
+            ));
+            render_unknown(value)
+        }
+    };
+    if known(key).is_some_and(|k| k.kind == FieldKind::Secret) {
+        notices.push(format!(
+            "{key} is stored in plain text in config.yaml; prefer the provider's variable in .env \
+             (e.g. OPENROUTER_API_KEY)"
+        ));
+    }
+    let file = home.config_path();
+    let old_text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(ConfigError::io(&file, e)),
+    };
+    let old_doc: Value = serde_norway::from_str(&old_text).map_err(|e| {
+        ConfigError::Malformed(yaml_warning(&file, &e, "fix the file before `config set`"))
+    })?;
+    let new_leaf: Value = serde_norway::from_str(&scalar).unwrap_or(Value::String(value.into()));
+    let mut expected = old_doc;
+    set_path(&mut expected, &path, new_leaf, key)?;
+
+    let line_edit = match yaml_lines::set_scalar(&old_text, &path, &scalar) {
+        Ok(text) if serde_norway::from_str::<Value>(&text).is_ok_and(|v| v == expected) => Ok(text),
+        Ok(_) => Err("the edited file did not read back as expected".to_owned()),
+        Err(LineEditError::IsSection) => {
+            return Err(ConfigError::IsSection {
+                key: key.to_owned(),
+                example: format!("{key}.<name>"),
+            });
+        }
+        Err(LineEditError::Unsupported(what)) => Err(format!("it uses {what} at {key}")),
+    };
+    home.ensure_dirs()?;
+    let (text, method) = match line_edit {
+        Ok(text) => (text, EditMethod::InPlace),
+        Err(reason) => {
+            let backup = file.with_extension("yaml.bak");
+            atomic_write(&backup, old_text.as_bytes(), FileMode::KeepOr(0o600))
+                .map_err(|e| ConfigError::io(&backup, e))?;
+            notices.push(format!(
+                "could not edit {} in place ({reason}); rewrote it with a YAML serializer, so \
+                 comments and formatting were not kept (old file saved as {})",
+                file.display(),
+                backup.display()
+            ));
+            let text = serde_norway::to_string(&expected).map_err(|e| ConfigError::Serialize {
+                path: file.clone(),
+                message: e.to_string(),
+            })?;
+            (text, EditMethod::Reserialized)
+        }
+    };
+    atomic_write(&file, text.as_bytes(), FileMode::KeepOr(0o600))
+        .map_err(|e| ConfigError::io(&file, e))?;
+    Ok(SetOutcome {
+        path: file,
+        method,
+        notices,
+    })
+}
+
+pub(super) fn known(key: &str) -> Option<&'static KnownKey> {
+    KNOWN_KEYS.iter().find(|k| k.key == key)
+}
+
+pub(super) fn split_key(key: &str) -> Result<Vec<&str>, ConfigError> {
+    let invalid = |reason| ConfigError::InvalidKey {
+        key: key.to_owned(),
+        reason,
+    };
+    let parts: Vec<&str> = key.split('.').collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return Err(invalid("use dotted names like terminal.timeout"));
+    }
+    let ok = |p: &&str| {
+        p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    if !parts.iter().all(ok) {
+        return Err(invalid("key names use letters, digits, '_' and '-'"));
+    }
+    Ok(parts)
+}
+
+fn render_known(known: &KnownKey, value: &str) -> Result<String, ConfigError> {
+    let unit = match known.kind {
+        FieldKind::Text | FieldKind::Secret => return Ok(render_string(value)),
+        FieldKind::Seconds => " of seconds",
+        FieldKind::Tokens => " of tokens",
+        FieldKind::Count => "",
+    };
+    let invalid = |message: String| ConfigError::InvalidValue {
+        key: known.key.to_owned(),
+        message,
+    };
+    let n: u64 = value
+        .trim()
+        .parse()
+        .map_err(|_| invalid(format!("{} must be a whole number{unit}", known.key)))?;
+    if n > known.max {
+        return Err(invalid(format!(
+            "{} must be at most {}",
+            known.key, known.max
+        )));
+    }
+    Ok(n.to_string())
+}
+
+/// A YAML scalar that reads back as exactly the string `value`.
+pub(crate) fn render_string(value: &str) -> String {
+    let plain = plain_safe(value)
+        && matches!(serde_norway::from_str::<Value>(value), Ok(Value::String(s)) if s == value);
+    if plain {
+        value.to_owned()
+    } else {
+        double_quote(value)
+    }
+}
+
+/// Unknown keys: a plain scalar stays plain so `true`/`5` keep their YAML type, as in
+/// Hermes's `config set`; anything else is quoted as a string.
+fn render_unknown(value: &str) -> String {
+    let scalar = matches!(
+        serde_norway::from_str::<Value>(value),
+        Ok(Value::String(_) | Value::Bool(_) | Value::Number(_))
+    );
+    if plain_safe(value) && scalar {
+        value.to_owned()
+    } else {
+        double_quote(value)
+    }
+}
+
+fn plain_safe(value: &str) -> bool {
+    let Some(first) = value.chars().next() else {
+        return false;
+    };
+    !"-?:,[]{}#&*!|>'\"%@`".contains(first)
+        && value.trim() == value
+        && !value.chars().any(char::is_control)
+        && !value.contains(": ")
+        && !value.contains(" #")
+        && !value.ends_with(':')
+}
+
+fn double_quote(value: &str) -> String {
+    let mut out = String::from("\"");
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Sets `path` in a document, creating sections; the `model: <id>` shorthand becomes
+/// `model: {default: <id>}` first.
+fn set_path(root: &mut Value, path: &[&str], leaf: Value, key: &str) -> Result<(), ConfigError> {
+    let mut node = root;
+    for (depth, seg) in path.iter().enumerate() {
+        if node.is_null() {
+            *node = Value::Mapping(Mapping::new());
+        }
+        if depth == 1 && path[0] == "model" {
+            if let Value::String(id) = node {
+                let mut m = Mapping::new();
+                m.insert("default".into(), Value::String(std::mem::take(id)));
+                *node = Value::Mapping(m);
+            }
+        }
+        let Value::Mapping(map) = node else {
+            return Err(ConfigError::InvalidKey {
+                key: key.to_owned(),
+                reason: "a parent of this key holds a value or a list, not a section",
+            });
+        };
+        let slot = map
+            .entry(Value::String((*seg).to_owned()))
+            .or_insert(Value::Null);
+        if depth + 1 == path.len() {
+            if matches!(slot, Value::Mapping(m) if !m.is_empty()) {
+                return Err(ConfigError::IsSection {
+                    key: key.to_owned(),
+                    example: format!("{key}.<name>"),
+                });
+            }
+            *slot = leaf;
+            return Ok(());
+        }
+        node = slot;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "edit_tests.rs"]
+mod tests;

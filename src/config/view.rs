@@ -1,0 +1,152 @@
+//! `hermes config show` and `hermes config get KEY`: read-only views of the effective
+//! configuration. Never prints a secret value: `model.api_key` and `.env` values show as
+//! `***`, and `.env`/environment secrets are listed by name only.
+
+use std::path::Path;
+
+use serde_norway::Value;
+
+use super::edit::{FieldKind, SECTIONS, known, split_key};
+use super::env::{KNOWN_SECRET_VARS, read_dotenv};
+use super::error::ConfigError;
+use super::home::HermesHome;
+use super::load::{LoadedConfig, load};
+use crate::util::redact::MASK;
+
+/// The effective configuration as YAML with secrets masked, plus where it came from and
+/// which secrets are set (names only).
+pub fn config_show(home: &HermesHome) -> Result<String, ConfigError> {
+    let loaded = load(home);
+    let (dotenv, env_warnings) = read_dotenv(&home.env_path())?;
+    let dotenv_keys: Vec<String> = dotenv.into_keys().collect();
+    let process = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let mut out = render_show(&loaded, &home.env_path(), &dotenv_keys, &process)?;
+    for w in env_warnings {
+        out.push_str(&format!("# warning: {w}\n"));
+    }
+    Ok(out)
+}
+
+/// `config show` over already-loaded parts; `process_env` says which variables are set.
+pub fn render_show(
+    loaded: &LoadedConfig,
+    env_path: &Path,
+    dotenv_keys: &[String],
+    process_env: &dyn Fn(&str) -> Option<String>,
+) -> Result<String, ConfigError> {
+    let mut out = format!("# config: {}", loaded.path.display());
+    out.push_str(if loaded.exists {
+        "\n"
+    } else {
+        " (not found; defaults)\n"
+    });
+    for w in &loaded.warnings {
+        out.push_str(&format!("# warning: {w}\n"));
+    }
+    let mut config = loaded.config.clone();
+    if !config.model.api_key.is_empty() {
+        config.model.api_key = MASK.to_owned();
+    }
+    out.push_str(&to_yaml(&config, loaded)?);
+    if let Value::Mapping(top) = &loaded.raw {
+        let other: Vec<&str> = top
+            .keys()
+            .filter_map(Value::as_str)
+            .filter(|k| !SECTIONS.contains(k))
+            .collect();
+        if !other.is_empty() {
+            out.push_str(&format!(
+                "# also in the file, kept but not used by hermes yet: {}\n",
+                other.join(", ")
+            ));
+        }
+    }
+    out.push_str(&format!("# .env: {}", env_path.display()));
+    if dotenv_keys.is_empty() {
+        out.push_str(" (no keys)\n");
+    } else {
+        out.push('\n');
+        for key in dotenv_keys {
+            out.push_str(&format!("#   {key}={MASK}\n"));
+        }
+    }
+    let from_env: Vec<&str> = KNOWN_SECRET_VARS
+        .iter()
+        .copied()
+        .filter(|k| process_env(k).is_some())
+        .collect();
+    if !from_env.is_empty() {
+        out.push_str(&format!(
+            "# set in the environment: {}\n",
+            from_env.join(", ")
+        ));
+    }
+    Ok(out)
+}
+
+/// The effective value of `key`: typed (with defaults) for keys hermes knows, raw from
+/// the file otherwise. Secrets print as `***`.
+pub fn config_get(home: &HermesHome, key: &str) -> Result<String, ConfigError> {
+    get_value(&load(home), key)
+}
+
+/// [`config_get`] over an already-loaded config (lets the caller show load warnings once).
+pub fn get_value(loaded: &LoadedConfig, key: &str) -> Result<String, ConfigError> {
+    let path = split_key(key)?;
+    let typed = serde_norway::to_value(&loaded.config).map_err(|e| ser_error(loaded, &e))?;
+    let value = if SECTIONS.contains(&path[0]) && (path.len() == 1 || known(key).is_some()) {
+        let mut v = lookup(&typed, &path).cloned().unwrap_or(Value::Null);
+        mask_secrets(&mut v, &path);
+        v
+    } else {
+        lookup(&loaded.raw, &path)
+            .cloned()
+            .ok_or_else(|| ConfigError::KeyNotSet {
+                key: key.to_owned(),
+                path: loaded.path.clone(),
+            })?
+    };
+    Ok(match value {
+        Value::String(s) => s,
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        other => to_yaml(&other, loaded)?.trim_end().to_owned(),
+    })
+}
+
+fn lookup<'v>(root: &'v Value, path: &[&str]) -> Option<&'v Value> {
+    path.iter().try_fold(root, |v, seg| v.get(*seg))
+}
+
+fn mask_secrets(value: &mut Value, path: &[&str]) {
+    let is_secret = |p: &[&str]| known(&p.join(".")).is_some_and(|k| k.kind == FieldKind::Secret);
+    match value {
+        Value::String(s) if is_secret(path) && !s.is_empty() => *s = MASK.to_owned(),
+        Value::Mapping(map) => {
+            for (k, v) in map.iter_mut() {
+                if let Some(k) = k.as_str() {
+                    let mut child = path.to_vec();
+                    child.push(k);
+                    mask_secrets(v, &child);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn to_yaml<T: serde::Serialize>(value: &T, loaded: &LoadedConfig) -> Result<String, ConfigError> {
+    serde_norway::to_string(value).map_err(|e| ser_error(loaded, &e))
+}
+
+fn ser_error(loaded: &LoadedConfig, e: &serde_norway::Error) -> ConfigError {
+    ConfigError::Serialize {
+        path: loaded.path.clone(),
+        message: e.to_string(),
+    }
+}
+
+#[cfg(test)]
+#[path = "view_tests.rs"]
+mod tests;

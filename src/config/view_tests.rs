@@ -1,0 +1,64 @@
+use super::*;
+
+fn home_with(text: Option<&str>) -> (tempfile::TempDir, HermesHome) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = HermesHome::from_base(dir.path().join("h"), None).unwrap();
+    home.ensure_dirs().unwrap();
+    if let Some(text) = text {
+        std::fs::write(home.config_path(), text).unwrap();
+    }
+    (dir, home)
+}
+
+#[test]
+fn get_known_keys_defaults_and_secrets() {
+    let (_d, home) = home_with(Some(
+        "model:\n  api_key: sk-or-v1-abcdefghijklmnopqrstuvwx\n",
+    ));
+    assert_eq!(config_get(&home, "terminal.timeout").unwrap(), "180");
+    assert_eq!(config_get(&home, "model.api_key").unwrap(), "***");
+    assert_eq!(config_get(&home, "model.base_url").unwrap(), "");
+    let section = config_get(&home, "model").unwrap();
+    assert!(section.contains("api_key: '***'"), "{section}");
+    assert!(matches!(
+        config_get(&home, "nope.x"),
+        Err(ConfigError::KeyNotSet { .. })
+    ));
+}
+
+#[test]
+fn show_masks_secrets_and_lists_env_names() {
+    let text =
+        "model:\n  default: m\n  api_key: sk-secret-value-0000000000\ndisplay:\n  skin: ares\n";
+    let (_d, home) = home_with(Some(text));
+    std::fs::write(
+        home.env_path(),
+        "OPENROUTER_API_KEY=sk-or-secret-1111111111\n",
+    )
+    .unwrap();
+    let loaded = load(&home);
+    let env_keys = vec!["OPENROUTER_API_KEY".to_string()];
+    let process = |k: &str| (k == "ANTHROPIC_API_KEY").then(|| "x".to_string());
+    let out = render_show(&loaded, &home.env_path(), &env_keys, &process).unwrap();
+    assert!(!out.contains("secret"), "{out}");
+    assert!(out.contains("api_key: '***'"), "{out}");
+    assert!(out.contains(&format!("# config: {}\n", home.config_path().display())));
+    assert!(out.contains("#   OPENROUTER_API_KEY=***\n"), "{out}");
+    assert!(
+        out.contains("# set in the environment: ANTHROPIC_API_KEY\n"),
+        "{out}"
+    );
+    assert!(out.contains("not used by hermes yet: display"), "{out}");
+    assert!(out.contains("  timeout: 180\n"), "{out}");
+    let full = config_show(&home).unwrap();
+    assert!(!full.contains("sk-or-secret"), "{full}");
+    assert!(full.contains("OPENROUTER_API_KEY=***"));
+}
+
+#[test]
+fn show_reports_malformed_file() {
+    let (_d, home) = home_with(Some("terminal:\n  timeout: abc\n"));
+    let out = config_show(&home).unwrap();
+    assert!(out.contains("# warning: "), "{out}");
+    assert!(out.contains("config.yaml:2:12:"), "{out}");
+}
