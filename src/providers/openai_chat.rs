@@ -37,6 +37,9 @@ use super::retry::RetryPolicy;
 
 /// Non-streaming bodies are read up to this size.
 const MAX_BODY: usize = 32 * 1024 * 1024;
+/// A non-streaming request waits for its response head `idle * factor`, at least the minimum.
+const NON_STREAMING_WAIT_FACTOR: u32 = 5;
+const NON_STREAMING_MIN_WAIT: Duration = Duration::from_secs(300);
 /// Sent to OpenRouter so requests are attributed to hermes.
 const OPENROUTER_REFERER: &str = "https://github.com/NousResearch/hermes-agent";
 
@@ -114,7 +117,10 @@ impl OpenAiChat {
             self.non_streaming.store(true, Ordering::Relaxed);
         }
         let body = build_body(request, Streaming::Off);
-        let resp = http::send(self.post(&body), &self.target, self.idle, cancel).await?;
+        // Nothing arrives until the whole answer is generated, so the idle limit would cut
+        // long answers off; wait longer for the response head.
+        let head_wait = (self.idle * NON_STREAMING_WAIT_FACTOR).max(NON_STREAMING_MIN_WAIT);
+        let resp = http::send(self.post(&body), &self.target, head_wait, cancel).await?;
         Ok(self.read_success(resp, sink, cancel).await?)
     }
 
