@@ -104,7 +104,7 @@ impl OpenAiChat {
             let body = build_body(request, Streaming::On);
             let resp = http::send_raw(self.post(&body), &self.target, self.idle, cancel).await?;
             if resp.status().is_success() {
-                return Ok(self.read_success(resp, sink, cancel).await?);
+                return Ok(self.read_success(resp, self.idle, sink, cancel).await?);
             }
             let error = ErrorResponse::read(resp, &self.target, self.idle, cancel).await?;
             if !rejects_streaming(&error) {
@@ -121,13 +121,15 @@ impl OpenAiChat {
         // long answers off; wait longer for the response head.
         let head_wait = (self.idle * NON_STREAMING_WAIT_FACTOR).max(NON_STREAMING_MIN_WAIT);
         let resp = http::send(self.post(&body), &self.target, head_wait, cancel).await?;
-        Ok(self.read_success(resp, sink, cancel).await?)
+        Ok(self.read_success(resp, head_wait, sink, cancel).await?)
     }
 
     /// A 2xx body: SSE when the server streamed, JSON otherwise.
+    /// `json_idle` bounds silence while reading a plain JSON body.
     async fn read_success(
         &self,
         resp: reqwest::Response,
+        json_idle: Duration,
         sink: DeltaSink<'_>,
         cancel: &CancellationToken,
     ) -> Result<Completion, ProviderError> {
@@ -137,7 +139,7 @@ impl OpenAiChat {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|ct| ct.starts_with("application/json"));
         if is_json {
-            let body = http::read_body(resp, &self.target, self.idle, cancel, MAX_BODY).await?;
+            let body = http::read_body(resp, &self.target, json_idle, cancel, MAX_BODY).await?;
             return parse_chat_completion(&body, sink);
         }
         let bytes = http::body_stream(resp, &self.target);
