@@ -22,6 +22,7 @@ pub const KNOWN_SECRET_VARS: &[&str] = &[
     "OPENAI_API_KEY",
     "ANTHROPIC_API_KEY",
     "NOUS_API_KEY",
+    "CUSTOM_API_KEY",
     "GOOGLE_API_KEY",
     "GEMINI_API_KEY",
     "DEEPSEEK_API_KEY",
