@@ -14,12 +14,10 @@
 //! backoff sleep at once.
 
 use std::future::Future;
-use std::sync::LazyLock;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use regex::Regex;
 use tokio_util::sync::CancellationToken;
 
 use super::ProviderError;
@@ -206,16 +204,10 @@ pub fn server_message(body: &str) -> String {
     excerpt(&redact(&one_line), 300)
 }
 
-static KEY_LIKE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(sk-[a-z0-9_*\-]{6,}|bearer\s+\S+|(api[_-]?key|x-api-key)[=:]\s*\S+)").ok()
-});
-
-/// Replaces anything that looks like a key or an auth header with `***`.
+/// Replaces anything that looks like a key or an auth header with `***` (the shared
+/// redaction rules of `util::redact`).
 pub fn redact(text: &str) -> String {
-    match KEY_LIKE.as_ref() {
-        Some(re) => re.replace_all(text, "***").into_owned(),
-        None => text.to_string(),
-    }
+    crate::util::redact::redact(text, &[]).into_owned()
 }
 
 #[cfg(test)]

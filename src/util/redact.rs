@@ -53,9 +53,10 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r#"(?i)\b([A-Za-z0-9_]*(?:api_key|apikey|access_token|auth_token|secret_key|client_secret|password|_token|_secret))(["']?\s*[:=]\s*["']?)([^\s"',;}]{8,})"#,
             |c| format!("{}{}{MASK}", group(c, 1), group(c, 2)),
         ),
-        // Provider key formats: keep the vendor prefix, drop the rest.
+        // Provider key formats: keep the vendor prefix, drop the rest. Eight characters is
+        // enough: servers echo truncated keys (`sk-proj-abc…1234`) in error messages.
         rule(
-            r"\b(sk-ant-|sk-or-|sk-proj-|sk-)[A-Za-z0-9_\-]{16,}",
+            r"\b(sk-ant-|sk-or-|sk-proj-|sk-)[A-Za-z0-9_*\-]{8,}",
             |c| format!("{}{MASK}", group(c, 1)),
         ),
         rule(
