@@ -4,4 +4,6 @@
 pub mod config;
 pub mod protocol;
 pub mod providers;
+pub mod safety;
 pub mod tools;
+pub mod util;
