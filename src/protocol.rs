@@ -189,3 +189,12 @@ pub enum TurnOutcome {
     /// The turn failed with a typed error (also sent as `Event::Error`).
     Failed { kind: ErrorKind },
 }
+
+/// A frontend's end of one session: send `Op`s, receive `Event`s. The channels are unbounded
+/// because requests must never be dropped and deltas are small; a frontend that stops reading
+/// should drop the handle, which the engine treats as `Op::Shutdown`.
+#[derive(Debug)]
+pub struct SessionHandle {
+    pub ops: tokio::sync::mpsc::UnboundedSender<Op>,
+    pub events: tokio::sync::mpsc::UnboundedReceiver<Event>,
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Quick start, command 2: install what the tests need, then run the whole suite:
+# formatting, clippy (warnings are errors) and every test. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+require_cargo
+apt_install "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy rustfmt
+started=$(date +%s)
+cargo fmt --all --check
+cargo clippy --locked --all-targets -- -D warnings
+cargo test --locked --all-targets
+echo "suite finished in $(( $(date +%s) - started ))s"

@@ -1,0 +1,220 @@
+//! Starting a session from configuration: resolve the provider, build the tool registry and
+//! command policy, assemble the system prompt, and spawn the session actor.
+//!
+//! This is the one place that turns `config` + `.env` into a running engine; frontends receive
+//! only the resulting `SessionHandle`. It does no network I/O (the provider is contacted on the
+//! first turn), so start-up stays fast and offline-safe.
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::SystemTime;
+use std::time::UNIX_EPOCH;
+
+use super::prompt::PromptEnvironment;
+use super::prompt::SoulSource;
+use super::prompt::build_system_prompt;
+use super::prompt::format_utc;
+use super::prompt::load_soul;
+use super::session::BusyInputMode;
+use super::session::ModelEndpoint;
+use super::session::ModelSwitcher;
+use super::session::SessionSpec;
+use super::session::spawn_session;
+use crate::config::Config;
+use crate::config::HermesHome;
+use crate::config::ModelConfig;
+use crate::config::env::EnvLookup;
+use crate::protocol::ModelSelection;
+use crate::protocol::SessionHandle;
+use crate::providers::ProviderSetupError;
+use crate::providers::registry;
+use crate::safety::YoloMode;
+use crate::safety::YoloPolicy;
+use crate::tools::ToolLimits;
+use crate::tools::registry::ToolRegistry;
+
+/// Command-line overrides of `model.*` for one run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModelOverrides {
+    pub model: Option<String>,
+    pub provider: Option<String>,
+    pub base_url: Option<String>,
+}
+
+pub struct StartOptions<'a> {
+    pub home: &'a HermesHome,
+    pub config: &'a Config,
+    pub env: &'a EnvLookup,
+    pub overrides: ModelOverrides,
+    pub yolo: YoloMode,
+    /// The directory hermes was started in; `terminal.cwd` is resolved against it.
+    pub launch_dir: PathBuf,
+}
+
+pub struct StartedSession {
+    pub handle: SessionHandle,
+    /// Things the user should know about start-up (e.g. SOUL.md unreadable).
+    pub notices: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Provider(#[from] ProviderSetupError),
+    #[error("working directory {path} (terminal.cwd) is not usable: {reason}")]
+    WorkingDirectory { path: String, reason: String },
+}
+
+pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartError> {
+    let config = options.config;
+    let model_config = apply_overrides(&config.model, &options.overrides);
+    let client = crate::providers::http::build_client()?;
+    let endpoint = resolve_endpoint(&model_config, config, options.env, &client)?;
+    let cwd = resolve_cwd(&config.terminal.cwd, &options.launch_dir)?;
+    let tools = Arc::new(ToolRegistry::core());
+    let mut notices = Vec::new();
+    let (soul, source) = load_soul(&options.home.soul_path());
+    if let SoulSource::DefaultAfterError(why) = source {
+        notices.push(format!("could not use SOUL.md ({why}); using the built-in identity"));
+    }
+    let tool_names = tools.names();
+    let started_at = format_utc(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+    );
+    let system_prompt = build_system_prompt(
+        &soul,
+        &PromptEnvironment {
+            cwd: &cwd,
+            tool_names: &tool_names,
+            started_at: &started_at,
+        },
+    );
+    let limits = ToolLimits {
+        terminal_timeout: std::time::Duration::from_secs(config.terminal.timeout.max(1)),
+        ..ToolLimits::default()
+    };
+    let switcher = Arc::new(ConfigSwitcher {
+        base: model_config.clone(),
+        config: config.clone(),
+        env: options.env.clone(),
+        client,
+    });
+    let spec = SessionSpec {
+        session_id: new_session_id(),
+        max_tokens: (model_config.max_tokens > 0).then_some(model_config.max_tokens),
+        endpoint,
+        tools,
+        policy: Arc::new(YoloPolicy::new(options.yolo)),
+        system_prompt,
+        cwd,
+        limits,
+        max_iterations: config.agent.max_iterations.max(1),
+        busy_input: BusyInputMode::default(),
+        switcher: Some(switcher),
+    };
+    Ok(StartedSession {
+        handle: spawn_session(spec),
+        notices,
+    })
+}
+
+/// Flags win over the file. A `--provider` without `--base-url` drops the file's base URL,
+/// which belongs to the file's provider.
+fn apply_overrides(model: &ModelConfig, overrides: &ModelOverrides) -> ModelConfig {
+    let mut model = model.clone();
+    if let Some(provider) = &overrides.provider {
+        if overrides.base_url.is_none() && !provider.eq_ignore_ascii_case(&model.provider) {
+            model.base_url.clear();
+            model.api_mode.clear();
+        }
+        model.provider.clone_from(provider);
+    }
+    if let Some(base_url) = &overrides.base_url {
+        model.base_url.clone_from(base_url);
+    }
+    if let Some(name) = &overrides.model {
+        model.default.clone_from(name);
+    }
+    model
+}
+
+fn resolve_endpoint(
+    model: &ModelConfig,
+    config: &Config,
+    env: &EnvLookup,
+    client: &reqwest::Client,
+) -> Result<ModelEndpoint, ProviderSetupError> {
+    let lookup = env.as_fn();
+    let resolved = registry::resolve(model, &config.provider, &lookup)?;
+    Ok(ModelEndpoint {
+        provider: registry::build(&resolved, client.clone()),
+        provider_name: resolved.name.clone(),
+        base_url: resolved.base_url.clone(),
+        model: resolved.model.clone(),
+        context_window: resolved.context_window,
+    })
+}
+
+fn resolve_cwd(configured: &str, launch_dir: &Path) -> Result<PathBuf, StartError> {
+    let configured = configured.trim();
+    let path = if configured.is_empty() || configured == "." {
+        launch_dir.to_path_buf()
+    } else if let Some(rest) = configured.strip_prefix("~/") {
+        dirs::home_dir().unwrap_or_default().join(rest)
+    } else {
+        launch_dir.join(configured)
+    };
+    match std::fs::metadata(&path) {
+        Ok(meta) if meta.is_dir() => Ok(path),
+        Ok(_) => Err(StartError::WorkingDirectory {
+            path: path.display().to_string(),
+            reason: "not a directory".into(),
+        }),
+        Err(err) => Err(StartError::WorkingDirectory {
+            path: path.display().to_string(),
+            reason: err.to_string(),
+        }),
+    }
+}
+
+/// Hermes-style id: start time plus a random suffix, sortable by time.
+fn new_session_id() -> String {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let stamp = format_utc(now)
+        .replace(['-', ':'], "")
+        .replace(' ', "_")
+        .replace("_UTC", "");
+    let suffix = uuid::Uuid::new_v4().simple().to_string();
+    format!("{stamp}_{}", &suffix[..6])
+}
+
+/// Resolves `Op::SwitchModel` against the same config and environment the session started with.
+struct ConfigSwitcher {
+    base: ModelConfig,
+    config: Config,
+    env: EnvLookup,
+    client: reqwest::Client,
+}
+
+impl ModelSwitcher for ConfigSwitcher {
+    fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String> {
+        let overrides = ModelOverrides {
+            model: Some(selection.model.clone()),
+            provider: selection.provider.clone(),
+            base_url: selection.base_url.clone(),
+        };
+        let model = apply_overrides(&self.base, &overrides);
+        resolve_endpoint(&model, &self.config, &self.env, &self.client).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+#[path = "bootstrap_tests.rs"]
+mod tests;

@@ -1,0 +1,178 @@
+//! Runs the tool calls of one model response.
+//!
+//! Consecutive parallel-safe calls run concurrently (at most `MAX_PARALLEL_TOOLS`); every
+//! other call runs alone, in order, so `clarify` is never in parallel with anything. Results
+//! come back in the order the model asked for them — each call gets exactly one result, even
+//! when it was never started because the turn was interrupted, because the APIs reject a
+//! history with unanswered tool calls.
+
+use std::sync::Arc;
+use std::time::Duration;
+use std::time::Instant;
+
+use futures::StreamExt;
+
+use super::events::EventSink;
+use crate::protocol::Event;
+use crate::protocol::ToolStatus;
+use crate::providers::ToolCall;
+use crate::tools::Concurrency;
+use crate::tools::Tool;
+use crate::tools::ToolContext;
+use crate::tools::ToolOutcome;
+use crate::tools::ToolOutput;
+use crate::tools::registry::ToolRegistry;
+
+/// Hermes's `_MAX_TOOL_WORKERS`.
+pub const MAX_PARALLEL_TOOLS: usize = 8;
+
+#[derive(Debug, Clone)]
+pub struct ToolRun {
+    pub call: ToolCall,
+    pub output: ToolOutput,
+    pub duration: Duration,
+}
+
+pub async fn run_tool_calls(
+    calls: &[ToolCall],
+    registry: &ToolRegistry,
+    base: &ToolContext,
+    events: &EventSink,
+) -> Vec<ToolRun> {
+    let mut runs = Vec::with_capacity(calls.len());
+    let mut index = 0;
+    while index < calls.len() {
+        let parallel_end = calls[index..]
+            .iter()
+            .position(|call| !is_parallel_safe(registry, call))
+            .map_or(calls.len(), |offset| index + offset);
+        if parallel_end > index + 1 {
+            let group = &calls[index..parallel_end];
+            let results: Vec<ToolRun> = futures::stream::iter(group)
+                .map(|call| run_one(call, registry, base, events))
+                .buffered(MAX_PARALLEL_TOOLS)
+                .collect()
+                .await;
+            runs.extend(results);
+            index = parallel_end;
+        } else {
+            runs.push(run_one(&calls[index], registry, base, events).await);
+            index += 1;
+        }
+    }
+    runs
+}
+
+fn is_parallel_safe(registry: &ToolRegistry, call: &ToolCall) -> bool {
+    registry
+        .get(&call.name)
+        .is_some_and(|tool| tool.concurrency() == Concurrency::ParallelSafe)
+}
+
+async fn run_one(
+    call: &ToolCall,
+    registry: &ToolRegistry,
+    base: &ToolContext,
+    events: &EventSink,
+) -> ToolRun {
+    let started = Instant::now();
+    let tool = registry.get(&call.name);
+    let parsed = parse_arguments(&call.arguments);
+    let preview = match (&tool, &parsed) {
+        (Some(tool), Ok(args)) => tool.preview(args),
+        _ => excerpt(&call.arguments, 80),
+    };
+    events.send(Event::ToolStart {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        preview,
+        arguments: parsed.clone().unwrap_or(serde_json::Value::Null),
+    });
+    let output = if base.cancel.is_cancelled() {
+        ToolOutput::cancelled("not run: the user interrupted the turn")
+    } else {
+        match (tool, parsed) {
+            (None, _) => unknown_tool(registry, &call.name),
+            (Some(_), Err(message)) => ToolOutput::error(format!(
+                "invalid JSON arguments for tool '{}': {message}. Arguments were: {}",
+                call.name,
+                excerpt(&call.arguments, 300)
+            )),
+            (Some(tool), Ok(args)) => call_tool(tool, args, call, base).await,
+        }
+    };
+    let duration = started.elapsed();
+    events.send(Event::ToolComplete {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        status: status_of(output.outcome),
+        output: output.content.clone(),
+        duration_ms: u64::try_from(duration.as_millis()).unwrap_or(u64::MAX),
+    });
+    ToolRun {
+        call: call.clone(),
+        output,
+        duration,
+    }
+}
+
+async fn call_tool(
+    tool: Arc<dyn Tool>,
+    args: serde_json::Value,
+    call: &ToolCall,
+    base: &ToolContext,
+) -> ToolOutput {
+    let mut ctx = base.clone();
+    ctx.call_id = call.id.clone();
+    tracing::debug!(tool = %call.name, call_id = %call.id, "tool call started");
+    let output = tool.call(args, &ctx).await;
+    tracing::debug!(tool = %call.name, call_id = %call.id, outcome = ?output.outcome, "tool call finished");
+    output
+}
+
+/// Models send `""` for "no arguments"; treat it as `{}`.
+fn parse_arguments(raw: &str) -> Result<serde_json::Value, String> {
+    if raw.trim().is_empty() {
+        return Ok(serde_json::Value::Object(serde_json::Map::new()));
+    }
+    match serde_json::from_str::<serde_json::Value>(raw) {
+        Ok(value @ serde_json::Value::Object(_)) => Ok(value),
+        Ok(other) => Err(format!("expected a JSON object, got {}", kind_of(&other))),
+        Err(err) => Err(err.to_string()),
+    }
+}
+
+fn kind_of(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+fn unknown_tool(registry: &ToolRegistry, name: &str) -> ToolOutput {
+    ToolOutput::error(format!(
+        "unknown tool '{name}'. Available tools: {}",
+        registry.names().join(", ")
+    ))
+}
+
+pub fn status_of(outcome: ToolOutcome) -> ToolStatus {
+    match outcome {
+        ToolOutcome::Ok => ToolStatus::Ok,
+        ToolOutcome::Error => ToolStatus::Error,
+        ToolOutcome::Denied => ToolStatus::Denied,
+        ToolOutcome::Cancelled => ToolStatus::Cancelled,
+    }
+}
+
+fn excerpt(text: &str, max_chars: usize) -> String {
+    let mut out: String = text.chars().take(max_chars).collect();
+    if text.chars().count() > max_chars {
+        out.push('…');
+    }
+    out
+}

@@ -1,0 +1,16 @@
+//! The agent engine: session actors that run turns (model calls + the tool loop) and speak
+//! `protocol` to frontends. The engine never imports a frontend; frontends reach it only
+//! through a `SessionHandle`.
+
+pub mod dispatch;
+pub mod events;
+pub mod host;
+pub mod prompt;
+pub mod session;
+pub mod turn;
+
+pub use session::BusyInputMode;
+pub use session::ModelEndpoint;
+pub use session::ModelSwitcher;
+pub use session::SessionSpec;
+pub use session::spawn_session;

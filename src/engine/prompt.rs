@@ -1,0 +1,111 @@
+//! System prompt assembly.
+//!
+//! The prompt is built once when a session starts — identity from `HERMES_HOME/SOUL.md` (the
+//! default is written there on first run), tool guidance, and the environment — and is then
+//! byte-identical for every turn of the session, so provider prompt caches stay warm. Later
+//! issues add memory, context files and the skills index here, still frozen at session start.
+
+use std::path::Path;
+
+/// The identity written to `SOUL.md` when it does not exist yet.
+pub const DEFAULT_SOUL: &str = include_str!("../../assets/SOUL.md");
+
+/// How the identity was obtained, for a notice when the file could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SoulSource {
+    File,
+    WroteDefault,
+    /// The file could not be read or written; the default is used for this session.
+    DefaultAfterError(String),
+}
+
+/// Read `SOUL.md`, writing the default first when it is missing. Never fails: on an I/O
+/// error the built-in identity is used and the error is reported in the `SoulSource`.
+pub fn load_soul(path: &Path) -> (String, SoulSource) {
+    match std::fs::read_to_string(path) {
+        Ok(text) if !text.trim().is_empty() => (text, SoulSource::File),
+        Ok(_) => (DEFAULT_SOUL.to_string(), SoulSource::File),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            let written = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::write(path, DEFAULT_SOUL));
+            match written {
+                Ok(()) => (DEFAULT_SOUL.to_string(), SoulSource::WroteDefault),
+                Err(err) => (
+                    DEFAULT_SOUL.to_string(),
+                    SoulSource::DefaultAfterError(format!("{}: {err}", path.display())),
+                ),
+            }
+        }
+        Err(err) => (
+            DEFAULT_SOUL.to_string(),
+            SoulSource::DefaultAfterError(format!("{}: {err}", path.display())),
+        ),
+    }
+}
+
+const TOOL_GUIDANCE: &str = "\
+## Using tools
+- Use the tools to act; do not describe a command when you can run it.
+- Read a file before you patch it. `patch` replaces one exact occurrence; include enough context to make it unique.
+- Prefer `search_files` over shelling out to grep or find, and `read_file` over cat.
+- Long-running commands: start them with `terminal` and `background=true`, then follow them with `process`.
+- Use `todo` to plan and track multi-step work. Use `clarify` only when you truly need the user's decision.
+- Tool output may be truncated; page with offsets rather than re-running whole commands.";
+
+pub struct PromptEnvironment<'a> {
+    pub cwd: &'a Path,
+    pub tool_names: &'a [String],
+    /// Session start, as `YYYY-MM-DD HH:MM UTC`.
+    pub started_at: &'a str,
+}
+
+pub fn build_system_prompt(soul: &str, env: &PromptEnvironment<'_>) -> String {
+    let mut prompt = soul.trim_end().to_string();
+    if !env.tool_names.is_empty() {
+        prompt.push_str("\n\n");
+        prompt.push_str(TOOL_GUIDANCE);
+        prompt.push_str("\nAvailable tools: ");
+        prompt.push_str(&env.tool_names.join(", "));
+        prompt.push('.');
+    }
+    prompt.push_str(&format!(
+        "\n\n## Environment\n- Working directory: {}\n- Platform: {} ({})\n- Session started: {}\n",
+        env.cwd.display(),
+        std::env::consts::OS,
+        std::env::consts::ARCH,
+        env.started_at
+    ));
+    prompt
+}
+
+/// Format a UNIX timestamp as `YYYY-MM-DD HH:MM UTC` without a date library.
+pub fn format_utc(unix_secs: u64) -> String {
+    let days = unix_secs / 86_400;
+    let secs_of_day = unix_secs % 86_400;
+    let (year, month, day) = civil_from_days(i64::try_from(days).unwrap_or(0));
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        secs_of_day / 3600,
+        (secs_of_day % 3600) / 60
+    )
+}
+
+/// Howard Hinnant's days-to-civil algorithm.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let month = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+#[path = "prompt_tests.rs"]
+mod tests;

@@ -1,0 +1,345 @@
+//! The session actor: one task that owns a conversation and runs one turn at a time.
+//!
+//! It receives `Op`s on an unbounded channel and emits `Event`s. While a turn runs (on its own
+//! task, owning the history until it finishes), the actor keeps serving ops: interrupts cancel
+//! the turn's token, clarify replies resolve pending requests, and new input is queued, steered
+//! or interrupts according to the `BusyInputMode`. Invariants: at most one turn runs; every
+//! clarify request is answered (shutdown declines what is open); background processes die
+//! with the session; a panicking turn loses only that turn, never the earlier history.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinError;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::events::EventSink;
+use super::events::PendingRequests;
+use super::host::EngineToolHost;
+use super::turn::SteerBuffer;
+use super::turn::TurnContext;
+use super::turn::TurnResult;
+use super::turn::run_turn;
+use crate::protocol::ErrorKind;
+use crate::protocol::Event;
+use crate::protocol::ModelSelection;
+use crate::protocol::NoticeLevel;
+use crate::protocol::Op;
+use crate::protocol::SessionHandle;
+use crate::protocol::SessionInfo;
+use crate::protocol::StatusUpdate;
+use crate::protocol::TurnOutcome;
+use crate::providers::Message;
+use crate::providers::Provider;
+use crate::tools::CommandPolicy;
+use crate::tools::SessionTools;
+use crate::tools::ToolContext;
+use crate::tools::ToolLimits;
+use crate::tools::registry::ToolRegistry;
+
+/// What a user message does while a turn is running (`display.busy_input_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BusyInputMode {
+    /// Stop the running turn and answer the new message (Hermes's default).
+    #[default]
+    Interrupt,
+    /// Run the message after the current turn.
+    Queue,
+    /// Deliver the message into the running turn at the next tool boundary.
+    Steer,
+}
+
+/// The model endpoint a session talks to.
+#[derive(Clone)]
+pub struct ModelEndpoint {
+    pub provider: Arc<dyn Provider>,
+    pub provider_name: String,
+    pub base_url: String,
+    pub model: String,
+    pub context_window: u64,
+}
+
+/// Builds a new endpoint for `Op::SwitchModel`.
+pub trait ModelSwitcher: Send + Sync {
+    fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String>;
+}
+
+pub struct SessionSpec {
+    pub session_id: String,
+    pub endpoint: ModelEndpoint,
+    pub tools: Arc<ToolRegistry>,
+    pub policy: Arc<dyn CommandPolicy>,
+    pub system_prompt: String,
+    pub cwd: PathBuf,
+    pub limits: ToolLimits,
+    pub max_iterations: u32,
+    pub max_tokens: Option<u32>,
+    pub busy_input: BusyInputMode,
+    pub switcher: Option<Arc<dyn ModelSwitcher>>,
+}
+
+/// Start a session actor on the current tokio runtime.
+pub fn spawn_session(spec: SessionSpec) -> SessionHandle {
+    let (ops_tx, ops_rx) = mpsc::unbounded_channel();
+    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let actor = Actor {
+        history: Vec::new(),
+        events: EventSink::new(events_tx),
+        pending: PendingRequests::default(),
+        steer: SteerBuffer::default(),
+        queue: VecDeque::new(),
+        status: StatusUpdate {
+            context_window: spec.endpoint.context_window,
+            ..StatusUpdate::default()
+        },
+        next_turn_id: 1,
+        session_tools: Arc::new(SessionTools::default()),
+        running: None,
+        spec,
+    };
+    tokio::spawn(actor.run(ops_rx));
+    SessionHandle {
+        ops: ops_tx,
+        events: events_rx,
+    }
+}
+
+struct Running {
+    turn_id: u64,
+    cancel: CancellationToken,
+    handle: JoinHandle<TurnResult>,
+}
+
+struct Actor {
+    spec: SessionSpec,
+    history: Vec<Message>,
+    events: EventSink,
+    pending: PendingRequests,
+    steer: SteerBuffer,
+    queue: VecDeque<String>,
+    status: StatusUpdate,
+    next_turn_id: u64,
+    session_tools: Arc<SessionTools>,
+    running: Option<Running>,
+}
+
+enum Next {
+    Op(Option<Op>),
+    TurnEnded(Result<TurnResult, JoinError>),
+}
+
+impl Actor {
+    async fn run(mut self, mut ops: mpsc::UnboundedReceiver<Op>) {
+        self.events.send(Event::SessionInfo(self.session_info()));
+        loop {
+            let next = match self.running.as_mut() {
+                Some(running) => tokio::select! {
+                    op = ops.recv() => Next::Op(op),
+                    joined = &mut running.handle => Next::TurnEnded(joined),
+                },
+                None => Next::Op(ops.recv().await),
+            };
+            match next {
+                Next::Op(None) => {
+                    self.shutdown().await;
+                    break;
+                }
+                Next::Op(Some(Op::Shutdown)) => {
+                    self.shutdown().await;
+                    self.events.send(Event::ShutdownComplete);
+                    break;
+                }
+                Next::Op(Some(op)) => self.handle(op),
+                Next::TurnEnded(joined) => self.turn_ended(joined),
+            }
+        }
+    }
+
+    fn handle(&mut self, op: Op) {
+        match op {
+            Op::UserInput { text } => self.user_input(text),
+            Op::Interrupt => self.interrupt(),
+            Op::Steer { text } => match self.running {
+                Some(_) => self.steer_running(text),
+                None => self.start_turn(text),
+            },
+            Op::Queue { text } => match self.running {
+                Some(_) => self.queue.push_back(text),
+                None => self.start_turn(text),
+            },
+            Op::ClarifyReply { id, answer } => {
+                if !self.pending.answer(&id, answer) {
+                    self.notice(
+                        NoticeLevel::Warning,
+                        format!("no open question with id {id} (already answered or cancelled)"),
+                    );
+                }
+            }
+            Op::SwitchModel(selection) => self.switch_model(&selection),
+            // Handled by the run loop before dispatch.
+            Op::Shutdown => {}
+        }
+    }
+
+    fn user_input(&mut self, text: String) {
+        if self.running.is_none() {
+            return self.start_turn(text);
+        }
+        match self.spec.busy_input {
+            BusyInputMode::Interrupt => {
+                self.queue.push_front(text);
+                self.interrupt();
+            }
+            BusyInputMode::Queue => self.queue.push_back(text),
+            BusyInputMode::Steer => self.steer_running(text),
+        }
+    }
+
+    fn steer_running(&mut self, text: String) {
+        if let Ok(mut pending) = self.steer.lock() {
+            pending.push(text);
+        }
+        self.notice(
+            NoticeLevel::Info,
+            "steer noted: delivered to the agent after its next tool call".to_string(),
+        );
+    }
+
+    fn interrupt(&mut self) {
+        if let Some(running) = &self.running {
+            running.cancel.cancel();
+            self.pending.decline_all();
+        }
+    }
+
+    fn start_turn(&mut self, text: String) {
+        let turn_id = self.next_turn_id;
+        self.next_turn_id += 1;
+        let cancel = CancellationToken::new();
+        let host = Arc::new(EngineToolHost {
+            events: self.events.clone(),
+            pending: self.pending.clone(),
+            cancel: cancel.clone(),
+        });
+        let tool_ctx = ToolContext {
+            call_id: String::new(),
+            session_id: self.spec.session_id.clone(),
+            cwd: self.spec.cwd.clone(),
+            limits: self.spec.limits.clone(),
+            cancel: cancel.clone(),
+            host,
+            policy: self.spec.policy.clone(),
+            session: self.session_tools.clone(),
+        };
+        let ctx = TurnContext {
+            turn_id,
+            provider: self.spec.endpoint.provider.clone(),
+            model: self.spec.endpoint.model.clone(),
+            system: self.spec.system_prompt.clone(),
+            tools: self.spec.tools.clone(),
+            tool_ctx,
+            events: self.events.clone(),
+            max_iterations: self.spec.max_iterations,
+            max_tokens: self.spec.max_tokens,
+            steer: self.steer.clone(),
+            status: self.status.clone(),
+        };
+        self.events.send(Event::TurnStarted { turn_id });
+        // The turn gets a copy; ours stays as the fallback if the turn task panics.
+        let handle = tokio::spawn(run_turn(ctx, self.history.clone(), text));
+        self.running = Some(Running {
+            turn_id,
+            cancel,
+            handle,
+        });
+    }
+
+    fn turn_ended(&mut self, joined: Result<TurnResult, JoinError>) {
+        let Some(running) = self.running.take() else {
+            return;
+        };
+        let outcome = match joined {
+            Ok(result) => {
+                self.history = result.history;
+                self.status = result.status;
+                result.outcome
+            }
+            Err(err) => {
+                tracing::error!(error = %err, "turn task failed");
+                self.events.send(Event::Error {
+                    kind: ErrorKind::Internal,
+                    text: format!("the turn stopped unexpectedly ({err}); the conversation before it is kept"),
+                });
+                TurnOutcome::Failed {
+                    kind: ErrorKind::Internal,
+                }
+            }
+        };
+        self.events.send(Event::TurnComplete {
+            turn_id: running.turn_id,
+            outcome,
+        });
+        if let Some(next) = self.queue.pop_front() {
+            self.start_turn(next);
+        }
+    }
+
+    fn switch_model(&mut self, selection: &ModelSelection) {
+        let Some(switcher) = self.spec.switcher.clone() else {
+            self.events.send(Event::Error {
+                kind: ErrorKind::Config,
+                text: "this session cannot switch models".to_string(),
+            });
+            return;
+        };
+        match switcher.switch(selection) {
+            Ok(endpoint) => {
+                self.status.context_window = endpoint.context_window;
+                self.spec.endpoint = endpoint;
+                self.events.send(Event::SessionInfo(self.session_info()));
+                let when = if self.running.is_some() { "from the next turn" } else { "now" };
+                self.notice(
+                    NoticeLevel::Info,
+                    format!("model switched to {} ({when})", self.spec.endpoint.model),
+                );
+            }
+            Err(text) => self.events.send(Event::Error {
+                kind: ErrorKind::Config,
+                text,
+            }),
+        }
+    }
+
+    async fn shutdown(&mut self) {
+        self.queue.clear();
+        if let Some(running) = self.running.take() {
+            running.cancel.cancel();
+            self.pending.decline_all();
+            if let Ok(result) = running.handle.await {
+                self.history = result.history;
+            }
+        }
+        self.pending.decline_all();
+        self.session_tools.shutdown().await;
+    }
+
+    fn notice(&self, level: NoticeLevel, text: String) {
+        self.events.send(Event::Notice { level, text });
+    }
+
+    fn session_info(&self) -> SessionInfo {
+        let endpoint = &self.spec.endpoint;
+        SessionInfo {
+            session_id: self.spec.session_id.clone(),
+            model: endpoint.model.clone(),
+            provider: endpoint.provider_name.clone(),
+            base_url: endpoint.base_url.clone(),
+            cwd: self.spec.cwd.display().to_string(),
+            tools: self.spec.tools.names(),
+            context_window: endpoint.context_window,
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! One turn: the tool loop for a single user input.
+//!
+//! Call the model, stream its text as events, run the tools it asks for, append everything to
+//! the history, and repeat until it answers without tool calls, the iteration budget
+//! (`agent.max_iterations` API calls) is spent, the user interrupts, or a provider error ends
+//! the turn. The turn owns the history while it runs and hands it back when it ends, so the
+//! history never needs a lock. Invariants: every assistant tool call in the history has a tool
+//! result; an empty model reply never becomes an empty assistant message; an interrupted reply
+//! keeps the text that had arrived.
+
+use std::sync::Arc;
+use std::sync::Mutex;
+
+use super::dispatch::ToolRun;
+use super::dispatch::run_tool_calls;
+use super::events::EventSink;
+use crate::protocol::Event;
+use crate::protocol::NoticeLevel;
+use crate::protocol::StatusUpdate;
+use crate::protocol::TurnOutcome;
+use crate::providers::ChatRequest;
+use crate::providers::Completion;
+use crate::providers::Message;
+use crate::providers::Provider;
+use crate::providers::ProviderError;
+use crate::providers::StreamDelta;
+use crate::tools::ToolContext;
+use crate::tools::ToolOutcome;
+use crate::tools::registry::ToolRegistry;
+
+/// Messages the user sent with `/steer` while the turn runs; delivered with the next tool
+/// results.
+pub type SteerBuffer = Arc<Mutex<Vec<String>>>;
+
+pub struct TurnContext {
+    pub turn_id: u64,
+    pub provider: Arc<dyn Provider>,
+    pub model: String,
+    pub system: String,
+    pub tools: Arc<ToolRegistry>,
+    pub tool_ctx: ToolContext,
+    pub events: EventSink,
+    pub max_iterations: u32,
+    pub max_tokens: Option<u32>,
+    pub steer: SteerBuffer,
+    pub status: StatusUpdate,
+}
+
+pub struct TurnResult {
+    pub history: Vec<Message>,
+    pub outcome: TurnOutcome,
+    pub status: StatusUpdate,
+}
+
+/// What finished during the turn, for the "interrupted" summary.
+#[derive(Default)]
+struct Progress {
+    tools_done: Vec<String>,
+}
+
+pub async fn run_turn(mut ctx: TurnContext, mut history: Vec<Message>, input: String) -> TurnResult {
+    history.push(Message::user(input));
+    let mut progress = Progress::default();
+    let cancel = ctx.tool_ctx.cancel.clone();
+    for _ in 0..ctx.max_iterations {
+        if cancel.is_cancelled() {
+            return finish(ctx, history, interrupted(&progress, ""));
+        }
+        let request = ChatRequest {
+            model: ctx.model.clone(),
+            system: ctx.system.clone(),
+            messages: history.clone(),
+            tools: ctx.tools.schemas(),
+            max_tokens: ctx.max_tokens,
+        };
+        let stream = StreamState::new(ctx.turn_id, ctx.events.clone());
+        let result = ctx
+            .provider
+            .complete(&request, &|delta| stream.on_delta(delta), &cancel)
+            .await;
+        ctx.status.api_calls += 1;
+        let completion = match result {
+            Ok(completion) => completion,
+            Err(ProviderError::Cancelled) => {
+                let partial = stream.finish_partial();
+                if !partial.is_empty() {
+                    history.push(Message::assistant(
+                        format!("{partial}\n\n[interrupted by the user]"),
+                        Vec::new(),
+                    ));
+                }
+                return finish(ctx, history, interrupted(&progress, &partial));
+            }
+            Err(err) => {
+                stream.finish_partial();
+                tracing::warn!(error = %err, "provider call failed");
+                let kind = err.kind();
+                ctx.events.send(Event::Error {
+                    kind,
+                    text: err.to_string(),
+                });
+                return finish(ctx, history, TurnOutcome::Failed { kind });
+            }
+        };
+        record_usage(&mut ctx.status, &completion);
+        ctx.events.send(Event::StatusUpdate(ctx.status.clone()));
+        stream.complete(&completion);
+        let calls = completion.tool_calls.clone();
+        let mut assistant = Message::assistant(completion.text, completion.tool_calls);
+        assistant.reasoning = completion.reasoning;
+        history.push(assistant);
+        if calls.is_empty() {
+            return finish(ctx, history, TurnOutcome::Completed);
+        }
+        let runs = run_tool_calls(&calls, &ctx.tools, &ctx.tool_ctx, &ctx.events).await;
+        append_tool_results(&mut history, &runs, &ctx.steer, &mut progress);
+        if cancel.is_cancelled() {
+            return finish(ctx, history, interrupted(&progress, ""));
+        }
+    }
+    let limit = ctx.max_iterations;
+    ctx.events.send(Event::Notice {
+        level: NoticeLevel::Warning,
+        text: format!(
+            "stopped after {limit} API calls in one turn (agent.max_iterations); send a message to continue"
+        ),
+    });
+    finish(ctx, history, TurnOutcome::IterationLimit { limit })
+}
+
+fn finish(ctx: TurnContext, history: Vec<Message>, outcome: TurnOutcome) -> TurnResult {
+    TurnResult {
+        history,
+        outcome,
+        status: ctx.status,
+    }
+}
+
+fn append_tool_results(
+    history: &mut Vec<Message>,
+    runs: &[ToolRun],
+    steer: &SteerBuffer,
+    progress: &mut Progress,
+) {
+    for run in runs {
+        if run.output.outcome != ToolOutcome::Cancelled {
+            progress.tools_done.push(run.call.name.clone());
+        }
+        history.push(Message::tool_result(&run.call, run.output.content.clone()));
+    }
+    let steered: Vec<String> = steer
+        .lock()
+        .map(|mut pending| pending.drain(..).collect())
+        .unwrap_or_default();
+    // Steering rides on the last tool result so the role sequence stays valid for every API.
+    if let (false, Some(last)) = (steered.is_empty(), history.last_mut()) {
+        for text in steered {
+            last.content
+                .push_str(&format!("\n\n[The user added while you were working: {text}]"));
+        }
+    }
+}
+
+fn record_usage(status: &mut StatusUpdate, completion: &Completion) {
+    let usage = completion.usage;
+    status.input_tokens += usage.input_tokens;
+    status.output_tokens += usage.output_tokens;
+    status.cache_read_tokens += usage.cache_read_tokens;
+    status.cache_write_tokens += usage.cache_write_tokens;
+    status.reasoning_tokens += usage.reasoning_tokens;
+    // The next request carries this prompt plus this reply.
+    status.context_tokens = usage.input_tokens + usage.output_tokens;
+}
+
+fn interrupted(progress: &Progress, partial_reply: &str) -> TurnOutcome {
+    let mut parts = Vec::new();
+    if !progress.tools_done.is_empty() {
+        parts.push(format!(
+            "{} tool call(s) finished ({})",
+            progress.tools_done.len(),
+            progress.tools_done.join(", ")
+        ));
+    }
+    if !partial_reply.is_empty() {
+        parts.push(format!(
+            "the reply was cut after {} characters",
+            partial_reply.chars().count()
+        ));
+    }
+    let done = if parts.is_empty() {
+        "nothing had finished yet".to_string()
+    } else {
+        parts.join("; ")
+    };
+    TurnOutcome::Interrupted { done }
+}
+
+/// Turns provider deltas into events for one API call, remembering the text so far so an
+/// interrupted reply can be kept.
+struct StreamState {
+    turn_id: u64,
+    events: EventSink,
+    inner: Mutex<StreamInner>,
+}
+
+#[derive(Default)]
+struct StreamInner {
+    started: bool,
+    text: String,
+    reasoning: String,
+}
+
+impl StreamState {
+    fn new(turn_id: u64, events: EventSink) -> Self {
+        Self {
+            turn_id,
+            events,
+            inner: Mutex::new(StreamInner::default()),
+        }
+    }
+
+    fn on_delta(&self, delta: StreamDelta) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        match delta {
+            StreamDelta::Text(text) => {
+                if !inner.started {
+                    inner.started = true;
+                    self.events.send(Event::MessageStart {
+                        turn_id: self.turn_id,
+                    });
+                }
+                inner.text.push_str(&text);
+                self.events.send(Event::MessageDelta {
+                    turn_id: self.turn_id,
+                    text,
+                });
+            }
+            StreamDelta::Reasoning(text) => {
+                inner.reasoning.push_str(&text);
+                self.events.send(Event::ReasoningDelta {
+                    turn_id: self.turn_id,
+                    text,
+                });
+            }
+            StreamDelta::ToolCallStarted { .. } => {}
+        }
+    }
+
+    /// The call ended without a completion: close an open message and return its text.
+    fn finish_partial(&self) -> String {
+        let Ok(inner) = self.inner.lock() else {
+            return String::new();
+        };
+        if inner.started {
+            self.events.send(Event::MessageComplete {
+                turn_id: self.turn_id,
+                text: inner.text.clone(),
+                reasoning: non_empty(&inner.reasoning),
+            });
+        }
+        inner.text.clone()
+    }
+
+    /// The call completed: emit the final message when it has visible text. Non-streaming
+    /// fallbacks deliver text only here, so the message may start and end at once.
+    fn complete(&self, completion: &Completion) {
+        if completion.text.is_empty() {
+            return;
+        }
+        let started = self.inner.lock().map(|inner| inner.started).unwrap_or(false);
+        if !started {
+            self.events.send(Event::MessageStart {
+                turn_id: self.turn_id,
+            });
+        }
+        self.events.send(Event::MessageComplete {
+            turn_id: self.turn_id,
+            text: completion.text.clone(),
+            reasoning: completion.reasoning.clone(),
+        });
+    }
+}
+
+fn non_empty(text: &str) -> Option<String> {
+    (!text.is_empty()).then(|| text.to_string())
+}

@@ -1,0 +1,330 @@
+//! The headless frontend: `hermes -z PROMPT` runs one turn and prints the final answer.
+//!
+//! Text mode prints the final assistant message on stdout and everything else — tool calls,
+//! intermediate messages, notices, errors — on stderr, so `hermes -z … > answer.txt` captures
+//! only the answer. JSON mode prints every protocol `Event` as one JSON line on stdout. Like the
+//! TUI, this module knows only `protocol`: it drives a `SessionHandle` and never touches the
+//! engine. Ctrl+C interrupts the turn; a second Ctrl+C quits at once.
+
+use std::io::IsTerminal;
+use std::io::Write;
+
+use crate::protocol::ClarifyAnswer;
+use crate::protocol::ClarifyRequest;
+use crate::protocol::ErrorKind;
+use crate::protocol::Event;
+use crate::protocol::NoticeLevel;
+use crate::protocol::Op;
+use crate::protocol::SessionHandle;
+use crate::protocol::ToolStatus;
+use crate::protocol::TurnOutcome;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputMode {
+    /// Final answer on stdout, progress on stderr.
+    Text,
+    /// Every event as a JSON line on stdout.
+    Json,
+}
+
+/// How `clarify` questions are answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClarifyMode {
+    /// Ask on the terminal (stderr) and read the answer from stdin.
+    AskOnTerminal,
+    /// stdin is not a terminal: decline, so the agent proceeds on its own judgement.
+    Decline,
+}
+
+impl ClarifyMode {
+    pub fn detect() -> Self {
+        if std::io::stdin().is_terminal() {
+            Self::AskOnTerminal
+        } else {
+            Self::Decline
+        }
+    }
+}
+
+/// Process exit codes of `hermes -z` (documented in docs/headless.md).
+pub mod exit_code {
+    pub const OK: i32 = 0;
+    pub const INTERNAL: i32 = 1;
+    pub const CONFIG: i32 = 2;
+    pub const AUTH: i32 = 3;
+    pub const RATE_LIMITED: i32 = 4;
+    pub const TRANSPORT: i32 = 5;
+    pub const HANG: i32 = 6;
+    pub const BAD_RESPONSE: i32 = 7;
+    pub const CONTEXT_TOO_LONG: i32 = 8;
+    pub const ITERATION_LIMIT: i32 = 9;
+    pub const INTERRUPTED: i32 = 130;
+}
+
+pub fn exit_code_for(outcome: &TurnOutcome) -> i32 {
+    match outcome {
+        TurnOutcome::Completed => exit_code::OK,
+        TurnOutcome::Interrupted { .. } => exit_code::INTERRUPTED,
+        TurnOutcome::IterationLimit { .. } => exit_code::ITERATION_LIMIT,
+        TurnOutcome::Failed { kind } => match kind {
+            ErrorKind::Auth => exit_code::AUTH,
+            ErrorKind::RateLimited => exit_code::RATE_LIMITED,
+            ErrorKind::Transport => exit_code::TRANSPORT,
+            ErrorKind::Hang => exit_code::HANG,
+            ErrorKind::EmptyResponse | ErrorKind::BadResponse => exit_code::BAD_RESPONSE,
+            ErrorKind::ContextTooLong => exit_code::CONTEXT_TOO_LONG,
+            ErrorKind::Config => exit_code::CONFIG,
+            ErrorKind::Internal => exit_code::INTERNAL,
+        },
+    }
+}
+
+pub struct HeadlessReport {
+    pub outcome: TurnOutcome,
+    /// The final assistant message (empty when the turn produced none).
+    pub answer: String,
+    pub exit_code: i32,
+}
+
+/// Run one turn for `prompt` and shut the session down.
+pub async fn run_one_shot(
+    mut handle: SessionHandle,
+    prompt: String,
+    output: OutputMode,
+    clarify: ClarifyMode,
+    out: &mut (dyn Write + Send),
+    err: &mut (dyn Write + Send),
+) -> HeadlessReport {
+    let mut printer = Printer {
+        output,
+        out,
+        err,
+        pending_message: None,
+    };
+    if handle.ops.send(Op::UserInput { text: prompt }).is_err() {
+        return printer.engine_gone();
+    }
+    let mut interrupts = 0u32;
+    loop {
+        let event = tokio::select! {
+            event = handle.events.recv() => event,
+            _ = tokio::signal::ctrl_c() => {
+                interrupts += 1;
+                if interrupts > 1 {
+                    printer.line_err("interrupted twice: quitting");
+                    return HeadlessReport {
+                        outcome: TurnOutcome::Interrupted { done: "quit".into() },
+                        answer: String::new(),
+                        exit_code: exit_code::INTERRUPTED,
+                    };
+                }
+                printer.line_err("interrupting… (Ctrl+C again to quit at once)");
+                let _ = handle.ops.send(Op::Interrupt);
+                continue;
+            }
+        };
+        let Some(event) = event else {
+            return printer.engine_gone();
+        };
+        printer.event(&event);
+        match event {
+            Event::ClarifyRequest(request) => {
+                let answer = ask(&request, clarify).await;
+                let _ = handle.ops.send(Op::ClarifyReply {
+                    id: request.id,
+                    answer,
+                });
+            }
+            Event::TurnComplete { outcome, .. } => {
+                let answer = printer.finish(&outcome);
+                let _ = handle.ops.send(Op::Shutdown);
+                // Drain until the engine confirms, so background processes are gone.
+                while let Some(event) = handle.events.recv().await {
+                    if output == OutputMode::Json {
+                        printer.json(&event);
+                    }
+                    if matches!(event, Event::ShutdownComplete) {
+                        break;
+                    }
+                }
+                let exit_code = exit_code_for(&outcome);
+                return HeadlessReport {
+                    outcome,
+                    answer,
+                    exit_code,
+                };
+            }
+            _ => {}
+        }
+    }
+}
+
+async fn ask(request: &ClarifyRequest, mode: ClarifyMode) -> ClarifyAnswer {
+    match mode {
+        ClarifyMode::Decline => ClarifyAnswer::Declined,
+        ClarifyMode::AskOnTerminal => {
+            let mut prompt = format!("\n❓ {}\n", request.question);
+            for (i, choice) in request.choices.iter().enumerate() {
+                prompt.push_str(&format!("  {}. {choice}\n", i + 1));
+            }
+            prompt.push_str("answer> ");
+            let choices = request.choices.clone();
+            let read = tokio::task::spawn_blocking(move || {
+                let mut stderr = std::io::stderr();
+                let _ = stderr.write_all(prompt.as_bytes());
+                let _ = stderr.flush();
+                let mut line = String::new();
+                std::io::stdin().read_line(&mut line).map(|_| line)
+            })
+            .await;
+            match read {
+                Ok(Ok(line)) if !line.trim().is_empty() => {
+                    let line = line.trim();
+                    let picked = line
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|n| n.checked_sub(1))
+                        .and_then(|i| choices.get(i).cloned());
+                    ClarifyAnswer::Text(picked.unwrap_or_else(|| line.to_string()))
+                }
+                _ => ClarifyAnswer::Declined,
+            }
+        }
+    }
+}
+
+struct Printer<'a> {
+    output: OutputMode,
+    out: &'a mut (dyn Write + Send),
+    err: &'a mut (dyn Write + Send),
+    /// The latest complete assistant message: printed to stdout if it is the last one, to
+    /// stderr (as progress) if another one follows.
+    pending_message: Option<String>,
+}
+
+impl Printer<'_> {
+    fn event(&mut self, event: &Event) {
+        match self.output {
+            OutputMode::Json => self.json(event),
+            OutputMode::Text => self.text(event),
+        }
+    }
+
+    fn json(&mut self, event: &Event) {
+        match serde_json::to_string(event) {
+            Ok(line) => {
+                let _ = writeln!(self.out, "{line}");
+                let _ = self.out.flush();
+            }
+            Err(e) => self.line_err(&format!("error: could not encode an event: {e}")),
+        }
+    }
+
+    fn text(&mut self, event: &Event) {
+        match event {
+            Event::MessageComplete { text, .. } => {
+                if let Some(previous) = self.pending_message.replace(text.clone()) {
+                    self.line_err(&format!("💬 {}", previous.trim_end()));
+                }
+            }
+            Event::ToolStart { name, preview, .. } => {
+                self.line_err(&format!("{} {preview}", tool_icon(name)));
+            }
+            Event::ToolComplete {
+                status,
+                output,
+                duration_ms,
+                ..
+            } => {
+                let secs = *duration_ms as f64 / 1000.0;
+                let line = match status {
+                    ToolStatus::Ok => format!("   ✓ {secs:.1}s"),
+                    ToolStatus::Error => format!("   ✗ error ({secs:.1}s): {}", first_line(output)),
+                    ToolStatus::Denied => format!("   ⊘ denied: {}", first_line(output)),
+                    ToolStatus::Cancelled => "   ⊘ cancelled".to_string(),
+                };
+                self.line_err(&line);
+            }
+            Event::Notice { level, text } => {
+                let tag = match level {
+                    NoticeLevel::Info => "note",
+                    NoticeLevel::Warning => "warning",
+                };
+                self.line_err(&format!("{tag}: {text}"));
+            }
+            Event::Error { text, .. } => self.line_err(&format!("error: {text}")),
+            Event::TurnComplete { outcome, .. } => match outcome {
+                TurnOutcome::Interrupted { done } => {
+                    self.line_err(&format!("interrupted: {done}"));
+                }
+                TurnOutcome::IterationLimit { limit } => {
+                    self.line_err(&format!("stopped: reached agent.max_iterations ({limit})"));
+                }
+                TurnOutcome::Completed | TurnOutcome::Failed { .. } => {}
+            },
+            Event::SessionInfo(_)
+            | Event::TurnStarted { .. }
+            | Event::MessageStart { .. }
+            | Event::MessageDelta { .. }
+            | Event::ReasoningDelta { .. }
+            | Event::ToolProgress { .. }
+            | Event::ClarifyRequest(_)
+            | Event::StatusUpdate(_)
+            | Event::ShutdownComplete => {}
+        }
+    }
+
+    /// Print the final answer (text mode) and return it.
+    fn finish(&mut self, outcome: &TurnOutcome) -> String {
+        let answer = self.pending_message.take().unwrap_or_default();
+        if self.output == OutputMode::Text && !answer.is_empty() {
+            let _ = writeln!(self.out, "{}", answer.trim_end());
+            let _ = self.out.flush();
+        }
+        if self.output == OutputMode::Text
+            && answer.is_empty()
+            && matches!(outcome, TurnOutcome::Completed)
+        {
+            self.line_err("warning: the turn completed without a reply");
+        }
+        answer
+    }
+
+    fn engine_gone(&mut self) -> HeadlessReport {
+        self.line_err("error: the engine stopped unexpectedly");
+        HeadlessReport {
+            outcome: TurnOutcome::Failed {
+                kind: ErrorKind::Internal,
+            },
+            answer: String::new(),
+            exit_code: exit_code::INTERNAL,
+        }
+    }
+
+    fn line_err(&mut self, line: &str) {
+        let _ = writeln!(self.err, "{line}");
+        let _ = self.err.flush();
+    }
+}
+
+fn tool_icon(name: &str) -> &'static str {
+    match name {
+        "terminal" => "💻",
+        "process" => "⚙️",
+        "read_file" => "📖",
+        "write_file" => "✍️",
+        "patch" => "🔧",
+        "search_files" => "🔎",
+        "todo" => "📋",
+        "clarify" => "❓",
+        _ => "🛠️",
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("")
+}
+
+#[cfg(test)]
+#[path = "headless_tests.rs"]
+mod tests;

@@ -1,0 +1,281 @@
+//! End-to-end tests of the engine's session actor, in process, against the scripted provider
+//! server: interrupts, clarify round-trips, steering, busy input, the iteration budget,
+//! malformed tool calls and the byte-stable system prompt.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hermes::config::ModelConfig;
+use hermes::config::ProviderConfig;
+use hermes::engine::BusyInputMode;
+use hermes::engine::ModelEndpoint;
+use hermes::engine::SessionSpec;
+use hermes::engine::spawn_session;
+use hermes::protocol::ClarifyAnswer;
+use hermes::protocol::Event;
+use hermes::protocol::Op;
+use hermes::protocol::SessionHandle;
+use hermes::protocol::ToolStatus;
+use hermes::protocol::TurnOutcome;
+use hermes::providers::registry;
+use hermes::safety::YoloMode;
+use hermes::safety::YoloPolicy;
+use hermes::tools::ToolLimits;
+use hermes::tools::registry::ToolRegistry;
+use serde_json::Value;
+use support::Response;
+use support::ScriptedCall;
+use support::ScriptedServer;
+
+const SYSTEM: &str = "You are a test agent.";
+
+struct Session {
+    handle: SessionHandle,
+    _dir: tempfile::TempDir,
+}
+
+fn session(server: &ScriptedServer, max_iterations: u32, busy: BusyInputMode) -> Session {
+    let dir = tempfile::tempdir().unwrap();
+    let model = ModelConfig {
+        provider: "custom".into(),
+        base_url: server.base_url(),
+        default: "scripted-model".into(),
+        ..ModelConfig::default()
+    };
+    let mut resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
+    resolved.retry.base_delay = Duration::from_millis(10);
+    let client = hermes::providers::http::build_client().unwrap();
+    let spec = SessionSpec {
+        session_id: "test".into(),
+        endpoint: ModelEndpoint {
+            provider: registry::build(&resolved, client),
+            provider_name: resolved.name.clone(),
+            base_url: resolved.base_url.clone(),
+            model: resolved.model.clone(),
+            context_window: resolved.context_window,
+        },
+        tools: Arc::new(ToolRegistry::core()),
+        policy: Arc::new(YoloPolicy::new(YoloMode::On)),
+        system_prompt: SYSTEM.into(),
+        cwd: dir.path().to_path_buf(),
+        limits: ToolLimits::default(),
+        max_iterations,
+        max_tokens: None,
+        busy_input: busy,
+        switcher: None,
+    };
+    Session {
+        handle: spawn_session(spec),
+        _dir: dir,
+    }
+}
+
+impl Session {
+    fn send(&self, op: Op) {
+        self.handle.ops.send(op).unwrap();
+    }
+
+    /// Next event matching `pred`, failing after 10 s.
+    async fn until(&mut self, mut pred: impl FnMut(&Event) -> bool) -> Event {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let event = tokio::time::timeout_at(deadline, self.handle.events.recv())
+                .await
+                .expect("timed out waiting for an event")
+                .expect("event stream ended");
+            if pred(&event) {
+                return event;
+            }
+        }
+    }
+
+    async fn turn_outcome(&mut self) -> TurnOutcome {
+        match self.until(|e| matches!(e, Event::TurnComplete { .. })).await {
+            Event::TurnComplete { outcome, .. } => outcome,
+            _ => unreachable!(),
+        }
+    }
+}
+
+fn messages(body: &Value) -> &Vec<Value> {
+    body["messages"].as_array().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn interrupt_mid_stream_keeps_the_partial_reply() {
+    let words: Vec<String> = (0..100).map(|i| format!("w{i} ")).collect();
+    let server = ScriptedServer::start([
+        Response::text(words).with_delay_ms(30),
+        Response::text(["ok"]),
+    ])
+    .await;
+    let mut s = session(&server, 10, BusyInputMode::Queue);
+    s.send(Op::UserInput { text: "talk".into() });
+    s.until(|e| matches!(e, Event::MessageDelta { text, .. } if text.starts_with("w3"))).await;
+    s.send(Op::Interrupt);
+    let outcome = s.turn_outcome().await;
+    let TurnOutcome::Interrupted { done } = outcome else {
+        panic!("expected an interrupted turn, got {outcome:?}");
+    };
+    assert!(done.contains("the reply was cut after"), "{done}");
+    // The next request carries the partial reply, marked as interrupted.
+    s.send(Op::UserInput { text: "again".into() });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let requests = server.completion_requests();
+    let history = messages(&requests[1].body);
+    let partial = &history[history.len() - 2];
+    assert_eq!(partial["role"], "assistant");
+    let content = partial["content"].as_str().unwrap();
+    assert!(content.starts_with("w0 w1 w2 w3"), "{content}");
+    assert!(content.ends_with("[interrupted by the user]"), "{content}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn interrupt_stops_a_running_command_promptly() {
+    let server = ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::terminal("call_1", "sleep 30")]),
+        Response::text(["next"]),
+    ])
+    .await;
+    let mut s = session(&server, 10, BusyInputMode::Queue);
+    s.send(Op::UserInput { text: "sleep".into() });
+    s.until(|e| matches!(e, Event::ToolStart { .. })).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = std::time::Instant::now();
+    s.send(Op::Interrupt);
+    let complete = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
+    let Event::ToolComplete { status, .. } = complete else { unreachable!() };
+    assert_eq!(status, ToolStatus::Cancelled);
+    assert!(matches!(s.turn_outcome().await, TurnOutcome::Interrupted { .. }));
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    // The cancelled call still has a result in the history.
+    s.send(Op::UserInput { text: "go on".into() });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let history = messages(&server.completion_requests()[1].body).clone();
+    assert!(history.iter().any(|m| m["role"] == "tool" && m["tool_call_id"] == "call_1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clarify_round_trip_reaches_the_model() {
+    let server = ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::new(
+            "call_q",
+            "clarify",
+            r#"{"question":"Which colour?","choices":["red","blue"]}"#,
+        )]),
+        Response::text(["Blue it is."]),
+    ])
+    .await;
+    let mut s = session(&server, 10, BusyInputMode::Queue);
+    s.send(Op::UserInput { text: "paint".into() });
+    let request = s.until(|e| matches!(e, Event::ClarifyRequest(_))).await;
+    let Event::ClarifyRequest(request) = request else { unreachable!() };
+    assert_eq!(request.question, "Which colour?");
+    assert_eq!(request.choices, vec!["red", "blue"]);
+    s.send(Op::ClarifyReply {
+        id: request.id,
+        answer: ClarifyAnswer::Text("blue".into()),
+    });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let history = messages(&server.completion_requests()[1].body).clone();
+    let result = history.iter().find(|m| m["role"] == "tool").unwrap();
+    assert!(result["content"].as_str().unwrap().contains("blue"), "{result}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn steer_rides_on_the_next_tool_result() {
+    let server = ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::terminal("call_1", "sleep 1; echo done")]),
+        Response::text(["ok"]),
+    ])
+    .await;
+    let mut s = session(&server, 10, BusyInputMode::Queue);
+    s.send(Op::UserInput { text: "work".into() });
+    s.until(|e| matches!(e, Event::ToolStart { .. })).await;
+    s.send(Op::Steer { text: "use tabs".into() });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let history = messages(&server.completion_requests()[1].body).clone();
+    let result = history.iter().find(|m| m["role"] == "tool").unwrap();
+    let content = result["content"].as_str().unwrap();
+    assert!(content.contains("[The user added while you were working: use tabs]"), "{content}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn busy_input_in_interrupt_mode_replaces_the_running_turn() {
+    let words: Vec<String> = (0..100).map(|i| format!("w{i} ")).collect();
+    let server = ScriptedServer::start([
+        Response::text(words).with_delay_ms(30),
+        Response::text(["second answer"]),
+    ])
+    .await;
+    let mut s = session(&server, 10, BusyInputMode::Interrupt);
+    s.send(Op::UserInput { text: "first".into() });
+    s.until(|e| matches!(e, Event::MessageDelta { .. })).await;
+    s.send(Op::UserInput { text: "second".into() });
+    assert!(matches!(s.turn_outcome().await, TurnOutcome::Interrupted { .. }));
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let requests = server.completion_requests();
+    let last_user = messages(&requests[1].body).last().unwrap().clone();
+    assert_eq!(last_user["content"], "second");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn iteration_budget_ends_the_turn() {
+    let server = ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::new("c1", "todo", "{}")]),
+        Response::tool_calls([ScriptedCall::new("c2", "todo", "{}")]),
+        Response::tool_calls([ScriptedCall::new("c3", "todo", "{}")]),
+    ])
+    .await;
+    let mut s = session(&server, 2, BusyInputMode::Queue);
+    s.send(Op::UserInput { text: "loop".into() });
+    assert_eq!(
+        s.turn_outcome().await,
+        TurnOutcome::IterationLimit { limit: 2 }
+    );
+    assert_eq!(server.completion_requests().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_and_unknown_tool_calls_are_reported_to_the_model() {
+    let server = ScriptedServer::start([
+        Response::tool_calls([
+            ScriptedCall::new("c1", "read_file", r#"{"path": "#),
+            ScriptedCall::new("c2", "teleport", "{}"),
+        ]),
+        Response::text(["sorry"]),
+    ])
+    .await;
+    let mut s = session(&server, 10, BusyInputMode::Queue);
+    s.send(Op::UserInput { text: "go".into() });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let history = messages(&server.completion_requests()[1].body).clone();
+    let results: Vec<&str> = history
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert!(results[0].contains("invalid JSON arguments for tool 'read_file'"), "{}", results[0]);
+    assert!(results[1].contains("unknown tool 'teleport'"), "{}", results[1]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn system_prompt_is_identical_across_turns_and_shutdown_is_confirmed() {
+    let server = ScriptedServer::start([Response::text(["one"]), Response::text(["two"])]).await;
+    let mut s = session(&server, 10, BusyInputMode::Queue);
+    s.send(Op::UserInput { text: "a".into() });
+    s.turn_outcome().await;
+    s.send(Op::UserInput { text: "b".into() });
+    s.turn_outcome().await;
+    let requests = server.completion_requests();
+    assert_eq!(messages(&requests[0].body)[0], messages(&requests[1].body)[0]);
+    assert_eq!(messages(&requests[0].body)[0]["content"], SYSTEM);
+    // Second request: system, user a, assistant one, user b.
+    assert_eq!(messages(&requests[1].body).len(), 4);
+    s.send(Op::Shutdown);
+    s.until(|e| matches!(e, Event::ShutdownComplete)).await;
+}
