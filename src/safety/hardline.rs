@@ -234,9 +234,7 @@ fn check_segment(segment: &str, depth: usize) -> Option<&'static str> {
     let mut iter = words.into_iter();
     while let Some(word) = iter.next() {
         if word == ">" {
-            if let Some(target) = iter.next()
-                && is_disk_device(&target)
-            {
+            if iter.next().is_some_and(is_disk_device) {
                 return Some(DISK_WRITE);
             }
         } else {
@@ -352,9 +350,10 @@ fn check_rm(args: &[String]) -> Option<&'static str> {
 
 fn dangerous_target(target: &str) -> Option<&'static str> {
     for home in ["~", "$HOME", "${HOME}"] {
-        if let Some(rest) = target.strip_prefix(home)
-            && (rest.is_empty() || rest.starts_with('/'))
-        {
+        let Some(rest) = target.strip_prefix(home) else {
+            continue;
+        };
+        if rest.is_empty() || rest.starts_with('/') {
             let parts = normalize(rest);
             return (parts.is_empty() || parts == ["*"]).then_some(HOME);
         }
