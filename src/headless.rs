@@ -205,8 +205,20 @@ struct Printer<'a> {
 impl Printer<'_> {
     fn event(&mut self, event: &Event) {
         match self.output {
-            OutputMode::Json => self.json(event),
+            OutputMode::Json => {
+                if let Event::MessageComplete { text, .. } = event {
+                    self.pending_message = Some(text.clone());
+                }
+                self.json(event);
+            }
             OutputMode::Text => self.text(event),
+        }
+    }
+
+    /// A message followed by more work was not the answer: show it as progress.
+    fn flush_pending_as_progress(&mut self) {
+        if let Some(previous) = self.pending_message.take() {
+            self.line_err(&format!("💬 {}", previous.trim_end()));
         }
     }
 
@@ -223,11 +235,11 @@ impl Printer<'_> {
     fn text(&mut self, event: &Event) {
         match event {
             Event::MessageComplete { text, .. } => {
-                if let Some(previous) = self.pending_message.replace(text.clone()) {
-                    self.line_err(&format!("💬 {}", previous.trim_end()));
-                }
+                self.flush_pending_as_progress();
+                self.pending_message = Some(text.clone());
             }
             Event::ToolStart { name, preview, .. } => {
+                self.flush_pending_as_progress();
                 self.line_err(&format!("{} {preview}", tool_icon(name)));
             }
             Event::ToolComplete {
@@ -276,15 +288,18 @@ impl Printer<'_> {
 
     /// Print the final answer (text mode) and return it.
     fn finish(&mut self, outcome: &TurnOutcome) -> String {
+        let completed = matches!(outcome, TurnOutcome::Completed);
+        if self.output == OutputMode::Text && !completed {
+            // A reply cut by an error or an interrupt is not an answer: keep stdout clean.
+            self.flush_pending_as_progress();
+            return String::new();
+        }
         let answer = self.pending_message.take().unwrap_or_default();
         if self.output == OutputMode::Text && !answer.is_empty() {
             let _ = writeln!(self.out, "{}", answer.trim_end());
             let _ = self.out.flush();
         }
-        if self.output == OutputMode::Text
-            && answer.is_empty()
-            && matches!(outcome, TurnOutcome::Completed)
-        {
+        if self.output == OutputMode::Text && answer.is_empty() {
             self.line_err("warning: the turn completed without a reply");
         }
         answer

@@ -4,7 +4,7 @@ use tokio::sync::mpsc;
 
 /// A fake engine: answers the first `UserInput` with `script`, then confirms shutdown.
 fn fake_session(script: Vec<Event>) -> (SessionHandle, tokio::task::JoinHandle<Vec<Op>>) {
-    let (ops_tx, mut ops_rx) = mpsc::unbounded_channel();
+    let (ops_tx, mut ops_rx) = mpsc::unbounded_channel::<Op>();
     let (events_tx, events_rx) = mpsc::unbounded_channel();
     let task = tokio::spawn(async move {
         let mut seen = Vec::new();

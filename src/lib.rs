@@ -2,6 +2,8 @@
 //! (`headless`, later `tui`) talk to the `engine` only through `protocol`.
 
 pub mod config;
+pub mod engine;
+pub mod headless;
 pub mod protocol;
 pub mod providers;
 pub mod safety;

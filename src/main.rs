@@ -1,1 +1,214 @@
-fn main() {}
+//! The `hermes` binary: command-line parsing and wiring only. Configuration, the engine and
+//! the frontends live in the library; this file turns flags into calls and errors into exit
+//! codes (`anyhow` is used here, at the edge, and nowhere else).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Args;
+use clap::Parser;
+use clap::Subcommand;
+
+use hermes::config::HermesHome;
+use hermes::config::edit;
+use hermes::config::env::EnvLookup;
+use hermes::config::load;
+use hermes::engine::bootstrap::ModelOverrides;
+use hermes::engine::bootstrap::StartOptions;
+use hermes::engine::bootstrap::start_session;
+use hermes::headless::ClarifyMode;
+use hermes::headless::OutputMode;
+use hermes::headless::exit_code;
+use hermes::headless::run_one_shot;
+use hermes::safety::YoloMode;
+use hermes::util::logging::LogOptions;
+use hermes::util::logging::Verbosity;
+use hermes::util::logging::init_logging;
+
+#[derive(Parser, Debug)]
+#[command(name = "hermes", version, about = "A terminal AI agent (Rust Hermes Agent)")]
+struct Cli {
+    #[command(flatten)]
+    global: GlobalArgs,
+    /// Run one turn for PROMPT without the full-screen interface, print the answer, exit.
+    #[arg(short = 'z', long = "oneshot", value_name = "PROMPT")]
+    oneshot: Option<String>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Args, Debug, Clone)]
+struct GlobalArgs {
+    /// Use the profile HERMES_HOME/profiles/NAME.
+    #[arg(short = 'p', long = "profile", value_name = "NAME", global = true)]
+    profile: Option<String>,
+    /// Model id (overrides model.default).
+    #[arg(long, global = true)]
+    model: Option<String>,
+    /// Provider: openrouter, openai, anthropic, nous or custom (overrides model.provider).
+    #[arg(long, global = true)]
+    provider: Option<String>,
+    /// Endpoint base URL (overrides model.base_url).
+    #[arg(long = "base-url", value_name = "URL", global = true)]
+    base_url: Option<String>,
+    /// Print every engine event as a JSON line instead of the answer (headless).
+    #[arg(long, global = true)]
+    json: bool,
+    /// Let the agent run terminal commands without asking (hardline commands stay blocked).
+    #[arg(long, global = true)]
+    yolo: bool,
+    /// Debug-level logging to HERMES_HOME/logs/hermes.log.
+    #[arg(short = 'v', long, global = true)]
+    verbose: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Chat with the agent; with -q, run one turn headless.
+    Chat {
+        /// Run one turn for PROMPT and exit (same as hermes -z PROMPT).
+        #[arg(short = 'q', long = "query", value_name = "PROMPT")]
+        query: Option<String>,
+    },
+    /// Show or change config.yaml.
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ConfigAction {
+    /// Print the effective configuration (secrets masked).
+    Show,
+    /// Print one value, e.g. `hermes config get model.default`.
+    Get { key: String },
+    /// Set one value, keeping the file's comments and other keys.
+    Set { key: String, value: String },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        Err(err) => {
+            eprintln!("hermes: {err:#}");
+            ExitCode::from(u8::try_from(exit_code::CONFIG).unwrap_or(2))
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<i32> {
+    let process_env = |key: &str| std::env::var(key).ok();
+    let home = HermesHome::resolve(cli.global.profile.as_deref(), &process_env)?;
+    match cli.command {
+        Some(Command::Config { action }) => config_command(&home, action),
+        Some(Command::Chat { query: Some(prompt) }) => one_shot(&home, &cli.global, prompt),
+        Some(Command::Chat { query: None }) | None => match cli.oneshot {
+            Some(prompt) => one_shot(&home, &cli.global, prompt),
+            None => {
+                eprintln!(
+                    "hermes: the full-screen interface is not part of this build yet.\n\
+                     Run one turn headless instead:  hermes -z \"your request\"  (see hermes --help)"
+                );
+                Ok(exit_code::CONFIG)
+            }
+        },
+    }
+}
+
+fn config_command(home: &HermesHome, action: ConfigAction) -> anyhow::Result<i32> {
+    let mut stdout = std::io::stdout();
+    match action {
+        ConfigAction::Show => write!(stdout, "{}", hermes::config::view::config_show(home)?)?,
+        ConfigAction::Get { key } => writeln!(stdout, "{}", hermes::config::view::config_get(home, &key)?)?,
+        ConfigAction::Set { key, value } => {
+            let outcome = edit::config_set(home, &key, &value)?;
+            for notice in outcome.notices {
+                eprintln!("note: {notice}");
+            }
+            writeln!(stdout, "{key} = {value}")?;
+        }
+    }
+    Ok(exit_code::OK)
+}
+
+fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::Result<i32> {
+    let started = std::time::Instant::now();
+    home.ensure_dirs()?;
+    let (env, env_warnings) = EnvLookup::load(home)?;
+    let verbosity = if global.verbose {
+        Verbosity::Verbose
+    } else {
+        Verbosity::Normal
+    };
+    let log = init_logging(
+        &home.logs_dir(),
+        &LogOptions::from_env(verbosity, env.secret_values(), &env.as_fn()),
+    );
+    let loaded = load::load(home);
+    for warning in loaded.warnings.iter().chain(env_warnings.iter()) {
+        eprintln!("warning: {warning}");
+    }
+    for warning in &log.warnings {
+        eprintln!("warning: {warning}");
+    }
+    hermes::providers::http::install_crypto_provider();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let code = runtime.block_on(async {
+        let started_session = start_session(StartOptions {
+            home,
+            config: &loaded.config,
+            env: &env,
+            overrides: ModelOverrides {
+                model: global.model.clone(),
+                provider: global.provider.clone(),
+                base_url: global.base_url.clone(),
+            },
+            yolo: if global.yolo {
+                YoloMode::On
+            } else {
+                YoloMode::Off
+            },
+            launch_dir: std::env::current_dir()?,
+        });
+        let session = match started_session {
+            Ok(session) => session,
+            Err(err) => {
+                eprintln!("hermes: {err}");
+                return Ok::<i32, anyhow::Error>(exit_code::CONFIG);
+            }
+        };
+        for notice in &session.notices {
+            eprintln!("note: {notice}");
+        }
+        let output = if global.json {
+            OutputMode::Json
+        } else {
+            OutputMode::Text
+        };
+        let mut stdout = std::io::stdout();
+        let mut stderr = std::io::stderr();
+        let report = run_one_shot(
+            session.handle,
+            prompt,
+            output,
+            ClarifyMode::detect(),
+            &mut stdout,
+            &mut stderr,
+        )
+        .await;
+        tracing::info!(
+            exit_code = report.exit_code,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "one-shot finished"
+        );
+        Ok(report.exit_code)
+    })?;
+    // Background processes were killed at session shutdown; don't wait on stray tasks.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    drop(log);
+    Ok(code)
+}

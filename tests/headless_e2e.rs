@@ -291,17 +291,29 @@ async fn unreachable_server_fails_with_exit_5_naming_the_host() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stalled_stream_is_retried_once_then_reported_as_hang() {
+async fn silent_stream_is_retried_once_then_reported_as_hang() {
     let server = assert_fault(
         vec![
-            Response::stall_after(["partial "], 10),
-            Response::stall_after(["partial "], 10),
+            Response::stall_after(Vec::<String>::new(), 10),
+            Response::stall_after(Vec::<String>::new(), 10),
         ],
         6,
         "stopped sending data",
     )
     .await;
     assert_eq!(server.completion_requests().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_that_stalls_after_text_is_not_retried() {
+    // Retrying would show the text twice; the partial reply is kept as progress instead.
+    let server = ScriptedServer::start([Response::stall_after(["partial "], 10)]).await;
+    let fx = Fixture::openai(&server);
+    let run = fx.run(&["-z", "hi"]).await;
+    assert_eq!(run.code, 6, "stderr: {}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("💬 partial"), "{}", run.stderr);
+    assert_eq!(server.completion_requests().len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -78,7 +78,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     if let SoulSource::DefaultAfterError(why) = source {
         notices.push(format!("could not use SOUL.md ({why}); using the built-in identity"));
     }
-    let tool_names = tools.names();
+    let tool_names: Vec<String> = tools.names().iter().map(|n| n.to_string()).collect();
     let started_at = format_utc(
         SystemTime::now()
             .duration_since(UNIX_EPOCH)

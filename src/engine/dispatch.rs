@@ -10,8 +10,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
-use futures::StreamExt;
-
 use super::events::EventSink;
 use crate::protocol::Event;
 use crate::protocol::ToolStatus;
@@ -47,13 +45,13 @@ pub async fn run_tool_calls(
             .position(|call| !is_parallel_safe(registry, call))
             .map_or(calls.len(), |offset| index + offset);
         if parallel_end > index + 1 {
-            let group = &calls[index..parallel_end];
-            let results: Vec<ToolRun> = futures::stream::iter(group)
-                .map(|call| run_one(call, registry, base, events))
-                .buffered(MAX_PARALLEL_TOOLS)
-                .collect()
-                .await;
-            runs.extend(results);
+            for chunk in calls[index..parallel_end].chunks(MAX_PARALLEL_TOOLS) {
+                let started: Vec<_> = chunk
+                    .iter()
+                    .map(|call| run_one(call, registry, base, events))
+                    .collect();
+                runs.extend(futures::future::join_all(started).await);
+            }
             index = parallel_end;
         } else {
             runs.push(run_one(&calls[index], registry, base, events).await);

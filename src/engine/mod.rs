@@ -8,6 +8,7 @@ pub mod host;
 pub mod prompt;
 pub mod session;
 pub mod turn;
+pub mod bootstrap;
 
 pub use session::BusyInputMode;
 pub use session::ModelEndpoint;

@@ -323,7 +323,7 @@ impl Actor {
             }
         }
         self.pending.decline_all();
-        self.session_tools.shutdown().await;
+        self.session_tools.shutdown();
     }
 
     fn notice(&self, level: NoticeLevel, text: String) {
@@ -338,7 +338,7 @@ impl Actor {
             provider: endpoint.provider_name.clone(),
             base_url: endpoint.base_url.clone(),
             cwd: self.spec.cwd.display().to_string(),
-            tools: self.spec.tools.names(),
+            tools: self.spec.tools.names().iter().map(|n| n.to_string()).collect(),
             context_window: endpoint.context_window,
         }
     }
