@@ -6,10 +6,27 @@
 //! to the UI directly and never panic on bad input: malformed arguments, binary files and
 //! failing commands all come back as readable errors for the model.
 
+pub mod args;
+pub mod clarify;
 pub mod context;
+pub mod output;
+pub mod patch;
+pub mod process;
+pub mod procs;
+pub mod read_file;
+pub mod registry;
+pub mod search;
 pub mod session_state;
+pub mod shell;
+pub mod terminal;
+pub mod todo;
+pub mod write_file;
+
+#[cfg(test)]
+pub(crate) mod test_support;
 
 pub use context::*;
+pub use registry::ToolRegistry;
 pub use session_state::SessionTools;
 
 use async_trait::async_trait;

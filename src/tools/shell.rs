@@ -1,0 +1,134 @@
+//! Spawning shell commands in their own process group, reading their output, and killing the
+//! whole group.
+//!
+//! Commands run as `bash -c COMMAND` (or `sh -c` when bash is missing) with stdout and stderr
+//! piped and a fresh process group, so a timeout or cancellation can kill every process the
+//! command started (`kill(-pgid, SIGKILL)`), not only the shell. It does not decide whether a
+//! command may run (that is the `CommandPolicy`) and does not shape output (`output.rs`).
+
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::OnceLock;
+
+use tokio::io::AsyncRead;
+use tokio::io::AsyncReadExt;
+use tokio::process::Child;
+use tokio::process::Command;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// Whether the child gets a writable stdin (background processes) or none (foreground).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StdinMode {
+    Null,
+    Piped,
+}
+
+/// Which pipe a chunk came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// `bash` if it is on `PATH`, else `sh`. Looked up once.
+pub fn shell_program() -> &'static str {
+    static SHELL: OnceLock<&'static str> = OnceLock::new();
+    SHELL.get_or_init(|| {
+        let found = std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("bash").is_file()));
+        if found { "bash" } else { "sh" }
+    })
+}
+
+/// Start `command` in `cwd` in a new process group with stdout and stderr piped.
+pub fn spawn(command: &str, cwd: &Path, stdin: StdinMode) -> std::io::Result<Child> {
+    let mut cmd = Command::new(shell_program());
+    cmd.arg("-c")
+        .arg(command)
+        .current_dir(cwd)
+        .stdin(match stdin {
+            StdinMode::Null => Stdio::null(),
+            StdinMode::Piped => Stdio::piped(),
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Group id = the shell's pid, so `kill_group(pid)` reaches all its descendants.
+        .process_group(0)
+        // Last resort if a handle is dropped without an explicit kill.
+        .kill_on_drop(true);
+    cmd.spawn()
+}
+
+/// SIGKILL every process in the group led by `pid`. Harmless if the group is gone.
+pub fn kill_group(pid: u32) {
+    let Ok(pgid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    if pgid <= 1 {
+        return; // Never signal "every process" (-1) or our own group (0).
+    }
+    // SAFETY: kill(2) with a negative pid only sends a signal; no memory is involved.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+}
+
+/// Read `reader` to EOF in a task, sending chunks tagged with `stream` to `tx`.
+pub fn spawn_reader<R>(
+    mut reader: R,
+    stream: Stream,
+    tx: mpsc::Sender<(Stream, Vec<u8>)>,
+) -> JoinHandle<()>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+{
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; 16 * 1024];
+        loop {
+            match reader.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send((stream, buf[..n].to_vec())).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// Splits a byte stream into complete lines for progress reporting; overlong partial lines
+/// are flushed early so a stream without newlines still shows progress.
+#[derive(Debug, Default)]
+pub struct LineSplitter {
+    partial: Vec<u8>,
+}
+
+impl LineSplitter {
+    const MAX_PARTIAL: usize = 4096;
+
+    /// Feed bytes; calls `emit` for each complete line (without the newline).
+    pub fn feed(&mut self, bytes: &[u8], mut emit: impl FnMut(&str)) {
+        for &b in bytes {
+            if b == b'\n' {
+                emit(String::from_utf8_lossy(&self.partial).trim_end_matches('\r'));
+                self.partial.clear();
+            } else {
+                self.partial.push(b);
+                if self.partial.len() >= Self::MAX_PARTIAL {
+                    emit(&String::from_utf8_lossy(&self.partial));
+                    self.partial.clear();
+                }
+            }
+        }
+    }
+
+    /// Emit what is left after the stream ended.
+    pub fn finish(&mut self, mut emit: impl FnMut(&str)) {
+        if !self.partial.is_empty() {
+            emit(&String::from_utf8_lossy(&self.partial));
+            self.partial.clear();
+        }
+    }
+}

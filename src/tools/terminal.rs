@@ -1,0 +1,288 @@
+//! The `terminal` tool: run a shell command, in the foreground (wait for it, stream its lines
+//! as progress) or in the background (register it with the session's process registry and
+//! return its id at once).
+//!
+//! Every command is first put to the `CommandPolicy`; a refusal returns `Denied` without
+//! running anything. Foreground commands get no stdin, run in their own process group, have
+//! stdout and stderr drained concurrently, and on timeout or cancellation the whole group is
+//! killed. It does not allocate a PTY: `pty=true` runs without one and says so.
+
+use std::path::PathBuf;
+use std::time::Duration;
+use std::time::Instant;
+
+use async_trait::async_trait;
+use serde::Deserialize;
+use tokio::sync::mpsc;
+
+use crate::providers::ToolSchema;
+use crate::tools::Concurrency;
+use crate::tools::Tool;
+use crate::tools::ToolContext;
+use crate::tools::ToolOutput;
+use crate::tools::args;
+use crate::tools::output::OutputBuffer;
+use crate::tools::shell;
+use crate::tools::shell::LineSplitter;
+use crate::tools::shell::StdinMode;
+use crate::tools::shell::Stream;
+
+/// After the shell exits, how long to keep reading output its leftovers may still write.
+const DRAIN_IDLE: Duration = Duration::from_millis(200);
+const DRAIN_MAX: Duration = Duration::from_secs(2);
+
+pub struct TerminalTool;
+
+#[derive(Debug, Deserialize)]
+struct TerminalArgs {
+    command: String,
+    #[serde(default, deserialize_with = "args::lenient_bool")]
+    background: bool,
+    #[serde(default, deserialize_with = "args::lenient_f64")]
+    timeout: Option<f64>,
+    #[serde(default)]
+    workdir: Option<String>,
+    #[serde(default, deserialize_with = "args::lenient_bool")]
+    pty: bool,
+}
+
+#[async_trait]
+impl Tool for TerminalTool {
+    fn name(&self) -> &'static str {
+        "terminal"
+    }
+
+    fn toolset(&self) -> &'static str {
+        "terminal"
+    }
+
+    fn schema(&self) -> ToolSchema {
+        ToolSchema {
+            name: self.name().to_string(),
+            description: "Run a shell command (bash -c) on this machine and return its combined stdout/stderr and exit code. \
+                Commands run non-interactively with an empty stdin: pass flags such as -y/--yes/--no-pager and never start editors or prompts. \
+                Long output is cut to its head and tail. Foreground commands are killed after the timeout (default from config, 180 s). \
+                For servers, watchers and other long-running jobs set background=true: the call returns at once with a session_id; \
+                then use the process tool to poll, wait, read logs, write to stdin or kill it. \
+                Prefer read_file, write_file, patch and search_files over cat, sed, echo > and grep for files."
+                .to_string(),
+            parameters: serde_json::json!({
+                "type": "object",
+                "properties": {
+                    "command": {"type": "string", "description": "The command line to run with bash -c."},
+                    "background": {"type": "boolean", "description": "Start it in the background and return {session_id, pid} immediately (default false)."},
+                    "timeout": {"type": "number", "description": "Foreground timeout in seconds; the command's whole process group is killed when it expires."},
+                    "workdir": {"type": "string", "description": "Directory to run in, absolute or relative to the current working directory (default: the current working directory)."},
+                    "pty": {"type": "boolean", "description": "Ask for a pseudo-terminal for interactive programs. Not supported yet: the command runs without one."}
+                },
+                "required": ["command"]
+            }),
+        }
+    }
+
+    fn concurrency(&self) -> Concurrency {
+        Concurrency::Sequential
+    }
+
+    fn preview(&self, args: &serde_json::Value) -> String {
+        args::preview_text(args::str_field(args, "command"), 80)
+    }
+
+    async fn call(&self, args: serde_json::Value, ctx: &ToolContext) -> ToolOutput {
+        let args: TerminalArgs = match args::parse(self.name(), args) {
+            Ok(a) => a,
+            Err(e) => return e,
+        };
+        if args.command.trim().is_empty() {
+            return ToolOutput::error("command is empty");
+        }
+        let cwd = match workdir(ctx, args.workdir.as_deref()) {
+            Ok(dir) => dir,
+            Err(e) => return e,
+        };
+        let verdict = tokio::select! {
+            v = ctx.policy.check(&args.command) => v,
+            () = ctx.cancel.cancelled() => return ToolOutput::cancelled("cancelled before the command ran"),
+        };
+        if let crate::tools::CommandVerdict::Deny { reason } = verdict {
+            return ToolOutput::denied(reason);
+        }
+        let note = if args.pty {
+            "[note: pty=true is not supported yet; the command ran without a terminal]\n"
+        } else {
+            ""
+        };
+        if args.background {
+            return match ctx.session.processes().start(&args.command, &cwd) {
+                Ok((id, pid)) => ToolOutput::ok(format!(
+                    "{note}{}",
+                    serde_json::json!({"session_id": id, "pid": pid})
+                )),
+                Err(e) => ToolOutput::error(format!("could not start the command: {e}")),
+            };
+        }
+        let timeout = match args.timeout {
+            Some(secs) if secs.is_finite() && secs > 0.0 => {
+                Duration::from_secs_f64(secs.min(7.0 * 24.0 * 3600.0))
+            }
+            _ => ctx.limits.terminal_timeout,
+        };
+        let mut out = run_foreground(&args.command, &cwd, timeout, ctx).await;
+        out.content.insert_str(0, note);
+        out
+    }
+}
+
+fn workdir(ctx: &ToolContext, requested: Option<&str>) -> Result<PathBuf, ToolOutput> {
+    let dir = match requested {
+        Some(w) if !w.trim().is_empty() => args::resolve_path(&ctx.cwd, w.trim()),
+        _ => ctx.cwd.clone(),
+    };
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(ToolOutput::error(format!(
+            "working directory {} does not exist or is not a directory",
+            dir.display()
+        )))
+    }
+}
+
+/// How a foreground run ended.
+enum End {
+    Exited(std::process::ExitStatus),
+    TimedOut,
+    Cancelled,
+}
+
+async fn run_foreground(
+    command: &str,
+    cwd: &std::path::Path,
+    timeout: Duration,
+    ctx: &ToolContext,
+) -> ToolOutput {
+    let mut child = match shell::spawn(command, cwd, StdinMode::Null) {
+        Ok(c) => c,
+        Err(e) => return ToolOutput::error(format!("could not start the command: {e}")),
+    };
+    let pid = child.id().unwrap_or(0);
+    let (tx, mut rx) = mpsc::channel(64);
+    let mut readers = Vec::new();
+    if let Some(out) = child.stdout.take() {
+        readers.push(shell::spawn_reader(out, Stream::Stdout, tx.clone()));
+    }
+    if let Some(err) = child.stderr.take() {
+        readers.push(shell::spawn_reader(err, Stream::Stderr, tx.clone()));
+    }
+    drop(tx);
+
+    let cap = ctx.limits.max_output_bytes.max(64);
+    let mut sink = Sink {
+        buf: OutputBuffer::new(cap, cap),
+        lines: [LineSplitter::default(), LineSplitter::default()],
+        ctx,
+    };
+    let started = Instant::now();
+    let deadline = tokio::time::sleep(timeout);
+    tokio::pin!(deadline);
+    let mut open = true;
+    let end = loop {
+        tokio::select! {
+            () = ctx.cancel.cancelled() => break End::Cancelled,
+            () = &mut deadline => break End::TimedOut,
+            chunk = rx.recv(), if open => match chunk {
+                Some((stream, bytes)) => sink.push(stream, &bytes),
+                None => open = false,
+            },
+            status = child.wait() => match status {
+                Ok(s) => break End::Exited(s),
+                Err(e) => {
+                    shell::kill_group(pid);
+                    return ToolOutput::error(format!("waiting for the command failed: {e}"));
+                }
+            },
+        }
+    };
+    if !matches!(end, End::Exited(_)) {
+        shell::kill_group(pid);
+        let _ = child.wait().await;
+    }
+    drain(&mut rx, &mut sink).await;
+    for reader in readers {
+        reader.abort();
+    }
+    sink.finish();
+    let body = sink.buf.render(cap);
+    let body = if body.is_empty() {
+        "(no output)".to_string()
+    } else {
+        body
+    };
+    let secs = started.elapsed().as_secs_f64();
+    match end {
+        End::Exited(status) => ToolOutput::ok(format!("{body}\n\n{}", describe_status(status))),
+        End::TimedOut => ToolOutput::error(format!(
+            "{body}\n\ncommand timed out after {} s and its process group was killed; \
+             for long-running commands use background=true and the process tool",
+            format_secs(timeout.as_secs_f64())
+        )),
+        End::Cancelled => ToolOutput::cancelled(format!(
+            "{body}\n\ncancelled after {} s; the command's process group was killed",
+            format_secs(secs)
+        )),
+    }
+}
+
+/// Read what is still buffered in the pipes, without waiting on leftovers that never close.
+async fn drain(rx: &mut mpsc::Receiver<(Stream, Vec<u8>)>, sink: &mut Sink<'_>) {
+    let until = Instant::now() + DRAIN_MAX;
+    while Instant::now() < until {
+        match tokio::time::timeout(DRAIN_IDLE, rx.recv()).await {
+            Ok(Some((stream, bytes))) => sink.push(stream, &bytes),
+            Ok(None) | Err(_) => break,
+        }
+    }
+}
+
+/// Collects output and forwards complete lines as progress.
+struct Sink<'a> {
+    buf: OutputBuffer,
+    lines: [LineSplitter; 2],
+    ctx: &'a ToolContext,
+}
+
+impl Sink<'_> {
+    fn push(&mut self, stream: Stream, bytes: &[u8]) {
+        self.buf.push(bytes);
+        let (host, call_id) = (&self.ctx.host, &self.ctx.call_id);
+        self.lines[stream as usize].feed(bytes, |line| host.progress(call_id, line));
+    }
+
+    fn finish(&mut self) {
+        let (host, call_id) = (&self.ctx.host, &self.ctx.call_id);
+        for splitter in &mut self.lines {
+            splitter.finish(|line| host.progress(call_id, line));
+        }
+    }
+}
+
+pub(crate) fn describe_status(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(sig)) => format!("killed by signal {sig}"),
+        (None, None) => "exit status unknown".to_string(),
+    }
+}
+
+fn format_secs(secs: f64) -> String {
+    if secs >= 10.0 || secs.fract() == 0.0 {
+        format!("{secs:.0}")
+    } else {
+        format!("{secs:.1}")
+    }
+}
+
+#[cfg(test)]
+#[path = "terminal_tests.rs"]
+mod tests;

@@ -1,0 +1,93 @@
+//! The `write_file` tool: create or overwrite a file with the given content, creating missing
+//! parent directories, and report the bytes and lines written.
+//!
+//! It writes exactly the content given (no newline added) and refuses to replace a directory.
+//! It does not back files up; checkpoints are a later issue.
+
+use async_trait::async_trait;
+use serde::Deserialize;
+
+use crate::providers::ToolSchema;
+use crate::tools::Concurrency;
+use crate::tools::Tool;
+use crate::tools::ToolContext;
+use crate::tools::ToolOutput;
+use crate::tools::args;
+
+pub struct WriteFileTool;
+
+#[derive(Debug, Deserialize)]
+struct WriteArgs {
+    path: String,
+    content: String,
+}
+
+#[async_trait]
+impl Tool for WriteFileTool {
+    fn name(&self) -> &'static str {
+        "write_file"
+    }
+
+    fn toolset(&self) -> &'static str {
+        "file"
+    }
+
+    fn schema(&self) -> ToolSchema {
+        ToolSchema {
+            name: self.name().to_string(),
+            description: "Create a file or overwrite it completely with `content`, creating missing parent directories. \
+                To change part of an existing file use patch instead. Paths are relative to the working directory; ~ is the home directory."
+                .to_string(),
+            parameters: serde_json::json!({
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "File to write."},
+                    "content": {"type": "string", "description": "The complete new content of the file."}
+                },
+                "required": ["path", "content"]
+            }),
+        }
+    }
+
+    fn concurrency(&self) -> Concurrency {
+        Concurrency::Sequential
+    }
+
+    fn preview(&self, args: &serde_json::Value) -> String {
+        args::str_field(args, "path").to_string()
+    }
+
+    async fn call(&self, args: serde_json::Value, ctx: &ToolContext) -> ToolOutput {
+        let args: WriteArgs = match args::parse(self.name(), args) {
+            Ok(a) => a,
+            Err(e) => return e,
+        };
+        if args.path.trim().is_empty() {
+            return ToolOutput::error("path is empty");
+        }
+        let path = args::resolve_path(&ctx.cwd, &args.path);
+        let shown = path.display().to_string();
+        if path.is_dir() {
+            return ToolOutput::error(format!("{shown} is a directory"));
+        }
+        let existed = path.exists();
+        if let Some(parent) = path.parent() {
+            if let Err(e) = tokio::fs::create_dir_all(parent).await {
+                return ToolOutput::error(format!("cannot create {}: {e}", parent.display()));
+            }
+        }
+        if let Err(e) = tokio::fs::write(&path, args.content.as_bytes()).await {
+            return ToolOutput::error(format!("cannot write {shown}: {e}"));
+        }
+        let lines = args.content.lines().count();
+        let verb = if existed { "Overwrote" } else { "Created" };
+        ToolOutput::ok(format!(
+            "{verb} {shown}: wrote {} bytes ({lines} lines)",
+            args.content.len()
+        ))
+    }
+}
+
+#[cfg(test)]
+#[path = "write_file_tests.rs"]
+mod tests;
