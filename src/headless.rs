@@ -163,7 +163,11 @@ async fn ask(request: &ClarifyRequest, mode: ClarifyMode) -> ClarifyAnswer {
     match mode {
         ClarifyMode::Decline => ClarifyAnswer::Declined,
         ClarifyMode::AskOnTerminal => {
-            let mut prompt = format!("\n❓ {}\n", request.question);
+            // The tool-call line already showed the question (`❓ …`), cut at 80 characters.
+            let mut prompt = String::new();
+            if request.question.chars().count() > 80 {
+                prompt.push_str(&format!("{}\n", request.question));
+            }
             for (i, choice) in request.choices.iter().enumerate() {
                 prompt.push_str(&format!("  {}. {choice}\n", i + 1));
             }

@@ -168,10 +168,11 @@ impl OutputBuffer {
 
     /// The retained output as text, capped to `max_bytes` (head + tail), binary summarised.
     pub fn render(&self, max_bytes: usize) -> String {
-        if looks_binary(&self.head) {
+        let tail: Vec<u8> = self.tail.iter().copied().collect();
+        let tail_sniff = &tail[tail.len().saturating_sub(BINARY_SNIFF_BYTES)..];
+        if looks_binary(&self.head) || looks_binary(tail_sniff) {
             return binary_summary(self.total);
         }
-        let tail: Vec<u8> = self.tail.iter().copied().collect();
         if self.gap() == 0 && self.total <= max_bytes as u64 {
             let mut all = self.head.clone();
             all.extend_from_slice(&tail);

@@ -99,23 +99,23 @@ impl Tool for ProcessTool {
             Err(e) => return e,
         };
         let registry = ctx.session.processes();
-        if let Action::List = args.action {
+        if matches!(args.action, Action::List) {
             let procs: Vec<_> = registry.list().iter().map(info_json).collect();
             return ToolOutput::ok(serde_json::json!({ "processes": procs }).to_string());
         }
-        let Some(id) = args.session_id.as_deref().filter(|s| !s.trim().is_empty()) else {
+        let Some(id) = args.session_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) else {
             return ToolOutput::error(
                 "session_id is required for this action; use action=list to see the processes",
             );
         };
-        let proc = match registry.get(id.trim()) {
+        let proc = match registry.get(id) {
             Ok(p) => p,
             Err(e) => return ToolOutput::error(e.to_string()),
         };
         let max = ctx.limits.max_output_bytes;
         match args.action {
-            Action::List => ToolOutput::error("unreachable: list handled above"),
-            Action::Poll => ToolOutput::ok(status_json(&proc, max, None)),
+            // Answered before looking up a process.
+            Action::List | Action::Poll => ToolOutput::ok(status_json(&proc, max, None)),
             Action::Wait => {
                 let timeout = match args.timeout {
                     Some(s) if s.is_finite() && s >= 0.0 => {
