@@ -91,3 +91,10 @@ fn buffer_binary_is_summarised() {
     buf.push(b"\x7fELF\0\0\0");
     assert!(buf.render(1000).starts_with("[binary output: 7 bytes"));
 }
+
+#[test]
+fn buffer_binary_in_the_tail_is_summarised() {
+    let mut buf = OutputBuffer::new(4, 100);
+    buf.push(b"text then \0 binary");
+    assert!(buf.render(1000).starts_with("[binary output: 18 bytes"));
+}

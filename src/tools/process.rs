@@ -100,10 +100,14 @@ impl Tool for ProcessTool {
         };
         let registry = ctx.session.processes();
         if matches!(args.action, Action::List) {
-            let procs: Vec<_> = registry.list().iter().map(info_json).collect();
-            return ToolOutput::ok(serde_json::json!({ "processes": procs }).to_string());
+            return ToolOutput::ok(list_json(registry));
         }
-        let Some(id) = args.session_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) else {
+        let Some(id) = args
+            .session_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        else {
             return ToolOutput::error(
                 "session_id is required for this action; use action=list to see the processes",
             );
@@ -114,8 +118,8 @@ impl Tool for ProcessTool {
         };
         let max = ctx.limits.max_output_bytes;
         match args.action {
-            // Answered before looking up a process.
-            Action::List | Action::Poll => ToolOutput::ok(status_json(&proc, max, None)),
+            Action::List => ToolOutput::ok(list_json(registry)),
+            Action::Poll => ToolOutput::ok(status_json(&proc, max, None)),
             Action::Wait => {
                 let timeout = match args.timeout {
                     Some(s) if s.is_finite() && s >= 0.0 => {
@@ -173,6 +177,11 @@ impl Tool for ProcessTool {
             }
         }
     }
+}
+
+fn list_json(registry: &crate::tools::procs::ProcessRegistry) -> String {
+    let procs: Vec<_> = registry.list().iter().map(info_json).collect();
+    serde_json::json!({ "processes": procs }).to_string()
 }
 
 fn info_json(info: &ProcInfo) -> serde_json::Value {
