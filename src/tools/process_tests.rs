@@ -42,18 +42,28 @@ async fn wait_returns_exit_code_and_output() {
     assert_eq!(v["new_output"], "");
 }
 
+/// Poll until some output arrives (the machine may be busy), returning that first answer.
+async fn poll_until_output(ctx: &ToolContext, id: &str) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let v = process(ctx, json!({"action": "poll", "session_id": id})).await;
+        if v["new_output"] != "" || Instant::now() > deadline {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[tokio::test]
 async fn poll_reports_only_new_output() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = ctx(dir.path());
-    let id = start(&ctx, "echo first; sleep 0.4; echo second; sleep 30").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let v = process(&ctx, json!({"action": "poll", "session_id": id})).await;
+    let id = start(&ctx, "echo first; sleep 0.5; echo second; sleep 30").await;
+    let v = poll_until_output(&ctx, &id).await;
     assert_eq!(v["state"], "running");
     assert_eq!(v["new_output"], "first\n");
     assert!(v.get("exit_code").is_none());
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let v = process(&ctx, json!({"action": "poll", "session_id": id})).await;
+    let v = poll_until_output(&ctx, &id).await;
     assert_eq!(v["new_output"], "second\n");
     let log = ProcessTool
         .call(json!({"action": "log", "session_id": id}), &ctx)

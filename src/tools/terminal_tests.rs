@@ -176,10 +176,14 @@ async fn config_timeout_applies_when_no_argument() {
 #[tokio::test]
 async fn cancellation_kills_promptly() {
     let dir = tempfile::tempdir().unwrap();
-    let ctx = ctx(dir.path());
+    let host = Arc::new(FakeHost::default());
+    let ctx = ctx_with(dir.path(), host.clone());
     let cancel = ctx.cancel.clone();
+    // Cancel once the command is visibly running.
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        while !host.lines().contains(&"before".to_string()) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         cancel.cancel();
     });
     let started = Instant::now();
