@@ -129,6 +129,10 @@ fn read(
             "{shown} is a directory; use search_files with target=files to list it"
         ));
     }
+    if !meta.is_file() {
+        // FIFOs and devices could block the read forever or never end.
+        return Err(format!("{shown} is not a regular file"));
+    }
     if has_binary_extension(path) {
         return Err(binary_refusal(path));
     }

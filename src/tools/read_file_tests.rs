@@ -113,6 +113,12 @@ async fn directories_empty_files_and_invalid_utf8() {
     let c = ctx(dir.path());
     let out = read(&c, json!({"path": "."})).await;
     assert!(out.content.contains("is a directory"), "{}", out.content);
+    let out = read(&c, json!({"path": "/dev/zero"})).await;
+    assert!(
+        out.content.contains("not a regular file"),
+        "{}",
+        out.content
+    );
     let out = read(&c, json!({"path": "empty.txt"})).await;
     assert!(out.content.ends_with("is empty."), "{}", out.content);
     let out = read(&c, json!({"path": "latin1.txt"})).await;
