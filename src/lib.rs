@@ -7,5 +7,7 @@ pub mod headless;
 pub mod protocol;
 pub mod providers;
 pub mod safety;
+pub mod theme;
 pub mod tools;
+pub mod tui;
 pub mod util;

@@ -1,0 +1,3 @@
+//! Modal views drawn over the main screen.
+
+pub mod onboarding;

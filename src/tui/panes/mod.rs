@@ -1,0 +1,8 @@
+//! The panes of the main screen: chat (the transcript view) and the side region's subagent
+//! tree, goals and approvals panes.
+
+pub mod agents;
+pub mod approvals;
+pub mod chat;
+pub mod goals;
+pub mod side;
