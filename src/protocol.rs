@@ -29,8 +29,29 @@ pub enum Op {
     ClarifyReply { id: String, answer: ClarifyAnswer },
     /// Use another model (and optionally provider) from the next request on.
     SwitchModel(ModelSelection),
+    /// Forget the conversation and start a new session (`/new`, `/clear`). Interrupts a
+    /// running turn first.
+    NewSession,
+    /// Run the last user message again, dropping the reply it got (`/retry`).
+    Retry,
+    /// Run a shell command the user typed (`!cmd`) through the terminal tool. The output is
+    /// shown to the user, not added to the conversation.
+    RunShell { command: String },
+    /// Kill the session's background processes (`/stop`).
+    StopBackground,
+    /// Turn YOLO (run commands without approval) on or off (`/yolo`).
+    SetYolo(Yolo),
     /// Stop the session: cancel everything and end the event stream.
     Shutdown,
+}
+
+/// Whether the agent may run terminal commands without asking. Hardline commands (such as
+/// `rm -rf /`) are refused either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Yolo {
+    On,
+    Off,
 }
 
 /// How the user answered a clarifying question.
@@ -118,6 +139,7 @@ pub struct SessionInfo {
     pub cwd: String,
     pub tools: Vec<String>,
     pub context_window: u64,
+    pub yolo: Yolo,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -21,9 +21,8 @@ use hermes::protocol::Op;
 use hermes::protocol::SessionHandle;
 use hermes::protocol::ToolStatus;
 use hermes::protocol::TurnOutcome;
+use hermes::protocol::Yolo;
 use hermes::providers::registry;
-use hermes::safety::YoloMode;
-use hermes::safety::YoloPolicy;
 use hermes::tools::ToolLimits;
 use hermes::tools::registry::ToolRegistry;
 use serde_json::Value;
@@ -59,7 +58,7 @@ fn session(server: &ScriptedServer, max_iterations: u32, busy: BusyInputMode) ->
             context_window: resolved.context_window,
         },
         tools: Arc::new(ToolRegistry::core()),
-        policy: Arc::new(YoloPolicy::new(YoloMode::On)),
+        yolo: Yolo::On,
         system_prompt: SYSTEM.into(),
         cwd: dir.path().to_path_buf(),
         limits: ToolLimits::default(),
@@ -278,4 +277,60 @@ async fn system_prompt_is_identical_across_turns_and_shutdown_is_confirmed() {
     assert_eq!(messages(&requests[1].body).len(), 4);
     s.send(Op::Shutdown);
     s.until(|e| matches!(e, Event::ShutdownComplete)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_reruns_the_last_message_without_its_old_reply() {
+    let server = ScriptedServer::start([Response::text(["first"]), Response::text(["second"])]).await;
+    let mut s = session(&server, 10, BusyInputMode::Queue);
+    s.send(Op::UserInput { text: "question".into() });
+    s.turn_outcome().await;
+    s.send(Op::Retry);
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let requests = server.completion_requests();
+    assert_eq!(messages(&requests[0].body), messages(&requests[1].body));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_session_forgets_the_conversation() {
+    let server = ScriptedServer::start([Response::text(["one"]), Response::text(["two"])]).await;
+    let mut s = session(&server, 10, BusyInputMode::Queue);
+    s.send(Op::UserInput { text: "remember 42".into() });
+    s.turn_outcome().await;
+    s.send(Op::NewSession);
+    let info = s.until(|e| matches!(e, Event::SessionInfo(_))).await;
+    let Event::SessionInfo(info) = info else { unreachable!() };
+    assert_ne!(info.session_id, "test");
+    s.send(Op::UserInput { text: "what number?".into() });
+    s.turn_outcome().await;
+    let requests = server.completion_requests();
+    assert_eq!(messages(&requests[1].body).len(), 2, "system + the new question only");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
+    let server = ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::terminal("c1", "echo from-model")]),
+        Response::text(["done"]),
+    ])
+    .await;
+    let mut s = session(&server, 10, BusyInputMode::Queue);
+    s.send(Op::RunShell {
+        command: "echo typed-by-user".into(),
+    });
+    let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
+    let Event::ToolComplete { output, status, .. } = done else { unreachable!() };
+    assert_eq!(status, ToolStatus::Ok);
+    assert!(output.contains("typed-by-user"), "{output}");
+    // With YOLO off the model's command is refused, and the model is told why.
+    s.send(Op::SetYolo(Yolo::Off));
+    let info = s.until(|e| matches!(e, Event::SessionInfo(_))).await;
+    assert!(matches!(info, Event::SessionInfo(ref i) if i.yolo == Yolo::Off));
+    s.send(Op::UserInput { text: "run it".into() });
+    let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
+    assert!(matches!(done, Event::ToolComplete { status: ToolStatus::Denied, .. }));
+    s.turn_outcome().await;
+    // The shell command never reached the model's history.
+    let history = messages(&server.completion_requests()[0].body).clone();
+    assert!(!serde_json::to_string(&history).unwrap().contains("typed-by-user"));
 }

@@ -20,6 +20,7 @@ use super::session::BusyInputMode;
 use super::session::ModelEndpoint;
 use super::session::ModelSwitcher;
 use super::session::SessionSpec;
+use super::session::new_session_id;
 use super::session::spawn_session;
 use crate::config::Config;
 use crate::config::HermesHome;
@@ -30,7 +31,6 @@ use crate::protocol::SessionHandle;
 use crate::providers::ProviderSetupError;
 use crate::providers::registry;
 use crate::safety::YoloMode;
-use crate::safety::YoloPolicy;
 use crate::tools::ToolLimits;
 use crate::tools::registry::ToolRegistry;
 
@@ -108,7 +108,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         max_tokens: (model_config.max_tokens > 0).then_some(model_config.max_tokens),
         endpoint,
         tools,
-        policy: Arc::new(YoloPolicy::new(options.yolo)),
+        yolo: options.yolo,
         system_prompt,
         cwd,
         limits,
@@ -179,20 +179,6 @@ fn resolve_cwd(configured: &str, launch_dir: &Path) -> Result<PathBuf, StartErro
             reason: err.to_string(),
         }),
     }
-}
-
-/// Hermes-style id: start time plus a random suffix, sortable by time.
-fn new_session_id() -> String {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let stamp = format_utc(now)
-        .replace(['-', ':'], "")
-        .replace(' ', "_")
-        .replace("_UTC", "");
-    let suffix = uuid::Uuid::new_v4().simple().to_string();
-    format!("{stamp}_{}", &suffix[..6])
 }
 
 /// Resolves `Op::SwitchModel` against the same config and environment the session started with.

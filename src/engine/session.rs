@@ -32,9 +32,11 @@ use crate::protocol::SessionHandle;
 use crate::protocol::SessionInfo;
 use crate::protocol::StatusUpdate;
 use crate::protocol::TurnOutcome;
+use crate::protocol::Yolo;
+use crate::providers::ToolCall;
+use crate::safety::YoloPolicy;
 use crate::providers::Message;
 use crate::providers::Provider;
-use crate::tools::CommandPolicy;
 use crate::tools::SessionTools;
 use crate::tools::ToolContext;
 use crate::tools::ToolLimits;
@@ -71,7 +73,8 @@ pub struct SessionSpec {
     pub session_id: String,
     pub endpoint: ModelEndpoint,
     pub tools: Arc<ToolRegistry>,
-    pub policy: Arc<dyn CommandPolicy>,
+    /// Whether terminal commands run without approval; `Op::SetYolo` changes it.
+    pub yolo: Yolo,
     pub system_prompt: String,
     pub cwd: PathBuf,
     pub limits: ToolLimits,
@@ -96,8 +99,10 @@ pub fn spawn_session(spec: SessionSpec) -> SessionHandle {
             ..StatusUpdate::default()
         },
         next_turn_id: 1,
+        next_shell_id: 1,
         session_tools: Arc::new(SessionTools::default()),
         running: None,
+        reset_after_turn: false,
         spec,
     };
     tokio::spawn(actor.run(ops_rx));
@@ -105,6 +110,20 @@ pub fn spawn_session(spec: SessionSpec) -> SessionHandle {
         ops: ops_tx,
         events: events_rx,
     }
+}
+
+/// Hermes-style id: start time plus a random suffix, sortable by time.
+pub fn new_session_id() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let stamp = super::prompt::format_utc(now)
+        .replace(['-', ':'], "")
+        .replace(' ', "_")
+        .replace("_UTC", "");
+    let suffix = uuid::Uuid::new_v4().simple().to_string();
+    format!("{stamp}_{}", &suffix[..6])
 }
 
 struct Running {
@@ -122,8 +141,11 @@ struct Actor {
     queue: VecDeque<String>,
     status: StatusUpdate,
     next_turn_id: u64,
+    next_shell_id: u64,
     session_tools: Arc<SessionTools>,
     running: Option<Running>,
+    /// `Op::NewSession` arrived while a turn ran: reset once it has stopped.
+    reset_after_turn: bool,
 }
 
 enum Next {
@@ -179,6 +201,28 @@ impl Actor {
                 }
             }
             Op::SwitchModel(selection) => self.switch_model(&selection),
+            Op::NewSession => match self.running {
+                Some(_) => {
+                    self.reset_after_turn = true;
+                    self.interrupt();
+                }
+                None => self.reset(),
+            },
+            Op::Retry => self.retry(),
+            Op::RunShell { command } => self.run_shell(command),
+            Op::StopBackground => {
+                self.session_tools.shutdown();
+                self.notice(NoticeLevel::Info, "background processes stopped".to_string());
+            }
+            Op::SetYolo(yolo) => {
+                self.spec.yolo = yolo;
+                self.events.send(Event::SessionInfo(self.session_info()));
+                let text = match yolo {
+                    Yolo::On => "YOLO on: terminal commands run without approval (hardline commands such as rm -rf / stay blocked)",
+                    Yolo::Off => "YOLO off: terminal commands are refused until approvals are available",
+                };
+                self.notice(NoticeLevel::Warning, text.to_string());
+            }
             // Handled by the run loop before dispatch.
             Op::Shutdown => {}
         }
@@ -231,7 +275,7 @@ impl Actor {
             limits: self.spec.limits.clone(),
             cancel: cancel.clone(),
             host,
-            policy: self.spec.policy.clone(),
+            policy: Arc::new(YoloPolicy::new(self.spec.yolo)),
             session: self.session_tools.clone(),
         };
         let ctx = TurnContext {
@@ -282,9 +326,82 @@ impl Actor {
             turn_id: running.turn_id,
             outcome,
         });
+        if self.reset_after_turn {
+            self.reset_after_turn = false;
+            self.reset();
+            return;
+        }
         if let Some(next) = self.queue.pop_front() {
             self.start_turn(next);
         }
+    }
+
+    /// A fresh conversation: new id, empty history and counters, no background processes.
+    fn reset(&mut self) {
+        self.queue.clear();
+        self.history.clear();
+        self.session_tools.shutdown();
+        self.session_tools = Arc::new(SessionTools::default());
+        self.status = StatusUpdate {
+            context_window: self.spec.endpoint.context_window,
+            ..StatusUpdate::default()
+        };
+        self.spec.session_id = new_session_id();
+        self.events.send(Event::SessionInfo(self.session_info()));
+        self.events.send(Event::StatusUpdate(self.status.clone()));
+    }
+
+    fn retry(&mut self) {
+        if self.running.is_some() {
+            return self.notice(
+                NoticeLevel::Warning,
+                "a turn is running: /stop it first, then /retry".to_string(),
+            );
+        }
+        let last_user = self
+            .history
+            .iter()
+            .rposition(|m| m.role == crate::providers::Role::User);
+        match last_user {
+            Some(index) => {
+                let text = self.history[index].content.clone();
+                self.history.truncate(index);
+                self.start_turn(text);
+            }
+            None => self.notice(NoticeLevel::Warning, "nothing to retry yet".to_string()),
+        }
+    }
+
+    /// `!cmd`: the terminal tool, outside the conversation, with hardline checks only —
+    /// the user typed the command themselves.
+    fn run_shell(&mut self, command: String) {
+        let id = self.next_shell_id;
+        self.next_shell_id += 1;
+        let call = ToolCall {
+            id: format!("shell_{id}"),
+            name: "terminal".to_string(),
+            arguments: serde_json::json!({ "command": command }).to_string(),
+        };
+        let cancel = CancellationToken::new();
+        let ctx = ToolContext {
+            call_id: call.id.clone(),
+            session_id: self.spec.session_id.clone(),
+            cwd: self.spec.cwd.clone(),
+            limits: self.spec.limits.clone(),
+            cancel: cancel.clone(),
+            host: Arc::new(EngineToolHost {
+                events: self.events.clone(),
+                pending: self.pending.clone(),
+                cancel,
+            }),
+            policy: Arc::new(YoloPolicy::new(Yolo::On)),
+            session: self.session_tools.clone(),
+        };
+        let tools = self.spec.tools.clone();
+        let events = self.events.clone();
+        tokio::spawn(async move {
+            super::dispatch::run_tool_calls(&[call], &tools, &ctx, &events).await;
+        });
     }
 
     fn switch_model(&mut self, selection: &ModelSelection) {
@@ -340,6 +457,7 @@ impl Actor {
             cwd: self.spec.cwd.display().to_string(),
             tools: self.spec.tools.names().iter().map(|n| n.to_string()).collect(),
             context_window: endpoint.context_window,
+            yolo: self.spec.yolo,
         }
     }
 }

@@ -10,15 +10,11 @@ use crate::safety::hardline;
 use crate::tools::CommandPolicy;
 use crate::tools::CommandVerdict;
 
-/// Whether commands run without approval (`--yolo`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum YoloMode {
-    On,
-    Off,
-}
+/// Whether commands run without approval (`--yolo`, `/yolo`): the protocol's `Yolo`.
+pub use crate::protocol::Yolo as YoloMode;
 
 /// The reason given for every command when YOLO is off.
-pub const APPROVAL_UNAVAILABLE: &str = "terminal commands need approval, and interactive approvals are not available in this build yet: re-run with --yolo to allow commands (dangerous ones like rm -rf / are still blocked)";
+pub const APPROVAL_UNAVAILABLE: &str = "terminal commands need approval, and interactive approvals are not available in this build yet: re-run with --yolo (or type /yolo in the TUI) to allow commands (dangerous ones like rm -rf / are still blocked)";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct YoloPolicy {
