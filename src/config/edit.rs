@@ -100,8 +100,13 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         kind: FieldKind::Count,
         max: U32,
     },
+    KnownKey {
+        key: "display.busy_input_mode",
+        kind: FieldKind::Text,
+        max: 0,
+    },
 ];
-pub(super) const SECTIONS: &[&str] = &["model", "terminal", "agent", "provider"];
+pub(super) const SECTIONS: &[&str] = &["model", "terminal", "agent", "provider", "display"];
 
 /// How `config set` wrote the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

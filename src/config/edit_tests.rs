@@ -158,7 +158,7 @@ fn unknown_keys_are_allowed_with_a_notice() {
     );
     assert_eq!(
         config_get(&home, "display").unwrap(),
-        "skin: mono\ntool_progress: all\ncompact: true"
+        "busy_input_mode: interrupt\nskin: mono\ntool_progress: all\ncompact: true"
     );
 }
 

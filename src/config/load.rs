@@ -90,6 +90,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.terminal = section(text, &raw, path, "terminal", w);
             config.agent = section(text, &raw, path, "agent", w);
             config.provider = section(text, &raw, path, "provider", w);
+            config.display = section(text, &raw, path, "display", w);
         }
         _ => loaded.warnings.push(ConfigWarning::new(
             path,

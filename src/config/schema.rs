@@ -14,6 +14,7 @@ pub struct Config {
     pub terminal: TerminalConfig,
     pub agent: AgentConfig,
     pub provider: ProviderConfig,
+    pub display: DisplayConfig,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,6 +83,22 @@ impl Default for ProviderConfig {
         Self {
             stream_idle_timeout: 60,
             max_retries: 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DisplayConfig {
+    /// What Enter does while the agent works: `interrupt` (Hermes's default), `queue` or
+    /// `steer`. Unknown values behave as `interrupt`.
+    pub busy_input_mode: String,
+}
+
+impl Default for DisplayConfig {
+    fn default() -> Self {
+        Self {
+            busy_input_mode: "interrupt".into(),
         }
     }
 }

@@ -96,6 +96,16 @@ pub fn get_value(loaded: &LoadedConfig, key: &str) -> Result<String, ConfigError
     let typed = serde_norway::to_value(&loaded.config).map_err(|e| ser_error(loaded, &e))?;
     let value = if SECTIONS.contains(&path[0]) && (path.len() == 1 || known(key).is_some()) {
         let mut v = lookup(&typed, &path).cloned().unwrap_or(Value::Null);
+        // A whole section also shows the file's keys hermes does not model (yet).
+        if let (Value::Mapping(typed_map), Some(Value::Mapping(raw_map))) =
+            (&mut v, lookup(&loaded.raw, &path))
+        {
+            for (k, raw_value) in raw_map {
+                if !typed_map.contains_key(k) {
+                    typed_map.insert(k.clone(), raw_value.clone());
+                }
+            }
+        }
         mask_secrets(&mut v, &path);
         v
     } else {
