@@ -107,10 +107,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Command::Chat { query: None }) | None => match cli.oneshot {
             Some(prompt) => one_shot(&home, &cli.global, prompt),
             None => {
-                eprintln!(
-                    "hermes: the full-screen interface is not part of this build yet.\n\
-                     Run one turn headless instead:  hermes -z \"your request\"  (see hermes --help)"
-                );
+                eprintln!("hermes: the full-screen interface is being wired in; use hermes -z");
                 Ok(exit_code::CONFIG)
             }
         },
@@ -133,8 +130,16 @@ fn config_command(home: &HermesHome, action: ConfigAction) -> anyhow::Result<i32
     Ok(exit_code::OK)
 }
 
-fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::Result<i32> {
-    let started = std::time::Instant::now();
+/// Home directories, logging, `.env` and `config.yaml`: what every run mode needs first.
+struct Prepared {
+    env: EnvLookup,
+    loaded: hermes::config::LoadedConfig,
+    /// Problems to show the user (config, .env, logging), already formatted.
+    warnings: Vec<String>,
+    _log: hermes::util::logging::LogGuard,
+}
+
+fn prepare(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<Prepared> {
     home.ensure_dirs()?;
     let (env, env_warnings) = EnvLookup::load(home)?;
     let verbosity = if global.verbose {
@@ -147,13 +152,41 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
         &LogOptions::from_env(verbosity, env.secret_values(), &env.as_fn()),
     );
     let loaded = load::load(home);
-    for warning in loaded.warnings.iter().chain(env_warnings.iter()) {
-        eprintln!("warning: {warning}");
-    }
-    for warning in &log.warnings {
-        eprintln!("warning: {warning}");
-    }
+    let warnings = loaded
+        .warnings
+        .iter()
+        .chain(env_warnings.iter())
+        .map(ToString::to_string)
+        .chain(log.warnings.iter().cloned())
+        .collect();
     hermes::providers::http::install_crypto_provider();
+    Ok(Prepared {
+        env,
+        loaded,
+        warnings,
+        _log: log.guard,
+    })
+}
+
+fn overrides(global: &GlobalArgs) -> ModelOverrides {
+    ModelOverrides {
+        model: global.model.clone(),
+        provider: global.provider.clone(),
+        base_url: global.base_url.clone(),
+    }
+}
+
+fn yolo(global: &GlobalArgs) -> YoloMode {
+    if global.yolo { YoloMode::On } else { YoloMode::Off }
+}
+
+fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::Result<i32> {
+    let started = std::time::Instant::now();
+    let prepared = prepare(home, global)?;
+    for warning in &prepared.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let (env, loaded) = (&prepared.env, &prepared.loaded);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -161,17 +194,9 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
         let started_session = start_session(StartOptions {
             home,
             config: &loaded.config,
-            env: &env,
-            overrides: ModelOverrides {
-                model: global.model.clone(),
-                provider: global.provider.clone(),
-                base_url: global.base_url.clone(),
-            },
-            yolo: if global.yolo {
-                YoloMode::On
-            } else {
-                YoloMode::Off
-            },
+            env,
+            overrides: overrides(global),
+            yolo: yolo(global),
             launch_dir: std::env::current_dir()?,
         });
         let session = match started_session {
@@ -209,6 +234,6 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
     })?;
     // Background processes were killed at session shutdown; don't wait on stray tasks.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
-    drop(log);
+    drop(prepared);
     Ok(code)
 }

@@ -15,6 +15,7 @@ pub mod script;
 pub mod server;
 mod sse_anthropic;
 mod sse_openai;
+pub mod tmux;
 
 pub use echo::echo_response;
 pub use script::CONTEXT_TOO_LONG;

@@ -1,0 +1,128 @@
+//! Terminal setup and guaranteed restoration.
+//!
+//! `TerminalSession::enter` switches to the alternate screen with raw mode, bracketed paste,
+//! mouse reporting and (where the terminal supports it) the kitty keyboard protocol, so
+//! Shift+Enter is distinguishable from Enter. Restoration runs exactly once, whichever comes
+//! first: normal drop, the panic hook, or a signal-driven shutdown. The panic hook also writes
+//! a crash report to `HERMES_HOME/logs/` before the default hook prints the panic.
+
+use std::io::Stdout;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering;
+
+use crossterm::event::DisableBracketedPaste;
+use crossterm::event::DisableMouseCapture;
+use crossterm::event::EnableBracketedPaste;
+use crossterm::event::EnableMouseCapture;
+use crossterm::event::KeyboardEnhancementFlags;
+use crossterm::event::PopKeyboardEnhancementFlags;
+use crossterm::event::PushKeyboardEnhancementFlags;
+use crossterm::execute;
+use crossterm::terminal::EnterAlternateScreen;
+use crossterm::terminal::LeaveAlternateScreen;
+use crossterm::terminal::disable_raw_mode;
+use crossterm::terminal::enable_raw_mode;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+/// True while the terminal is in our mode; guards against restoring twice.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Whether we pushed kitty keyboard flags (they must be popped on restore).
+static KEYBOARD_ENHANCED: AtomicBool = AtomicBool::new(false);
+
+pub type Tui = Terminal<CrosstermBackend<Stdout>>;
+
+pub struct TerminalSession {
+    pub terminal: Tui,
+}
+
+impl TerminalSession {
+    pub fn enter() -> std::io::Result<Self> {
+        setup()?;
+        let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+        terminal.clear()?;
+        Ok(Self { terminal })
+    }
+
+    /// Hand the terminal to another program (e.g. `$EDITOR`).
+    pub fn suspend(&mut self) -> std::io::Result<()> {
+        restore()
+    }
+
+    /// Take the terminal back after `suspend`, repainting everything.
+    pub fn resume(&mut self) -> std::io::Result<()> {
+        setup()?;
+        self.terminal.clear()
+    }
+}
+
+fn setup() -> std::io::Result<()> {
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let mut stdout = std::io::stdout();
+    execute!(
+        stdout,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        EnableMouseCapture
+    )?;
+    // Asking the terminal blocks briefly, before the UI loop runs.
+    if crossterm::terminal::supports_keyboard_enhancement().unwrap_or(false) {
+        execute!(
+            stdout,
+            PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+        )?;
+        KEYBOARD_ENHANCED.store(true, Ordering::SeqCst);
+    }
+    Ok(())
+}
+
+impl Drop for TerminalSession {
+    fn drop(&mut self) {
+        let _ = restore();
+    }
+}
+
+/// Put the terminal back as we found it. Safe to call any number of times.
+pub fn restore() -> std::io::Result<()> {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return Ok(());
+    }
+    let mut stdout = std::io::stdout();
+    if KEYBOARD_ENHANCED.swap(false, Ordering::SeqCst) {
+        let _ = execute!(stdout, PopKeyboardEnhancementFlags);
+    }
+    let _ = execute!(
+        stdout,
+        DisableMouseCapture,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+    let _ = stdout.flush();
+    disable_raw_mode()
+}
+
+/// Restore the terminal and write a crash report before the default panic output.
+pub fn install_panic_hook(crash_dir: PathBuf) {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = restore();
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let path = crash_dir.join(format!("crash-{stamp}.txt"));
+        let report = format!(
+            "hermes {} crashed\n{info}\n\nbacktrace:\n{}\n",
+            env!("CARGO_PKG_VERSION"),
+            std::backtrace::Backtrace::force_capture()
+        );
+        if std::fs::create_dir_all(&crash_dir).is_ok() && std::fs::write(&path, report).is_ok() {
+            eprintln!("hermes crashed; a report was written to {}", path.display());
+        }
+        previous(info);
+    }));
+}

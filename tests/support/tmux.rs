@@ -1,0 +1,98 @@
+//! A tmux driver for end-to-end tests of the real binary: start a program in a detached
+//! session of a fixed size, type into it, and poll the screen until text appears.
+//! Every session is killed on drop, so a failing test leaves nothing running.
+
+use std::process::Command;
+use std::time::Duration;
+use std::time::Instant;
+
+pub struct Tmux {
+    session: String,
+}
+
+impl Tmux {
+    /// Whether tmux is installed (tests skip with a message when it is not, so a developer
+    /// without tmux still gets the rest of the suite; CI installs it).
+    pub fn available() -> bool {
+        Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+    }
+
+    /// Start `command` (run by `sh -c`) in a new `width`×`height` session with `env` set.
+    pub fn start(command: &str, width: u16, height: u16, env: &[(&str, String)]) -> Self {
+        let session = format!("hermes-test-{}-{}", std::process::id(), fastrand_suffix());
+        let mut cmd = Command::new("tmux");
+        cmd.args(["new-session", "-d", "-s", &session, "-x"])
+            .arg(width.to_string())
+            .arg("-y")
+            .arg(height.to_string());
+        for (key, value) in env {
+            cmd.arg("-e").arg(format!("{key}={value}"));
+        }
+        // Keep the pane after the program exits so its last screen can be read.
+        cmd.arg(format!("{command}; echo '[exited '$?']'; sleep 30"));
+        let status = cmd.status().expect("tmux new-session");
+        assert!(status.success(), "tmux new-session failed");
+        Self { session }
+    }
+
+    /// Send keys as tmux key names (`"Enter"`, `"C-c"`) or literal text with `literal`.
+    pub fn keys(&self, keys: &[&str]) {
+        let status = Command::new("tmux")
+            .args(["send-keys", "-t", &self.session])
+            .args(keys)
+            .status()
+            .expect("tmux send-keys");
+        assert!(status.success());
+    }
+
+    /// Type text literally (no key-name interpretation).
+    pub fn type_text(&self, text: &str) {
+        let status = Command::new("tmux")
+            .args(["send-keys", "-t", &self.session, "-l", text])
+            .status()
+            .expect("tmux send-keys -l");
+        assert!(status.success());
+    }
+
+    pub fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.session])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Poll until `pred(screen)` holds; panics with the last screen after `timeout`.
+    pub fn wait_for(&self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let screen = self.screen();
+            if pred(&screen) {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; screen was:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    pub fn wait_for_text(&self, text: &str, timeout: Duration) -> String {
+        self.wait_for(&format!("{text:?}"), timeout, |s| s.contains(text))
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.session])
+            .status();
+    }
+}
+
+fn fastrand_suffix() -> u64 {
+    use std::sync::atomic::AtomicU64;
+    use std::sync::atomic::Ordering;
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
