@@ -5,7 +5,9 @@
 //! rendered from plain data so every visible state can be snapshot-tested with `TestBackend`.
 
 pub mod composer;
+pub mod copy;
 pub mod focus;
+pub mod frame;
 pub mod history;
 pub mod layout;
 pub mod markdown;
@@ -14,6 +16,9 @@ pub mod panes;
 pub mod popup;
 pub mod probe;
 pub mod queue;
+pub mod signals;
 pub mod slash;
 pub mod status_bar;
+pub mod terminal;
 pub mod transcript;
+
