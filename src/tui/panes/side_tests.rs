@@ -1,0 +1,122 @@
+use pretty_assertions::assert_eq;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+
+use super::*;
+use crate::tui::layout::LayoutInput;
+use crate::tui::layout::SideVisibility;
+use crate::tui::layout::compute_layout;
+
+fn draw(width: u16, height: u16, f: impl FnOnce(Rect, &mut Buffer)) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| {
+            let area = frame.area();
+            f(area, frame.buffer_mut());
+        })
+        .unwrap();
+    terminal
+}
+
+#[test]
+fn empty_panes_focused_and_not() {
+    let theme = Theme::default();
+    let panes = SidePanes::default();
+    for (name, focus) in [
+        ("unfocused", PaneFocus::Unfocused),
+        ("focused", PaneFocus::Focused),
+    ] {
+        let t = draw(40, 7, |a, b| panes.agents.render(a, b, &theme, focus));
+        insta::assert_snapshot!(format!("agents_empty_{name}"), t.backend());
+        let t = draw(40, 6, |a, b| panes.goals.render(a, b, &theme, focus));
+        insta::assert_snapshot!(format!("goals_empty_{name}"), t.backend());
+        let t = draw(40, 6, |a, b| panes.approvals.render(a, b, &theme, focus));
+        insta::assert_snapshot!(format!("approvals_empty_{name}"), t.backend());
+    }
+}
+
+#[test]
+fn focused_border_uses_the_focused_role() {
+    let theme = Theme::default();
+    let panes = SidePanes::default();
+    let focused = draw(30, 5, |a, b| {
+        panes.goals.render(a, b, &theme, PaneFocus::Focused);
+    });
+    let corner = &focused.backend().buffer()[(0, 0)];
+    assert_eq!(corner.fg, theme.style(Role::BorderFocused).fg.unwrap());
+    assert!(corner.modifier.contains(Modifier::BOLD));
+    let unfocused = draw(30, 5, |a, b| {
+        panes.goals.render(a, b, &theme, PaneFocus::Unfocused);
+    });
+    let corner = &unfocused.backend().buffer()[(0, 0)];
+    assert_eq!(corner.fg, theme.style(Role::Border).fg.unwrap());
+    assert!(!corner.modifier.contains(Modifier::BOLD));
+}
+
+#[test]
+fn summary_line_narrow_and_very_narrow() {
+    let theme = Theme::default();
+    let panes = SidePanes::default();
+    let t = draw(80, 1, |a, b| {
+        panes.render(&SideRegion::Summary(a), Focus::Composer, b, &theme);
+    });
+    insta::assert_snapshot!("side_summary_80", t.backend());
+    // Too narrow for the hint: it is left out rather than cut.
+    let line = panes.summary_line(40, &theme);
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    assert_eq!(text, " agents 0 · goal — · approvals 0");
+}
+
+#[test]
+fn focused_pane_expands_in_a_narrow_terminal() {
+    let theme = Theme::default();
+    let panes = SidePanes::default();
+    let layout = compute_layout(&LayoutInput {
+        area: Rect::new(0, 0, 44, 21),
+        side: SideVisibility::Shown,
+        focus: Focus::Approvals,
+        composer_height: 0,
+        popup_height: 0,
+        queue_height: 0,
+    });
+    // 44 columns is narrow, so the focused pane expands into the chat's place.
+    let t = draw(44, 21, |_, b| {
+        panes.render(&layout.side, Focus::Approvals, b, &theme);
+    });
+    insta::assert_snapshot!("side_expanded_narrow_focused_approvals", t.backend());
+}
+
+#[test]
+fn side_column_in_a_wide_terminal() {
+    let theme = Theme::default();
+    let panes = SidePanes::default();
+    let layout = compute_layout(&LayoutInput {
+        area: Rect::new(0, 0, 120, 19),
+        side: SideVisibility::Shown,
+        focus: Focus::Agents,
+        composer_height: 0,
+        popup_height: 0,
+        queue_height: 0,
+    });
+    let t = draw(120, 19, |_, b| {
+        panes.render(&layout.side, Focus::Agents, b, &theme);
+    });
+    insta::assert_snapshot!("side_column_wide_focused_agents", t.backend());
+}
+
+#[test]
+fn apply_ignores_events_for_now() {
+    let mut panes = SidePanes::default();
+    panes.apply(&Event::ShutdownComplete);
+    assert_eq!(panes, SidePanes::default());
+    assert_eq!(
+        PaneFocus::of(Focus::Agents, Focus::Agents),
+        PaneFocus::Focused
+    );
+    assert_eq!(
+        PaneFocus::of(Focus::Agents, Focus::Chat),
+        PaneFocus::Unfocused
+    );
+}
