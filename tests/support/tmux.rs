@@ -2,6 +2,8 @@
 //! session of a fixed size, type into it, and poll the screen until text appears.
 //! Every session is killed on drop, so a failing test leaves nothing running.
 
+#![allow(clippy::expect_used)]
+
 use std::process::Command;
 use std::time::Duration;
 use std::time::Instant;
@@ -33,6 +35,11 @@ impl Tmux {
         let status = cmd.status().expect("tmux new-session");
         assert!(status.success(), "tmux new-session failed");
         Self { session }
+    }
+
+    /// The tmux session name (for `-t`).
+    pub fn name(&self) -> &str {
+        &self.session
     }
 
     /// Send keys as tmux key names (`"Enter"`, `"C-c"`) or literal text with `literal`.
