@@ -1,1 +1,159 @@
-//! (in progress)
+//! The slash-command completion popup: the matches for the `/partial` being typed, with one
+//! highlighted, drawn above the composer (name and args hint, then the description).
+//!
+//! The composer owns a `SlashPopup` and decides when it is open (see `composer`); the app only
+//! asks for it and calls `render_popup` with an area above the composer sized by
+//! `desired_height`. Matching and ranking live in `slash::complete`.
+//!
+//! Invariants: a popup always has at least one match and `selected < matches.len()`; at most
+//! `MAX_ROWS` rows are drawn and the selected row is always one of them.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use unicode_width::UnicodeWidthStr;
+
+use crate::theme::Role;
+use crate::theme::Theme;
+use crate::tui::queue::fit;
+use crate::tui::slash;
+use crate::tui::slash::Match;
+
+/// The most rows the popup shows; it scrolls to keep the selection visible.
+pub const MAX_ROWS: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlashPopup {
+    query: String,
+    matches: Vec<Match>,
+    selected: usize,
+}
+
+impl SlashPopup {
+    /// A popup for `query` (the text after `/`), or `None` when nothing matches.
+    pub fn new(query: &str) -> Option<Self> {
+        let matches = slash::complete(query);
+        if matches.is_empty() {
+            return None;
+        }
+        Some(Self {
+            query: query.to_owned(),
+            matches,
+            selected: 0,
+        })
+    }
+
+    /// Re-matches for a new query, keeping the highlighted command when it still matches.
+    /// Returns `false` (and leaves the popup unchanged) when nothing matches any more.
+    pub fn update(&mut self, query: &str) -> bool {
+        if query == self.query {
+            return true;
+        }
+        let matches = slash::complete(query);
+        if matches.is_empty() {
+            return false;
+        }
+        let current = self.selected().map(|m| m.command.name);
+        self.selected = current
+            .and_then(|name| matches.iter().position(|m| m.command.name == name))
+            .unwrap_or(0);
+        self.matches = matches;
+        self.query = query.to_owned();
+        true
+    }
+
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
+    pub fn matches(&self) -> &[Match] {
+        &self.matches
+    }
+
+    pub fn selected_index(&self) -> usize {
+        self.selected
+    }
+
+    pub fn selected(&self) -> Option<&Match> {
+        self.matches.get(self.selected)
+    }
+
+    /// Moves the highlight down, wrapping to the top.
+    pub fn select_next(&mut self) {
+        self.selected = (self.selected + 1) % self.matches.len().max(1);
+    }
+
+    /// Moves the highlight up, wrapping to the bottom.
+    pub fn select_prev(&mut self) {
+        let len = self.matches.len().max(1);
+        self.selected = (self.selected + len - 1) % len;
+    }
+
+    /// Rows wanted: one per match, at most `MAX_ROWS`.
+    pub fn desired_height(&self) -> u16 {
+        u16::try_from(self.matches.len().min(MAX_ROWS)).unwrap_or(0)
+    }
+
+    /// The first match shown when `rows` rows are available.
+    fn first_visible(&self, rows: usize) -> usize {
+        self.selected.saturating_sub(rows.saturating_sub(1))
+    }
+}
+
+fn usage(m: &Match) -> String {
+    if m.command.takes_args() {
+        format!("/{} {}", m.command.name, m.command.args_hint)
+    } else {
+        format!("/{}", m.command.name)
+    }
+}
+
+/// Draws the popup into `area` (normally `desired_height` rows directly above the composer).
+pub fn render_popup(popup: &SlashPopup, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    let rows = usize::from(area.height).min(MAX_ROWS);
+    if rows == 0 || area.width == 0 {
+        return;
+    }
+    let width = usize::from(area.width);
+    // Column from all matches, not just the visible ones, so it does not jump while scrolling.
+    let name_col = popup
+        .matches
+        .iter()
+        .map(|m| usage(m).width())
+        .max()
+        .unwrap_or(0)
+        .min(width / 2);
+    let menu = theme.style(Role::Menu);
+    let meta = theme.style(Role::MenuMeta);
+    let current = theme.style(Role::MenuCurrent);
+    let first = popup.first_visible(rows);
+    for (row, (index, m)) in popup
+        .matches
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .enumerate()
+    {
+        let y = area.y + u16::try_from(row).unwrap_or(0);
+        let is_current = index == popup.selected;
+        let (name_style, desc_style) = if is_current {
+            (current, current)
+        } else {
+            (menu, meta)
+        };
+        let line_area = Rect::new(area.x, y, area.width, 1);
+        buf.set_style(line_area, name_style);
+        let name = fit(&usage(m), name_col);
+        let name = format!(" {name:<name_col$}  ");
+        let (x, _) = buf.set_stringn(area.x, y, &name, width, name_style);
+        let used = usize::from(x - area.x);
+        if used < width {
+            let desc = fit(m.command.description, width - used);
+            buf.set_stringn(x, y, &desc, width - used, desc_style);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "popup_tests.rs"]
+mod tests;

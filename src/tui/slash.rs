@@ -1,1 +1,312 @@
-//! (in progress)
+//! The slash-command registry: the ONE list of commands the TUI knows (`COMMANDS`), with
+//! lookup by name or alias (`find`), fuzzy completion for the popup (`complete`), the `/help`
+//! text (`help_text`) and the parser that splits `/name args` (`parse`).
+//!
+//! It does not run commands: the app maps a resolved name to an `Op` or a local action, and an
+//! unknown name still comes through `parse` so the app can say "unknown command".
+//!
+//! Invariants: names and aliases are lowercase ASCII, unique across the whole registry, and
+//! never start with `/`; every `Category` used here appears in `CATEGORY_ORDER`.
+
+/// Where a command is listed in `/help`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    Session,
+    Configuration,
+    Info,
+    Exit,
+}
+
+impl Category {
+    pub fn label(self) -> &'static str {
+        match self {
+            Category::Session => "Session",
+            Category::Configuration => "Configuration",
+            Category::Info => "Info",
+            Category::Exit => "Exit",
+        }
+    }
+}
+
+/// The order categories appear in `/help`.
+pub const CATEGORY_ORDER: [Category; 4] = [
+    Category::Session,
+    Category::Configuration,
+    Category::Info,
+    Category::Exit,
+];
+
+/// One slash command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlashCommand {
+    /// Canonical name, without the leading `/`.
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    /// Argument syntax shown after the name, e.g. `<prompt>`; empty when it takes none.
+    pub args_hint: &'static str,
+    pub description: &'static str,
+    pub category: Category,
+}
+
+impl SlashCommand {
+    /// Whether the command takes arguments (so accepting it in the popup waits for them).
+    pub fn takes_args(&self) -> bool {
+        !self.args_hint.is_empty()
+    }
+}
+
+const fn cmd(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    args_hint: &'static str,
+    description: &'static str,
+    category: Category,
+) -> SlashCommand {
+    SlashCommand {
+        name,
+        aliases,
+        args_hint,
+        description,
+        category,
+    }
+}
+
+/// Every command the TUI offers, in `/help` order within each category.
+pub static COMMANDS: &[SlashCommand] = &[
+    cmd(
+        "new",
+        &["reset"],
+        "",
+        "Start a new session",
+        Category::Session,
+    ),
+    cmd(
+        "clear",
+        &[],
+        "",
+        "Clear the screen and start a new session",
+        Category::Session,
+    ),
+    cmd(
+        "retry",
+        &[],
+        "",
+        "Resend the last message",
+        Category::Session,
+    ),
+    cmd(
+        "stop",
+        &[],
+        "",
+        "Kill background processes",
+        Category::Session,
+    ),
+    cmd(
+        "queue",
+        &["q"],
+        "<prompt>",
+        "Queue a prompt for the next turn",
+        Category::Session,
+    ),
+    cmd(
+        "steer",
+        &[],
+        "<prompt>",
+        "Inject guidance after the next tool call, without interrupting",
+        Category::Session,
+    ),
+    cmd(
+        "status",
+        &[],
+        "",
+        "Show session, model, token and context info",
+        Category::Session,
+    ),
+    cmd(
+        "model",
+        &[],
+        "[name|provider:model]",
+        "Show or switch the model",
+        Category::Configuration,
+    ),
+    cmd(
+        "verbose",
+        &[],
+        "",
+        "Cycle tool progress: off → new → all → verbose",
+        Category::Configuration,
+    ),
+    cmd(
+        "statusbar",
+        &["sb"],
+        "",
+        "Toggle the status bar",
+        Category::Configuration,
+    ),
+    cmd(
+        "yolo",
+        &[],
+        "",
+        "Toggle YOLO mode (run commands without approval)",
+        Category::Configuration,
+    ),
+    cmd("help", &[], "", "Show available commands", Category::Info),
+    cmd(
+        "usage",
+        &[],
+        "",
+        "Show token usage and rate limits",
+        Category::Info,
+    ),
+    cmd(
+        "copy",
+        &[],
+        "[N]",
+        "Copy the last reply (or the Nth last) to the clipboard",
+        Category::Info,
+    ),
+    cmd("quit", &["exit"], "", "Exit Hermes", Category::Exit),
+];
+
+/// Looks a command up by name or alias (case-insensitive, a leading `/` is ignored).
+pub fn find(name: &str) -> Option<&'static SlashCommand> {
+    let name = name.strip_prefix('/').unwrap_or(name).to_ascii_lowercase();
+    COMMANDS
+        .iter()
+        .find(|c| c.name == name || c.aliases.contains(&name.as_str()))
+}
+
+/// How a completion candidate matched, best first (the derived order is the ranking).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MatchKind {
+    /// The query is the name or an alias.
+    Exact,
+    /// The name starts with the query.
+    Prefix,
+    /// An alias starts with the query.
+    AliasPrefix,
+    /// The query starts a word inside the name (after `-`/`_`), or spells its initials.
+    WordBoundary,
+    /// The query's characters appear in order in the name (aliases are too short to
+    /// subsequence-match usefully: `reset` would match `st`).
+    Subsequence,
+}
+
+/// One completion candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Match {
+    pub command: &'static SlashCommand,
+    pub kind: MatchKind,
+}
+
+/// Fuzzy completion of a partial command name (without the `/`). An empty prefix lists every
+/// command. Ranking: exact, then name prefix, alias prefix, word boundary, subsequence; ties
+/// by name.
+pub fn complete(prefix: &str) -> Vec<Match> {
+    let query = prefix
+        .strip_prefix('/')
+        .unwrap_or(prefix)
+        .to_ascii_lowercase();
+    let mut out: Vec<Match> = COMMANDS
+        .iter()
+        .filter_map(|command| match_kind(command, &query).map(|kind| Match { command, kind }))
+        .collect();
+    out.sort_by(|a, b| {
+        a.kind
+            .cmp(&b.kind)
+            .then_with(|| a.command.name.cmp(b.command.name))
+    });
+    out
+}
+
+fn match_kind(command: &SlashCommand, query: &str) -> Option<MatchKind> {
+    if query.is_empty() {
+        return Some(MatchKind::Prefix);
+    }
+    let names = || std::iter::once(command.name).chain(command.aliases.iter().copied());
+    if names().any(|n| n == query) {
+        Some(MatchKind::Exact)
+    } else if command.name.starts_with(query) {
+        Some(MatchKind::Prefix)
+    } else if command.aliases.iter().any(|a| a.starts_with(query)) {
+        Some(MatchKind::AliasPrefix)
+    } else if names().any(|n| word_boundary_match(n, query)) {
+        Some(MatchKind::WordBoundary)
+    } else if is_subsequence(command.name, query) {
+        Some(MatchKind::Subsequence)
+    } else {
+        None
+    }
+}
+
+/// `reload-mcp` matches `mcp` (a later word starts with the query) and `rm` (its initials).
+fn word_boundary_match(name: &str, query: &str) -> bool {
+    let words: Vec<&str> = name.split(['-', '_']).filter(|w| !w.is_empty()).collect();
+    if words.len() < 2 {
+        return false;
+    }
+    let initials: String = words.iter().filter_map(|w| w.chars().next()).collect();
+    words[1..].iter().any(|w| w.starts_with(query)) || initials.starts_with(query)
+}
+
+fn is_subsequence(haystack: &str, needle: &str) -> bool {
+    let mut hay = haystack.chars();
+    needle.chars().all(|n| hay.any(|h| h == n))
+}
+
+/// Splits `/name args` into `(name, args)`: the name is lowercased and has no `/`, the args are
+/// trimmed. `None` when the input does not start with `/`, the name is empty, or the "name"
+/// contains another `/` (a path such as `/usr/bin/env` is a message, not a command).
+pub fn parse(input: &str) -> Option<(String, String)> {
+    let rest = input.trim_start().strip_prefix('/')?;
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let (name, args) = rest.split_at(end);
+    if name.is_empty() || name.contains('/') {
+        return None;
+    }
+    Some((name.to_lowercase(), args.trim().to_owned()))
+}
+
+/// The `/help` text: commands grouped by category, one per line, with args and aliases.
+pub fn help_text() -> String {
+    let usage = |c: &SlashCommand| {
+        if c.takes_args() {
+            format!("/{} {}", c.name, c.args_hint)
+        } else {
+            format!("/{}", c.name)
+        }
+    };
+    let width = COMMANDS
+        .iter()
+        .map(|c| usage(c).chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for category in CATEGORY_ORDER {
+        let mut commands = COMMANDS
+            .iter()
+            .filter(|c| c.category == category)
+            .peekable();
+        if commands.peek().is_none() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(category.label());
+        out.push('\n');
+        for c in commands {
+            out.push_str(&format!("  {:<width$}  {}", usage(c), c.description));
+            if !c.aliases.is_empty() {
+                let aliases: Vec<String> = c.aliases.iter().map(|a| format!("/{a}")).collect();
+                out.push_str(&format!(" (alias {})", aliases.join(", ")));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "slash_tests.rs"]
+mod tests;
