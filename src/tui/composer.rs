@@ -191,8 +191,10 @@ impl Composer {
 
     fn on_enter(&mut self) -> ComposerAction {
         if let Some(command) = self.incomplete_popup_choice() {
+            // A bare `/` chose nothing yet: complete it, but never run e.g. /clear unasked.
+            let typed_something = self.popup.as_ref().is_some_and(|p| !p.query().is_empty());
             self.accept(command.name);
-            if command.takes_args() {
+            if command.takes_args() || !typed_something {
                 return ComposerAction::Changed;
             }
             return self.submit();

@@ -195,6 +195,15 @@ fn popup_opens_for_partial_names_and_enter_completes() {
 }
 
 #[test]
+fn enter_on_a_bare_slash_only_completes() {
+    let mut c = composer();
+    type_str(&mut c, "/");
+    assert!(c.popup().is_some());
+    assert_eq!(press(&mut c, KeyCode::Enter), ComposerAction::Changed);
+    assert_eq!(c.text(), "/clear ");
+}
+
+#[test]
 fn popup_navigation_tab_and_esc() {
     let mut c = composer();
     type_str(&mut c, "/st");

@@ -1,7 +1,8 @@
 //! The composer's public vocabulary: what a key did (`ComposerAction`), what was sent
 //! (`Submission`, and how text is classified into one), and the per-frame view hints.
 //!
-//! Plain data, no state; `Submission::from_text` is also what the app uses for queued text.
+//! Plain data, no state. `Submission::from_text` is the one classifier; the app can use it for
+//! queued text too, so a queued `/cmd` or `!cmd` is not sent as a plain message.
 
 use crate::tui::slash;
 
