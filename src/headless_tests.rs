@@ -84,7 +84,12 @@ async fn run(script: Vec<Event>, output: OutputMode) -> (HeadlessReport, String,
 async fn final_answer_on_stdout_progress_on_stderr() {
     let mut script = vec![message("Let me look.")];
     script.extend(tool("terminal", "ls", ToolStatus::Ok, "a\nb"));
-    script.extend(tool("patch", "x.rs", ToolStatus::Error, "old_string not found\nmore"));
+    script.extend(tool(
+        "patch",
+        "x.rs",
+        ToolStatus::Error,
+        "old_string not found\nmore",
+    ));
     script.push(message("Done: two files."));
     script.push(Event::TurnComplete {
         turn_id: 1,
@@ -178,7 +183,9 @@ async fn clarify_is_declined_without_a_terminal() {
 fn every_outcome_has_an_exit_code() {
     assert_eq!(exit_code_for(&TurnOutcome::Completed), 0);
     assert_eq!(
-        exit_code_for(&TurnOutcome::Interrupted { done: String::new() }),
+        exit_code_for(&TurnOutcome::Interrupted {
+            done: String::new()
+        }),
         130
     );
     assert_eq!(exit_code_for(&TurnOutcome::IterationLimit { limit: 3 }), 9);

@@ -26,7 +26,11 @@ use hermes::util::logging::Verbosity;
 use hermes::util::logging::init_logging;
 
 #[derive(Parser, Debug)]
-#[command(name = "hermes", version, about = "A terminal AI agent (Rust Hermes Agent)")]
+#[command(
+    name = "hermes",
+    version,
+    about = "A terminal AI agent (Rust Hermes Agent)"
+)]
 struct Cli {
     #[command(flatten)]
     global: GlobalArgs,
@@ -103,13 +107,12 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let home = HermesHome::resolve(cli.global.profile.as_deref(), &process_env)?;
     match cli.command {
         Some(Command::Config { action }) => config_command(&home, action),
-        Some(Command::Chat { query: Some(prompt) }) => one_shot(&home, &cli.global, prompt),
+        Some(Command::Chat {
+            query: Some(prompt),
+        }) => one_shot(&home, &cli.global, prompt),
         Some(Command::Chat { query: None }) | None => match cli.oneshot {
             Some(prompt) => one_shot(&home, &cli.global, prompt),
-            None => {
-                eprintln!("hermes: the full-screen interface is being wired in; use hermes -z");
-                Ok(exit_code::CONFIG)
-            }
+            None => run_tui(&home, &cli.global),
         },
     }
 }
@@ -118,7 +121,9 @@ fn config_command(home: &HermesHome, action: ConfigAction) -> anyhow::Result<i32
     let mut stdout = std::io::stdout();
     match action {
         ConfigAction::Show => write!(stdout, "{}", hermes::config::view::config_show(home)?)?,
-        ConfigAction::Get { key } => writeln!(stdout, "{}", hermes::config::view::config_get(home, &key)?)?,
+        ConfigAction::Get { key } => {
+            writeln!(stdout, "{}", hermes::config::view::config_get(home, &key)?)?
+        }
         ConfigAction::Set { key, value } => {
             let outcome = edit::config_set(home, &key, &value)?;
             for notice in outcome.notices {
@@ -177,7 +182,73 @@ fn overrides(global: &GlobalArgs) -> ModelOverrides {
 }
 
 fn yolo(global: &GlobalArgs) -> YoloMode {
-    if global.yolo { YoloMode::On } else { YoloMode::Off }
+    if global.yolo {
+        YoloMode::On
+    } else {
+        YoloMode::Off
+    }
+}
+
+fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
+    let prepared = prepare(home, global)?;
+    let factory = TuiSessionFactory {
+        home: home.clone(),
+        global: global.clone(),
+    };
+    let options = hermes::tui::TuiOptions {
+        home: home.clone(),
+        display: prepared.loaded.config.display.clone(),
+        theme: hermes::theme::Theme::default(),
+        factory: Box::new(factory),
+        warnings: prepared.warnings.clone(),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let result = runtime.block_on(hermes::tui::run(options));
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    result?;
+    Ok(exit_code::OK)
+}
+
+/// Starts engine sessions for the TUI, re-reading config and `.env` each time so a provider
+/// chosen in the onboarding overlay takes effect at once.
+struct TuiSessionFactory {
+    home: HermesHome,
+    global: GlobalArgs,
+}
+
+impl hermes::tui::SessionFactory for TuiSessionFactory {
+    fn start(&mut self) -> Result<hermes::tui::StartedSession, hermes::tui::StartFailure> {
+        use hermes::engine::bootstrap::StartError;
+        use hermes::providers::ProviderSetupError;
+        use hermes::tui::StartFailure;
+        let (env, _) =
+            EnvLookup::load(&self.home).map_err(|e| StartFailure::Failed(e.to_string()))?;
+        let loaded = load::load(&self.home);
+        let launch_dir =
+            std::env::current_dir().map_err(|e| StartFailure::Failed(e.to_string()))?;
+        let started = start_session(StartOptions {
+            home: &self.home,
+            config: &loaded.config,
+            env: &env,
+            overrides: overrides(&self.global),
+            yolo: yolo(&self.global),
+            launch_dir,
+        });
+        match started {
+            Ok(session) => Ok(hermes::tui::StartedSession {
+                handle: session.handle,
+                notices: session.notices,
+            }),
+            Err(
+                err @ StartError::Provider(
+                    ProviderSetupError::NoProvider | ProviderSetupError::MissingKey { .. },
+                ),
+            ) => Err(StartFailure::NeedsProvider(err.to_string())),
+            Err(err) => Err(StartFailure::Failed(err.to_string())),
+        }
+    }
 }
 
 fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::Result<i32> {

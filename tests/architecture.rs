@@ -72,7 +72,11 @@ fn frontends_use_only_the_protocol() {
     }
     assert!(files.len() > 5, "expected to find the frontend sources");
     let bad = violations(&files, &ENGINE_SIDE);
-    assert!(bad.is_empty(), "frontends import engine-side modules:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "frontends import engine-side modules:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -83,14 +87,22 @@ fn engine_side_never_imports_a_frontend() {
     }
     assert!(files.len() > 5, "expected to find the engine sources");
     let bad = violations(&files, &FRONTENDS);
-    assert!(bad.is_empty(), "engine-side code imports a frontend:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "engine-side code imports a frontend:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
 fn the_checker_catches_a_violation() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("x.rs");
-    std::fs::write(&file, "use crate::engine::session;\n// crate::tools is fine in a comment\n").unwrap();
+    std::fs::write(
+        &file,
+        "use crate::engine::session;\n// crate::tools is fine in a comment\n",
+    )
+    .unwrap();
     let bad = violations(&[file], &ENGINE_SIDE);
     assert_eq!(bad.len(), 1, "{bad:?}");
 }

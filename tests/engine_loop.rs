@@ -93,7 +93,10 @@ impl Session {
     }
 
     async fn turn_outcome(&mut self) -> TurnOutcome {
-        match self.until(|e| matches!(e, Event::TurnComplete { .. })).await {
+        match self
+            .until(|e| matches!(e, Event::TurnComplete { .. }))
+            .await
+        {
             Event::TurnComplete { outcome, .. } => outcome,
             _ => unreachable!(),
         }
@@ -113,8 +116,11 @@ async fn interrupt_mid_stream_keeps_the_partial_reply() {
     ])
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput { text: "talk".into() });
-    s.until(|e| matches!(e, Event::MessageDelta { text, .. } if text.starts_with("w3"))).await;
+    s.send(Op::UserInput {
+        text: "talk".into(),
+    });
+    s.until(|e| matches!(e, Event::MessageDelta { text, .. } if text.starts_with("w3")))
+        .await;
     s.send(Op::Interrupt);
     let outcome = s.turn_outcome().await;
     let TurnOutcome::Interrupted { done } = outcome else {
@@ -122,7 +128,9 @@ async fn interrupt_mid_stream_keeps_the_partial_reply() {
     };
     assert!(done.contains("the reply was cut after"), "{done}");
     // The next request carries the partial reply, marked as interrupted.
-    s.send(Op::UserInput { text: "again".into() });
+    s.send(Op::UserInput {
+        text: "again".into(),
+    });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let requests = server.completion_requests();
     let history = messages(&requests[1].body);
@@ -141,21 +149,38 @@ async fn interrupt_stops_a_running_command_promptly() {
     ])
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput { text: "sleep".into() });
+    s.send(Op::UserInput {
+        text: "sleep".into(),
+    });
     s.until(|e| matches!(e, Event::ToolStart { .. })).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = std::time::Instant::now();
     s.send(Op::Interrupt);
     let complete = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
-    let Event::ToolComplete { status, .. } = complete else { unreachable!() };
+    let Event::ToolComplete { status, .. } = complete else {
+        unreachable!()
+    };
     assert_eq!(status, ToolStatus::Cancelled);
-    assert!(matches!(s.turn_outcome().await, TurnOutcome::Interrupted { .. }));
-    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    assert!(matches!(
+        s.turn_outcome().await,
+        TurnOutcome::Interrupted { .. }
+    ));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
     // The cancelled call still has a result in the history.
-    s.send(Op::UserInput { text: "go on".into() });
+    s.send(Op::UserInput {
+        text: "go on".into(),
+    });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let history = messages(&server.completion_requests()[1].body).clone();
-    assert!(history.iter().any(|m| m["role"] == "tool" && m["tool_call_id"] == "call_1"));
+    assert!(
+        history
+            .iter()
+            .any(|m| m["role"] == "tool" && m["tool_call_id"] == "call_1")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -170,9 +195,13 @@ async fn clarify_round_trip_reaches_the_model() {
     ])
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput { text: "paint".into() });
+    s.send(Op::UserInput {
+        text: "paint".into(),
+    });
     let request = s.until(|e| matches!(e, Event::ClarifyRequest(_))).await;
-    let Event::ClarifyRequest(request) = request else { unreachable!() };
+    let Event::ClarifyRequest(request) = request else {
+        unreachable!()
+    };
     assert_eq!(request.question, "Which colour?");
     assert_eq!(request.choices, vec!["red", "blue"]);
     s.send(Op::ClarifyReply {
@@ -182,7 +211,10 @@ async fn clarify_round_trip_reaches_the_model() {
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let history = messages(&server.completion_requests()[1].body).clone();
     let result = history.iter().find(|m| m["role"] == "tool").unwrap();
-    assert!(result["content"].as_str().unwrap().contains("blue"), "{result}");
+    assert!(
+        result["content"].as_str().unwrap().contains("blue"),
+        "{result}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -193,14 +225,21 @@ async fn steer_rides_on_the_next_tool_result() {
     ])
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput { text: "work".into() });
+    s.send(Op::UserInput {
+        text: "work".into(),
+    });
     s.until(|e| matches!(e, Event::ToolStart { .. })).await;
-    s.send(Op::Steer { text: "use tabs".into() });
+    s.send(Op::Steer {
+        text: "use tabs".into(),
+    });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let history = messages(&server.completion_requests()[1].body).clone();
     let result = history.iter().find(|m| m["role"] == "tool").unwrap();
     let content = result["content"].as_str().unwrap();
-    assert!(content.contains("[The user added while you were working: use tabs]"), "{content}");
+    assert!(
+        content.contains("[The user added while you were working: use tabs]"),
+        "{content}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -212,10 +251,17 @@ async fn busy_input_in_interrupt_mode_replaces_the_running_turn() {
     ])
     .await;
     let mut s = session(&server, 10, BusyInputMode::Interrupt);
-    s.send(Op::UserInput { text: "first".into() });
+    s.send(Op::UserInput {
+        text: "first".into(),
+    });
     s.until(|e| matches!(e, Event::MessageDelta { .. })).await;
-    s.send(Op::UserInput { text: "second".into() });
-    assert!(matches!(s.turn_outcome().await, TurnOutcome::Interrupted { .. }));
+    s.send(Op::UserInput {
+        text: "second".into(),
+    });
+    assert!(matches!(
+        s.turn_outcome().await,
+        TurnOutcome::Interrupted { .. }
+    ));
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let requests = server.completion_requests();
     let last_user = messages(&requests[1].body).last().unwrap().clone();
@@ -231,7 +277,9 @@ async fn iteration_budget_ends_the_turn() {
     ])
     .await;
     let mut s = session(&server, 2, BusyInputMode::Queue);
-    s.send(Op::UserInput { text: "loop".into() });
+    s.send(Op::UserInput {
+        text: "loop".into(),
+    });
     assert_eq!(
         s.turn_outcome().await,
         TurnOutcome::IterationLimit { limit: 2 }
@@ -258,8 +306,16 @@ async fn malformed_and_unknown_tool_calls_are_reported_to_the_model() {
         .filter(|m| m["role"] == "tool")
         .map(|m| m["content"].as_str().unwrap())
         .collect();
-    assert!(results[0].contains("invalid JSON arguments for tool 'read_file'"), "{}", results[0]);
-    assert!(results[1].contains("unknown tool 'teleport'"), "{}", results[1]);
+    assert!(
+        results[0].contains("invalid JSON arguments for tool 'read_file'"),
+        "{}",
+        results[0]
+    );
+    assert!(
+        results[1].contains("unknown tool 'teleport'"),
+        "{}",
+        results[1]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -271,7 +327,10 @@ async fn system_prompt_is_identical_across_turns_and_shutdown_is_confirmed() {
     s.send(Op::UserInput { text: "b".into() });
     s.turn_outcome().await;
     let requests = server.completion_requests();
-    assert_eq!(messages(&requests[0].body)[0], messages(&requests[1].body)[0]);
+    assert_eq!(
+        messages(&requests[0].body)[0],
+        messages(&requests[1].body)[0]
+    );
     assert_eq!(messages(&requests[0].body)[0]["content"], SYSTEM);
     // Second request: system, user a, assistant one, user b.
     assert_eq!(messages(&requests[1].body).len(), 4);
@@ -281,9 +340,12 @@ async fn system_prompt_is_identical_across_turns_and_shutdown_is_confirmed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retry_reruns_the_last_message_without_its_old_reply() {
-    let server = ScriptedServer::start([Response::text(["first"]), Response::text(["second"])]).await;
+    let server =
+        ScriptedServer::start([Response::text(["first"]), Response::text(["second"])]).await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput { text: "question".into() });
+    s.send(Op::UserInput {
+        text: "question".into(),
+    });
     s.turn_outcome().await;
     s.send(Op::Retry);
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
@@ -295,16 +357,26 @@ async fn retry_reruns_the_last_message_without_its_old_reply() {
 async fn new_session_forgets_the_conversation() {
     let server = ScriptedServer::start([Response::text(["one"]), Response::text(["two"])]).await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput { text: "remember 42".into() });
+    s.send(Op::UserInput {
+        text: "remember 42".into(),
+    });
     s.turn_outcome().await;
     s.send(Op::NewSession);
     let info = s.until(|e| matches!(e, Event::SessionInfo(_))).await;
-    let Event::SessionInfo(info) = info else { unreachable!() };
+    let Event::SessionInfo(info) = info else {
+        unreachable!()
+    };
     assert_ne!(info.session_id, "test");
-    s.send(Op::UserInput { text: "what number?".into() });
+    s.send(Op::UserInput {
+        text: "what number?".into(),
+    });
     s.turn_outcome().await;
     let requests = server.completion_requests();
-    assert_eq!(messages(&requests[1].body).len(), 2, "system + the new question only");
+    assert_eq!(
+        messages(&requests[1].body).len(),
+        2,
+        "system + the new question only"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -319,18 +391,32 @@ async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
         command: "echo typed-by-user".into(),
     });
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
-    let Event::ToolComplete { output, status, .. } = done else { unreachable!() };
+    let Event::ToolComplete { output, status, .. } = done else {
+        unreachable!()
+    };
     assert_eq!(status, ToolStatus::Ok);
     assert!(output.contains("typed-by-user"), "{output}");
     // With YOLO off the model's command is refused, and the model is told why.
     s.send(Op::SetYolo(Yolo::Off));
     let info = s.until(|e| matches!(e, Event::SessionInfo(_))).await;
     assert!(matches!(info, Event::SessionInfo(ref i) if i.yolo == Yolo::Off));
-    s.send(Op::UserInput { text: "run it".into() });
+    s.send(Op::UserInput {
+        text: "run it".into(),
+    });
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
-    assert!(matches!(done, Event::ToolComplete { status: ToolStatus::Denied, .. }));
+    assert!(matches!(
+        done,
+        Event::ToolComplete {
+            status: ToolStatus::Denied,
+            ..
+        }
+    ));
     s.turn_outcome().await;
     // The shell command never reached the model's history.
     let history = messages(&server.completion_requests()[0].body).clone();
-    assert!(!serde_json::to_string(&history).unwrap().contains("typed-by-user"));
+    assert!(
+        !serde_json::to_string(&history)
+            .unwrap()
+            .contains("typed-by-user")
+    );
 }

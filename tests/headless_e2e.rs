@@ -95,7 +95,8 @@ fn tool_messages(body: &Value) -> Vec<&Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_sequential_tool_calls_complete_a_turn() {
-    let script = support::load_script(Path::new("tests/fixtures/scripts/three_tools.json")).unwrap();
+    let script =
+        support::load_script(Path::new("tests/fixtures/scripts/three_tools.json")).unwrap();
     let server = ScriptedServer::start(script).await;
     let fx = Fixture::openai(&server);
     let run = fx.run(&["--yolo", "-z", "write three notes"]).await;
@@ -107,9 +108,17 @@ async fn three_sequential_tool_calls_complete_a_turn() {
     for n in 1..=3 {
         let note = std::fs::read_to_string(fx.work().join(format!("note_{n}.txt"))).unwrap();
         assert_eq!(note.trim(), n.to_string());
-        assert!(run.stderr.contains(&format!("💻 echo {n} > note_{n}.txt")), "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("💻 echo {n} > note_{n}.txt")),
+            "{}",
+            run.stderr
+        );
     }
-    assert!(run.stderr.contains("💬 I'll write the first note."), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("💬 I'll write the first note."),
+        "{}",
+        run.stderr
+    );
     let requests = server.completion_requests();
     assert_eq!(requests.len(), 4);
     // Every request is streamed, asks for usage, offers the tools, and keeps one system prompt.
@@ -119,7 +128,10 @@ async fn three_sequential_tool_calls_complete_a_turn() {
         assert_eq!(request.body["stream"], true);
         assert_eq!(request.body["stream_options"]["include_usage"], true);
         assert_eq!(request.body["model"], "scripted-model");
-        assert_eq!(request.body["messages"][0], system, "system prompt changed at request {i}");
+        assert_eq!(
+            request.body["messages"][0], system,
+            "system prompt changed at request {i}"
+        );
         assert_eq!(tool_messages(&request.body).len(), i);
         let tools: Vec<&str> = request.body["tools"]
             .as_array()
@@ -127,13 +139,23 @@ async fn three_sequential_tool_calls_complete_a_turn() {
             .iter()
             .map(|t| t["function"]["name"].as_str().unwrap())
             .collect();
-        assert!(tools.contains(&"terminal") && tools.contains(&"read_file"), "{tools:?}");
+        assert!(
+            tools.contains(&"terminal") && tools.contains(&"read_file"),
+            "{tools:?}"
+        );
     }
     let last = &requests[3].body;
     let results = tool_messages(last);
     assert_eq!(results[0]["tool_call_id"], "call_1");
     assert_eq!(results[2]["tool_call_id"], "call_3");
-    assert!(results[0]["content"].as_str().unwrap().contains("exit code 0"), "{}", results[0]);
+    assert!(
+        results[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("exit code 0"),
+        "{}",
+        results[0]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -205,7 +227,10 @@ async fn json_mode_prints_protocol_events() {
         .collect();
     assert_eq!(deltas, "Hello");
     assert!(types.contains(&"status_update"));
-    let done = events.iter().find(|e| e["type"] == "turn_complete").unwrap();
+    let done = events
+        .iter()
+        .find(|e| e["type"] == "turn_complete")
+        .unwrap();
     assert_eq!(done["outcome"]["outcome"], "completed");
 }
 
@@ -236,23 +261,22 @@ async fn rate_limit_is_retried_after_retry_after() {
     let run = fx.run(&["-z", "hi"]).await;
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(run.stdout, "after the wait\n");
-    assert!(started.elapsed() >= Duration::from_millis(950), "Retry-After was not honoured");
+    assert!(
+        started.elapsed() >= Duration::from_millis(950),
+        "Retry-After was not honoured"
+    );
     assert_eq!(server.completion_requests().len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn persistent_rate_limit_fails_with_exit_4() {
-    assert_fault(
-        vec![Response::rate_limited(Some(0)); 3],
-        4,
-        "rate limited",
-    )
-    .await;
+    assert_fault(vec![Response::rate_limited(Some(0)); 3], 4, "rate limited").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_error_then_success_recovers() {
-    let server = ScriptedServer::start([Response::status(500), Response::text(["recovered"])]).await;
+    let server =
+        ScriptedServer::start([Response::status(500), Response::text(["recovered"])]).await;
     let fx = Fixture::openai(&server);
     let run = fx.run(&["-z", "hi"]).await;
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
@@ -262,7 +286,11 @@ async fn server_error_then_success_recovers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn persistent_server_errors_fail_with_exit_5() {
     let server = assert_fault(vec![Response::status(500); 3], 5, "500").await;
-    assert_eq!(server.completion_requests().len(), 3, "1 try + max_retries (2)");
+    assert_eq!(
+        server.completion_requests().len(),
+        3,
+        "1 try + max_retries (2)"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -287,7 +315,11 @@ async fn unreachable_server_fails_with_exit_5_naming_the_host() {
     ));
     let run = fx.run(&["-z", "hi"]).await;
     assert_eq!(run.code, 5, "stderr: {}", run.stderr);
-    assert!(run.stderr.contains(&format!("127.0.0.1:{port}")), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("127.0.0.1:{port}")),
+        "{}",
+        run.stderr
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -360,7 +392,11 @@ async fn server_that_rejects_streaming_gets_a_plain_request() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn anthropic_wire_format_with_a_tool_round_trip() {
     let server = ScriptedServer::start([
-        Response::tool_calls([ScriptedCall::new("toolu_1", "read_file", r#"{"path":"a.txt"}"#)]),
+        Response::tool_calls([ScriptedCall::new(
+            "toolu_1",
+            "read_file",
+            r#"{"path":"a.txt"}"#,
+        )]),
         Response::text(["It says alpha."]),
     ])
     .await;
@@ -368,7 +404,11 @@ async fn anthropic_wire_format_with_a_tool_round_trip() {
         "model:\n  provider: anthropic\n  base_url: {}\n  default: claude-test\n",
         server.root_url()
     ));
-    std::fs::write(fx.home().join(".env"), "ANTHROPIC_API_KEY=sk-ant-test-key\n").unwrap();
+    std::fs::write(
+        fx.home().join(".env"),
+        "ANTHROPIC_API_KEY=sk-ant-test-key\n",
+    )
+    .unwrap();
     std::fs::write(fx.work().join("a.txt"), "alpha\n").unwrap();
     let run = fx.run(&["-z", "what does a.txt say"]).await;
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
@@ -405,12 +445,25 @@ async fn malformed_config_names_file_line_and_column_and_continues() {
     );
     std::fs::write(fx.home().join("config.yaml"), broken).unwrap();
     let run = fx
-        .run(&["--provider", "custom", "--base-url", &server.base_url(), "--model", "m", "-z", "hi"])
+        .run(&[
+            "--provider",
+            "custom",
+            "--base-url",
+            &server.base_url(),
+            "--model",
+            "m",
+            "-z",
+            "hi",
+        ])
         .await;
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(run.stdout, "still works\n");
     assert!(run.stderr.contains("config.yaml:"), "{}", run.stderr);
-    let warning = run.stderr.lines().find(|l| l.contains("config.yaml:")).unwrap();
+    let warning = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("config.yaml:"))
+        .unwrap();
     assert!(
         warning.chars().filter(|c| *c == ':').count() >= 3,
         "file:line:col expected: {warning}"
@@ -423,7 +476,12 @@ async fn no_provider_configured_explains_what_to_set() {
     let run = fx.run(&["-z", "hi"]).await;
     assert_eq!(run.code, 2, "stderr: {}", run.stderr);
     assert!(run.stderr.contains("OPENROUTER_API_KEY"), "{}", run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "one-line reason: {}", run.stderr);
+    assert_eq!(
+        run.stderr.lines().count(),
+        1,
+        "one-line reason: {}",
+        run.stderr
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -431,7 +489,12 @@ async fn ctrl_c_interrupts_a_slow_stream() {
     let words: Vec<String> = (0..200).map(|i| format!("word{i} ")).collect();
     let server = ScriptedServer::start([Response::text(words).with_delay_ms(50)]).await;
     let fx = Fixture::openai(&server);
-    let child = fx.command(&["-z", "talk"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let child = fx
+        .command(&["-z", "talk"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     server.wait_for_requests(1, Duration::from_secs(10)).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let pid = child.id().unwrap();
@@ -443,7 +506,11 @@ async fn ctrl_c_interrupts_a_slow_stream() {
         .unwrap();
     let run = Run::from(out);
     assert_eq!(run.code, 130, "stderr: {}", run.stderr);
-    assert!(run.stderr.contains("interrupted: the reply was cut after"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("interrupted: the reply was cut after"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -452,7 +519,10 @@ async fn config_set_and_get_round_trip_keeping_comments() {
     let run = fx.run(&["config", "set", "model.default", "b"]).await;
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     let text = std::fs::read_to_string(fx.home().join("config.yaml")).unwrap();
-    assert_eq!(text, "# my settings\nmodel:\n  default: b   # the usual\ncustom_key: kept\n");
+    assert_eq!(
+        text,
+        "# my settings\nmodel:\n  default: b   # the usual\ncustom_key: kept\n"
+    );
     let run = fx.run(&["config", "get", "model.default"]).await;
     assert_eq!(run.stdout, "b\n");
     let run = fx.run(&["config", "set", "terminal.timeout", "abc"]).await;

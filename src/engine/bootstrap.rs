@@ -76,7 +76,9 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let mut notices = Vec::new();
     let (soul, source) = load_soul(&options.home.soul_path());
     if let SoulSource::DefaultAfterError(why) = source {
-        notices.push(format!("could not use SOUL.md ({why}); using the built-in identity"));
+        notices.push(format!(
+            "could not use SOUL.md ({why}); using the built-in identity"
+        ));
     }
     let tool_names: Vec<String> = tools.names().iter().map(|n| n.to_string()).collect();
     let started_at = format_utc(

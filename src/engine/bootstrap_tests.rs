@@ -40,7 +40,10 @@ fn cwd_resolution_checks_the_directory() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(resolve_cwd(".", dir.path()).unwrap(), dir.path());
     std::fs::create_dir(dir.path().join("sub")).unwrap();
-    assert_eq!(resolve_cwd("sub", dir.path()).unwrap(), dir.path().join("sub"));
+    assert_eq!(
+        resolve_cwd("sub", dir.path()).unwrap(),
+        dir.path().join("sub")
+    );
     let err = resolve_cwd("missing", dir.path()).unwrap_err();
     assert!(err.to_string().contains("missing"), "{err}");
 }
@@ -51,5 +54,8 @@ fn session_ids_sort_by_time_and_are_unique() {
     let b = new_session_id();
     assert_ne!(a, b);
     assert_eq!(a.len(), "20261129_1954_abcdef".len(), "{a}");
-    assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{a}");
+    assert!(
+        a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+        "{a}"
+    );
 }

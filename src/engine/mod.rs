@@ -2,13 +2,13 @@
 //! `protocol` to frontends. The engine never imports a frontend; frontends reach it only
 //! through a `SessionHandle`.
 
+pub mod bootstrap;
 pub mod dispatch;
 pub mod events;
 pub mod host;
 pub mod prompt;
 pub mod session;
 pub mod turn;
-pub mod bootstrap;
 
 pub use session::BusyInputMode;
 pub use session::ModelEndpoint;

@@ -33,10 +33,10 @@ use crate::protocol::SessionInfo;
 use crate::protocol::StatusUpdate;
 use crate::protocol::TurnOutcome;
 use crate::protocol::Yolo;
-use crate::providers::ToolCall;
-use crate::safety::YoloPolicy;
 use crate::providers::Message;
 use crate::providers::Provider;
+use crate::providers::ToolCall;
+use crate::safety::YoloPolicy;
 use crate::tools::SessionTools;
 use crate::tools::ToolContext;
 use crate::tools::ToolLimits;
@@ -212,14 +212,21 @@ impl Actor {
             Op::RunShell { command } => self.run_shell(command),
             Op::StopBackground => {
                 self.session_tools.shutdown();
-                self.notice(NoticeLevel::Info, "background processes stopped".to_string());
+                self.notice(
+                    NoticeLevel::Info,
+                    "background processes stopped".to_string(),
+                );
             }
             Op::SetYolo(yolo) => {
                 self.spec.yolo = yolo;
                 self.events.send(Event::SessionInfo(self.session_info()));
                 let text = match yolo {
-                    Yolo::On => "YOLO on: terminal commands run without approval (hardline commands such as rm -rf / stay blocked)",
-                    Yolo::Off => "YOLO off: terminal commands are refused until approvals are available",
+                    Yolo::On => {
+                        "YOLO on: terminal commands run without approval (hardline commands such as rm -rf / stay blocked)"
+                    }
+                    Yolo::Off => {
+                        "YOLO off: terminal commands are refused until approvals are available"
+                    }
                 };
                 self.notice(NoticeLevel::Warning, text.to_string());
             }
@@ -315,7 +322,9 @@ impl Actor {
                 tracing::error!(error = %err, "turn task failed");
                 self.events.send(Event::Error {
                     kind: ErrorKind::Internal,
-                    text: format!("the turn stopped unexpectedly ({err}); the conversation before it is kept"),
+                    text: format!(
+                        "the turn stopped unexpectedly ({err}); the conversation before it is kept"
+                    ),
                 });
                 TurnOutcome::Failed {
                     kind: ErrorKind::Internal,
@@ -417,7 +426,11 @@ impl Actor {
                 self.status.context_window = endpoint.context_window;
                 self.spec.endpoint = endpoint;
                 self.events.send(Event::SessionInfo(self.session_info()));
-                let when = if self.running.is_some() { "from the next turn" } else { "now" };
+                let when = if self.running.is_some() {
+                    "from the next turn"
+                } else {
+                    "now"
+                };
                 self.notice(
                     NoticeLevel::Info,
                     format!("model switched to {} ({when})", self.spec.endpoint.model),
@@ -455,7 +468,13 @@ impl Actor {
             provider: endpoint.provider_name.clone(),
             base_url: endpoint.base_url.clone(),
             cwd: self.spec.cwd.display().to_string(),
-            tools: self.spec.tools.names().iter().map(|n| n.to_string()).collect(),
+            tools: self
+                .spec
+                .tools
+                .names()
+                .iter()
+                .map(|n| n.to_string())
+                .collect(),
             context_window: endpoint.context_window,
             yolo: self.spec.yolo,
         }

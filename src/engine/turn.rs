@@ -58,7 +58,11 @@ struct Progress {
     tools_done: Vec<String>,
 }
 
-pub async fn run_turn(mut ctx: TurnContext, mut history: Vec<Message>, input: String) -> TurnResult {
+pub async fn run_turn(
+    mut ctx: TurnContext,
+    mut history: Vec<Message>,
+    input: String,
+) -> TurnResult {
     history.push(Message::user(input));
     let mut progress = Progress::default();
     let cancel = ctx.tool_ctx.cancel.clone();
@@ -155,8 +159,9 @@ fn append_tool_results(
     // Steering rides on the last tool result so the role sequence stays valid for every API.
     if let (false, Some(last)) = (steered.is_empty(), history.last_mut()) {
         for text in steered {
-            last.content
-                .push_str(&format!("\n\n[The user added while you were working: {text}]"));
+            last.content.push_str(&format!(
+                "\n\n[The user added while you were working: {text}]"
+            ));
         }
     }
 }
@@ -269,7 +274,11 @@ impl StreamState {
         if completion.text.is_empty() {
             return;
         }
-        let started = self.inner.lock().map(|inner| inner.started).unwrap_or(false);
+        let started = self
+            .inner
+            .lock()
+            .map(|inner| inner.started)
+            .unwrap_or(false);
         if !started {
             self.events.send(Event::MessageStart {
                 turn_id: self.turn_id,

@@ -213,10 +213,10 @@ async fn run_foreground(
     }
     sink.finish();
     let body = sink.buf.render(cap);
-    let body = if body.is_empty() {
-        "(no output)".to_string()
-    } else {
-        body
+    // One blank line between the output and the status line, however the output ends.
+    let body = match body.trim_end_matches('\n') {
+        "" => "(no output)".to_string(),
+        trimmed => trimmed.to_string(),
     };
     let secs = started.elapsed().as_secs_f64();
     match end {

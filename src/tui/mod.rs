@@ -4,11 +4,16 @@
 //! `app` owns the event loop and only routes; state lives in the components below, each
 //! rendered from plain data so every visible state can be snapshot-tested with `TestBackend`.
 
+pub mod app;
+pub mod commands;
 pub mod composer;
 pub mod copy;
+pub mod editor;
+pub mod engine_link;
 pub mod focus;
 pub mod frame;
 pub mod history;
+pub mod input;
 pub mod layout;
 pub mod markdown;
 pub mod overlays;
@@ -16,9 +21,63 @@ pub mod panes;
 pub mod popup;
 pub mod probe;
 pub mod queue;
+pub mod render;
 pub mod signals;
 pub mod slash;
 pub mod status_bar;
 pub mod terminal;
 pub mod transcript;
 
+use crate::config::DisplayConfig;
+use crate::config::HermesHome;
+use crate::protocol::SessionHandle;
+use crate::theme::Theme;
+
+/// A running engine session plus start-up notices for the transcript.
+pub struct StartedSession {
+    pub handle: SessionHandle,
+    pub notices: Vec<String>,
+}
+
+/// Why a session could not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartFailure {
+    /// No usable provider is configured: show the onboarding overlay.
+    NeedsProvider(String),
+    /// Anything else, shown as a notice.
+    Failed(String),
+}
+
+/// Starts engine sessions. Implemented at the binary edge, so the TUI never imports the
+/// engine; called again after onboarding saves a provider.
+pub trait SessionFactory: Send {
+    fn start(&mut self) -> Result<StartedSession, StartFailure>;
+}
+
+pub struct TuiOptions {
+    pub home: HermesHome,
+    pub display: DisplayConfig,
+    pub theme: Theme,
+    pub factory: Box<dyn SessionFactory>,
+    /// Start-up problems (config, .env, logging) to show in the transcript.
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TuiError {
+    #[error(
+        "the full-screen interface needs a terminal (stdin and stdout must be a TTY); for scripts use `hermes -z \"PROMPT\"`"
+    )]
+    NotATerminal,
+    #[error("terminal error: {0}")]
+    Terminal(std::io::Error),
+}
+
+/// Run the full-screen app until the user quits.
+pub async fn run(options: TuiOptions) -> Result<(), TuiError> {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(TuiError::NotATerminal);
+    }
+    app::run_app(options).await
+}

@@ -16,7 +16,10 @@ impl Tmux {
     /// Whether tmux is installed (tests skip with a message when it is not, so a developer
     /// without tmux still gets the rest of the suite; CI installs it).
     pub fn available() -> bool {
-        Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+        Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success())
     }
 
     /// Start `command` (run by `sh -c`) in a new `width`×`height` session with `env` set.

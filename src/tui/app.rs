@@ -1,0 +1,288 @@
+//! The TUI's state and its one `tokio::select!` loop.
+//!
+//! The loop only routes: terminal input goes to `input`, engine events to `engine_link`,
+//! internal `AppEvent`s (results of work done off the UI task) to `on_app_event`, and frame
+//! deadlines to `render`. Nothing here blocks: clipboard, history saving, probing and
+//! connection tests run on other tasks and report back as `AppEvent`s. There is no fixed
+//! tick — an idle app waits for input with no deadline.
+
+use std::time::Instant;
+
+use crossterm::event::EventStream;
+use futures::StreamExt;
+use tokio::sync::mpsc;
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::SessionFactory;
+use super::StartFailure;
+use super::TuiError;
+use super::TuiOptions;
+use super::composer::Composer;
+use super::focus::Focus;
+use super::frame::FrameScheduler;
+use super::history::InputHistory;
+use super::layout::SideVisibility;
+use super::overlays::onboarding::Onboarding;
+use super::panes::chat::ChatView;
+use super::panes::side::SidePanes;
+use super::probe::LocalServer;
+use super::queue::QueuedMessages;
+use super::status_bar::StatusModel;
+use super::terminal::TerminalSession;
+use super::transcript::Transcript;
+use crate::config::HermesHome;
+use crate::protocol::ClarifyRequest;
+use crate::protocol::Event;
+use crate::protocol::NoticeLevel;
+use crate::protocol::Op;
+use crate::protocol::SessionInfo;
+use crate::protocol::StatusUpdate;
+use crate::theme::Theme;
+
+/// Results of work done off the UI task.
+#[derive(Debug)]
+pub enum AppEvent {
+    LocalServersFound(Vec<LocalServer>),
+    ConnectionTested(Result<(), String>),
+    ProviderSaved(Result<(), String>),
+    Notice(NoticeLevel, String),
+}
+
+/// What Enter does while the agent works (`display.busy_input_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BusyMode {
+    Interrupt,
+    Queue,
+    Steer,
+}
+
+impl BusyMode {
+    pub fn from_config(value: &str) -> Self {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "queue" => Self::Queue,
+            "steer" => Self::Steer,
+            _ => Self::Interrupt,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Interrupt => "interrupts",
+            Self::Queue => "queues",
+            Self::Steer => "steers",
+        }
+    }
+}
+
+/// A short message shown in place of the status bar until it expires.
+pub struct Hint {
+    pub text: String,
+    pub until: Instant,
+}
+
+pub struct App {
+    pub theme: Theme,
+    pub home: HermesHome,
+    pub busy_mode: BusyMode,
+    pub transcript: Transcript,
+    pub chat: ChatView,
+    pub composer: Composer,
+    pub queue: QueuedMessages,
+    pub status: StatusModel,
+    pub side: SidePanes,
+    pub side_visibility: SideVisibility,
+    pub focus: Focus,
+    pub onboarding: Option<Onboarding>,
+    pub factory: Box<dyn SessionFactory>,
+    pub ops: Option<UnboundedSender<Op>>,
+    /// A new session's event stream, picked up by the loop.
+    pub new_events: Option<UnboundedReceiver<Event>>,
+    pub info: Option<SessionInfo>,
+    pub last_status: StatusUpdate,
+    pub turn_running: bool,
+    pub pending_clarify: Option<ClarifyRequest>,
+    pub ctrl_c_armed: Option<Instant>,
+    pub hint: Option<Hint>,
+    pub frames: FrameScheduler,
+    pub app_tx: UnboundedSender<AppEvent>,
+    /// `Ctrl+G`: the loop hands the terminal to `$EDITOR` with this draft.
+    pub editor_request: Option<String>,
+    pub quit: bool,
+}
+
+impl App {
+    fn new(options: TuiOptions, app_tx: UnboundedSender<AppEvent>) -> Self {
+        let history = InputHistory::load(&options.home.root().join("tui_history"));
+        let now = Instant::now();
+        let mut transcript = Transcript::new();
+        for warning in &options.warnings {
+            transcript.push_notice(NoticeLevel::Warning, warning);
+        }
+        Self {
+            busy_mode: BusyMode::from_config(&options.display.busy_input_mode),
+            theme: options.theme,
+            home: options.home,
+            transcript,
+            chat: ChatView::new(),
+            composer: Composer::new(history),
+            queue: QueuedMessages::new(),
+            status: StatusModel::new("", now),
+            side: SidePanes::default(),
+            side_visibility: SideVisibility::Shown,
+            focus: Focus::Composer,
+            onboarding: None,
+            factory: options.factory,
+            ops: None,
+            new_events: None,
+            info: None,
+            last_status: StatusUpdate::default(),
+            turn_running: false,
+            pending_clarify: None,
+            ctrl_c_armed: None,
+            hint: None,
+            frames: FrameScheduler::default(),
+            app_tx,
+            editor_request: None,
+            quit: false,
+        }
+    }
+
+    pub fn request_frame(&mut self) {
+        self.frames.request_now(Instant::now());
+    }
+
+    pub fn send(&mut self, op: Op) {
+        let sent = self.ops.as_ref().is_some_and(|ops| ops.send(op).is_ok());
+        if !sent {
+            self.transcript.push_notice(
+                NoticeLevel::Warning,
+                "no model session is running — choose a provider first",
+            );
+        }
+    }
+
+    /// Start (or restart) the engine session; on a missing provider, open onboarding.
+    pub fn start_session(&mut self) {
+        match self.factory.start() {
+            Ok(started) => {
+                for notice in &started.notices {
+                    self.transcript.push_notice(NoticeLevel::Info, notice);
+                }
+                self.ops = Some(started.handle.ops);
+                self.new_events = Some(started.handle.events);
+                self.onboarding = None;
+                self.status = StatusModel::new("", Instant::now());
+            }
+            Err(StartFailure::NeedsProvider(_)) => self.open_onboarding(),
+            Err(StartFailure::Failed(reason)) => {
+                self.transcript.push_notice(
+                    NoticeLevel::Warning,
+                    &format!("could not start a session: {reason}"),
+                );
+            }
+        }
+        self.request_frame();
+    }
+
+    fn open_onboarding(&mut self) {
+        self.onboarding = Some(Onboarding::new());
+        let tx = self.app_tx.clone();
+        tokio::spawn(async move {
+            let servers =
+                super::probe::probe_local_servers(std::time::Duration::from_millis(300)).await;
+            let _ = tx.send(AppEvent::LocalServersFound(servers));
+        });
+    }
+
+    fn on_app_event(&mut self, event: AppEvent) {
+        match event {
+            AppEvent::LocalServersFound(servers) => {
+                if let Some(onboarding) = &mut self.onboarding {
+                    onboarding.set_local_servers(servers);
+                }
+            }
+            AppEvent::ConnectionTested(result) => super::input::connection_tested(self, result),
+            AppEvent::ProviderSaved(Ok(())) => self.start_session(),
+            AppEvent::ProviderSaved(Err(reason)) => {
+                if let Some(onboarding) = &mut self.onboarding {
+                    onboarding.set_test_result(Err(format!("could not save the choice: {reason}")));
+                }
+            }
+            AppEvent::Notice(level, text) => self.transcript.push_notice(level, &text),
+        }
+        self.request_frame();
+    }
+}
+
+/// Run the app until the user quits. The terminal is restored on every exit path.
+pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
+    super::terminal::install_panic_hook(options.home.logs_dir());
+    let mut session = TerminalSession::enter().map_err(TuiError::Terminal)?;
+    let (app_tx, mut app_rx) = mpsc::unbounded_channel();
+    let mut app = App::new(options, app_tx);
+    app.start_session();
+    let mut engine_events: Option<UnboundedReceiver<Event>> = app.new_events.take();
+    let mut term_events = EventStream::new();
+    let mut signals = super::signals::Signals::new();
+    loop {
+        if app.quit {
+            break;
+        }
+        if let Some(draft) = app.editor_request.take() {
+            drop(term_events);
+            let edited = super::editor::edit_in_editor(&mut session, draft).await;
+            term_events = EventStream::new();
+            super::input::editor_finished(&mut app, edited);
+        }
+        let deadline = app.frames.deadline();
+        tokio::select! {
+            event = term_events.next() => match event {
+                Some(Ok(event)) => super::input::on_terminal_event(&mut app, event),
+                Some(Err(err)) => {
+                    tracing::warn!(error = %err, "terminal input error");
+                }
+                None => app.quit = true,
+            },
+            event = recv_engine(&mut engine_events) => match event {
+                Some(event) => super::engine_link::on_engine_event(&mut app, event),
+                None => {
+                    engine_events = None;
+                    if app.ops.take().is_some() && !app.quit {
+                        app.transcript.push_notice(NoticeLevel::Warning, "the engine session ended");
+                        app.request_frame();
+                    }
+                }
+            },
+            Some(event) = app_rx.recv() => app.on_app_event(event),
+            () = sleep_until(deadline), if deadline.is_some() => {
+                super::render::draw(&mut session.terminal, &mut app)
+                    .map_err(TuiError::Terminal)?;
+            }
+            () = signals.next() => app.quit = true,
+        }
+        if let Some(events) = app.new_events.take() {
+            engine_events = Some(events);
+        }
+    }
+    if let Some(ops) = app.ops.take() {
+        let _ = ops.send(Op::Shutdown);
+    }
+    super::input::save_history(&app);
+    drop(session);
+    Ok(())
+}
+
+async fn recv_engine(events: &mut Option<UnboundedReceiver<Event>>) -> Option<Event> {
+    match events {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,232 @@
+//! What each slash command does. The registry (`slash.rs`) says which commands exist; this
+//! module carries them out against the app state and the engine. Unknown commands get a
+//! readable notice with the closest match.
+
+use std::time::Instant;
+
+use super::app::App;
+use super::app::AppEvent;
+use super::copy::CopyReach;
+use super::status_bar::Visibility;
+use super::status_bar::format_tokens;
+use crate::protocol::ModelSelection;
+use crate::protocol::NoticeLevel;
+use crate::protocol::Op;
+use crate::protocol::Yolo;
+
+pub fn execute(app: &mut App, name: &str, args: &str) {
+    let args = args.trim();
+    let Some(command) = super::slash::find(name) else {
+        let suggestion = super::slash::complete(name)
+            .first()
+            .map(|m| format!(" — did you mean /{}?", m.command.name))
+            .unwrap_or_default();
+        app.transcript.push_notice(
+            NoticeLevel::Warning,
+            &format!("unknown command /{name}{suggestion} (/help lists them)"),
+        );
+        return;
+    };
+    match command.name {
+        "help" => app.transcript.push_info("Commands", &help_body()),
+        "new" => new_session(app, "new session started"),
+        "clear" => {
+            app.transcript.clear();
+            new_session(app, "screen cleared; new session started");
+        }
+        "model" => model(app, args),
+        "usage" => app.transcript.push_info("Usage", &usage_body(app)),
+        "status" => app.transcript.push_info("Status", &status_body(app)),
+        "stop" => {
+            if app.turn_running {
+                app.send(Op::Interrupt);
+            }
+            app.send(Op::StopBackground);
+        }
+        "retry" => app.send(Op::Retry),
+        "queue" => queue(app, args),
+        "steer" => {
+            if args.is_empty() {
+                notice(
+                    app,
+                    "usage: /steer <text> — guidance delivered after the next tool call",
+                );
+            } else if app.turn_running {
+                super::input::steer(app, args.to_string());
+            } else {
+                super::input::send_message(app, args.to_string());
+            }
+        }
+        "verbose" => {
+            notice(app, "verbose: pending chat view support");
+        }
+        "statusbar" => {
+            app.status.visible = match app.status.visible {
+                Visibility::Shown => Visibility::Hidden,
+                Visibility::Hidden => Visibility::Shown,
+            };
+        }
+        "yolo" => {
+            let next = match app.info.as_ref().map(|i| i.yolo) {
+                Some(Yolo::On) => Yolo::Off,
+                Some(Yolo::Off) | None => Yolo::On,
+            };
+            app.send(Op::SetYolo(next));
+        }
+        "copy" => copy(app, args),
+        "quit" => app.quit = true,
+        other => notice(app, &format!("/{other} is not available here")),
+    }
+}
+
+fn notice(app: &mut App, text: &str) {
+    app.transcript.push_notice(NoticeLevel::Info, text);
+}
+
+fn help_body() -> String {
+    format!(
+        "{}\nKeys: Enter send · Shift/Alt+Enter or Ctrl+J newline · Tab queue while busy · \
+         ↑/↓ history · Ctrl+G edit in $EDITOR · !cmd run a shell command\n\
+         Esc/Ctrl+C interrupt · Ctrl+C twice or Ctrl+D exit · PgUp/PgDn scroll · \
+         Ctrl+O cycle focus · Ctrl+T subagents · F2 show/hide side panes",
+        super::slash::help_text().trim_end()
+    )
+}
+
+fn new_session(app: &mut App, message: &str) {
+    app.queue.clear();
+    app.pending_clarify = None;
+    app.send(Op::NewSession);
+    app.status.session_started = Instant::now();
+    notice(app, message);
+}
+
+fn model(app: &mut App, args: &str) {
+    if args.is_empty() {
+        let current = app
+            .info
+            .as_ref()
+            .map(|i| format!("{} via {} ({})", i.model, i.provider, i.base_url))
+            .unwrap_or_else(|| "no session".to_string());
+        app.transcript.push_info(
+            "Model",
+            &format!(
+                "current: {current}\nswitch: /model <name> (same provider) or /model <provider>:<name>\n\
+                 providers: openrouter, openai, anthropic, nous, custom"
+            ),
+        );
+        return;
+    }
+    const PROVIDERS: [&str; 9] = [
+        "openrouter",
+        "openai",
+        "anthropic",
+        "nous",
+        "custom",
+        "ollama",
+        "lmstudio",
+        "vllm",
+        "llamacpp",
+    ];
+    let selection = match args.split_once(':') {
+        Some((provider, model)) if PROVIDERS.contains(&provider) => ModelSelection {
+            model: model.to_string(),
+            provider: Some(provider.to_string()),
+            base_url: None,
+        },
+        // Model ids may contain ':' themselves (`qwen2.5:7b`).
+        _ => ModelSelection {
+            model: args.to_string(),
+            provider: None,
+            base_url: None,
+        },
+    };
+    app.send(Op::SwitchModel(selection));
+}
+
+fn usage_body(app: &App) -> String {
+    let s = &app.last_status;
+    let cost = s
+        .cost_usd
+        .map(|c| format!("${c:.4}"))
+        .unwrap_or_else(|| "unknown for this model".to_string());
+    format!(
+        "input tokens: {} (cache read {}, cache write {})\noutput tokens: {} (reasoning {})\n\
+         API calls: {}\ncontext: {} of {}\ncost: {cost}",
+        format_tokens(s.input_tokens),
+        format_tokens(s.cache_read_tokens),
+        format_tokens(s.cache_write_tokens),
+        format_tokens(s.output_tokens),
+        format_tokens(s.reasoning_tokens),
+        s.api_calls,
+        format_tokens(s.context_tokens),
+        format_tokens(app.status.context_window),
+    )
+}
+
+fn status_body(app: &App) -> String {
+    let Some(info) = &app.info else {
+        return "no session is running".to_string();
+    };
+    let yolo = match info.yolo {
+        Yolo::On => "on",
+        Yolo::Off => "off",
+    };
+    format!(
+        "session: {}\nmodel: {} via {} ({})\nworking directory: {}\ncontext: {} of {} tokens\n\
+         YOLO: {yolo}\nwhile busy, Enter {}\nHERMES_HOME: {}",
+        info.session_id,
+        info.model,
+        info.provider,
+        info.base_url,
+        info.cwd,
+        format_tokens(app.status.context_tokens),
+        format_tokens(info.context_window),
+        app.busy_mode.label(),
+        app.home.root().display(),
+    )
+}
+
+fn queue(app: &mut App, args: &str) {
+    if args.is_empty() {
+        return notice(
+            app,
+            "usage: /queue <text> — sent when the current turn ends",
+        );
+    }
+    if app.turn_running {
+        app.queue.push(args.to_string());
+    } else {
+        super::input::send_message(app, args.to_string());
+    }
+}
+
+fn copy(app: &mut App, args: &str) {
+    let n = if args.is_empty() {
+        Ok(1)
+    } else {
+        args.parse::<usize>()
+    };
+    let Ok(n) = n else {
+        return notice(
+            app,
+            "usage: /copy [N] — N counts replies from the end (1 = last)",
+        );
+    };
+    let Some(text) = app.transcript.assistant_text(n.max(1)).map(str::to_string) else {
+        return notice(app, "no reply to copy yet");
+    };
+    let tx = app.app_tx.clone();
+    let chars = text.chars().count();
+    tokio::spawn(async move {
+        let reach = super::copy::copy_text(text).await;
+        let where_to = match reach {
+            CopyReach::SystemClipboard => "the clipboard",
+            CopyReach::TerminalOnly => "the terminal clipboard (OSC 52)",
+        };
+        let _ = tx.send(AppEvent::Notice(
+            NoticeLevel::Info,
+            format!("copied {chars} characters to {where_to}"),
+        ));
+    });
+}

@@ -1,0 +1,111 @@
+//! Engine events → app state: the transcript, the status bar, the side panes, busy state,
+//! clarifying questions and the queue. Also where queued messages are released when a turn
+//! ends.
+
+use std::time::Instant;
+
+use super::app::App;
+use super::status_bar::Busy;
+use super::status_bar::YoloBadge;
+use crate::protocol::Event;
+use crate::protocol::Op;
+use crate::protocol::Yolo;
+
+pub fn on_engine_event(app: &mut App, event: Event) {
+    app.transcript.apply(&event);
+    app.side.apply(&event);
+    let now = Instant::now();
+    match &event {
+        Event::SessionInfo(info) => {
+            app.status.model.clone_from(&info.model);
+            app.status.context_window = info.context_window;
+            app.status.yolo = match info.yolo {
+                Yolo::On => YoloBadge::On,
+                Yolo::Off => YoloBadge::Off,
+            };
+            let new_session = app
+                .info
+                .as_ref()
+                .is_none_or(|old| old.session_id != info.session_id);
+            if new_session {
+                app.status.session_started = now;
+            }
+            app.info = Some(info.clone());
+        }
+        Event::TurnStarted { .. } => {
+            app.turn_running = true;
+            set_busy(app, "thinking", now);
+        }
+        Event::MessageDelta { .. } => set_busy(app, "writing", now),
+        Event::ReasoningDelta { .. } => set_busy(app, "reasoning", now),
+        Event::ToolStart { name, .. } => set_busy(app, &format!("running {name}"), now),
+        Event::ToolComplete { .. } if app.turn_running => set_busy(app, "thinking", now),
+        Event::StatusUpdate(status) => {
+            app.status.input_tokens = status.input_tokens;
+            app.status.output_tokens = status.output_tokens;
+            app.status.context_tokens = status.context_tokens;
+            if status.context_window > 0 {
+                app.status.context_window = status.context_window;
+            }
+            app.status.cost_usd = status.cost_usd;
+            app.last_status = status.clone();
+        }
+        Event::ClarifyRequest(request) => {
+            let mut body = request.question.clone();
+            for (i, choice) in request.choices.iter().enumerate() {
+                body.push_str(&format!("\n  {}. {choice}", i + 1));
+            }
+            body.push_str("\nType your answer (or its number) and press Enter; Esc declines.");
+            app.transcript.push_info("❓ The agent asks", &body);
+            app.pending_clarify = Some(request.clone());
+        }
+        Event::TurnComplete { .. } => {
+            app.turn_running = false;
+            app.status.busy = None;
+            app.pending_clarify = None;
+            if let Some(next) = app.queue.pop_front() {
+                super::input::send_message(app, next);
+            }
+        }
+        Event::ShutdownComplete => app.quit = true,
+        Event::MessageStart { .. }
+        | Event::MessageComplete { .. }
+        | Event::ToolProgress { .. }
+        | Event::ToolComplete { .. }
+        | Event::Notice { .. }
+        | Event::Error { .. } => {}
+    }
+    app.request_frame();
+}
+
+fn set_busy(app: &mut App, verb: &str, now: Instant) {
+    match &mut app.status.busy {
+        Some(busy) => busy.verb = verb.to_string(),
+        None => {
+            app.status.busy = Some(Busy {
+                verb: verb.to_string(),
+                since: now,
+            });
+        }
+    }
+}
+
+/// Answer the pending clarify question with the user's text (a number picks a choice).
+pub fn answer_clarify(app: &mut App, text: &str) -> bool {
+    let Some(request) = app.pending_clarify.take() else {
+        return false;
+    };
+    let trimmed = text.trim();
+    let answer = trimmed
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| request.choices.get(i).cloned())
+        .unwrap_or_else(|| trimmed.to_string());
+    app.transcript.push_user(&answer);
+    app.send(Op::ClarifyReply {
+        id: request.id,
+        answer: crate::protocol::ClarifyAnswer::Text(answer),
+    });
+    true
+}

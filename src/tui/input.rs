@@ -1,0 +1,286 @@
+//! Terminal input → intent. Keys go to the topmost thing that wants them: the onboarding
+//! overlay, then app-level keys (interrupt, quit, focus), then the focused pane or the
+//! composer. Also the follow-ups of what the composer produces: messages, slash commands,
+//! shell commands, queueing and steering.
+
+use std::time::Duration;
+use std::time::Instant;
+
+use crossterm::event::Event as TermEvent;
+use crossterm::event::KeyCode;
+use crossterm::event::KeyEvent;
+use crossterm::event::KeyEventKind;
+use crossterm::event::KeyModifiers;
+
+use super::app::App;
+use super::app::AppEvent;
+use super::app::BusyMode;
+use super::app::Hint;
+use super::composer::ComposerAction;
+use super::composer::Submission;
+use super::focus::Focus;
+use super::layout::SideVisibility;
+use super::overlays::onboarding::OnboardingAction;
+use crate::protocol::ClarifyAnswer;
+use crate::protocol::NoticeLevel;
+use crate::protocol::Op;
+
+/// A second Ctrl+C within this window exits.
+const DOUBLE_CTRL_C: Duration = Duration::from_secs(1);
+
+pub fn on_terminal_event(app: &mut App, event: TermEvent) {
+    match event {
+        TermEvent::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
+        TermEvent::Key(_) => {}
+        TermEvent::Paste(text) => {
+            if app.onboarding.is_none() {
+                app.composer.handle_paste(text);
+            }
+        }
+        TermEvent::Mouse(mouse) => {
+            if app.chat.handle_mouse(mouse) {
+                app.request_frame();
+            }
+            return;
+        }
+        TermEvent::Resize(_, _) | TermEvent::FocusGained | TermEvent::FocusLost => {}
+    }
+    app.request_frame();
+}
+
+fn on_key(app: &mut App, key: KeyEvent) {
+    if app.onboarding.is_some() {
+        return onboarding_key(app, key);
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('c') if ctrl => return ctrl_c(app),
+        KeyCode::Char('t') if ctrl => {
+            app.focus = if app.focus == Focus::Agents {
+                Focus::Composer
+            } else {
+                Focus::Agents
+            };
+            return;
+        }
+        KeyCode::Char('o') if ctrl => {
+            app.focus = next_focus(app.focus);
+            return;
+        }
+        KeyCode::Char('l') if ctrl => return app.chat.scroll_to_bottom(),
+        KeyCode::F(2) => {
+            app.side_visibility = match app.side_visibility {
+                SideVisibility::Shown => SideVisibility::Hidden,
+                SideVisibility::Hidden => SideVisibility::Shown,
+            };
+            return;
+        }
+        KeyCode::PageUp => return app.chat.page_up(),
+        KeyCode::PageDown => return app.chat.page_down(),
+        KeyCode::Esc if app.turn_running => return interrupt(app),
+        KeyCode::Esc if app.pending_clarify.is_some() => return decline_clarify(app),
+        KeyCode::Esc if app.focus != Focus::Composer => {
+            app.focus = Focus::Composer;
+            return;
+        }
+        _ => {}
+    }
+    match app.focus {
+        Focus::Chat => {
+            app.chat.handle_key(key);
+        }
+        Focus::Agents | Focus::Goals | Focus::Approvals => {}
+        Focus::Composer => composer_key(app, key),
+    }
+}
+
+fn next_focus(focus: Focus) -> Focus {
+    match focus {
+        Focus::Composer => Focus::Chat,
+        Focus::Chat => Focus::Agents,
+        Focus::Agents => Focus::Goals,
+        Focus::Goals => Focus::Approvals,
+        Focus::Approvals => Focus::Composer,
+    }
+}
+
+/// Ctrl+C: interrupt a running turn; else clear the draft; else exit on a second press.
+fn ctrl_c(app: &mut App) {
+    let now = Instant::now();
+    if app.turn_running {
+        return interrupt(app);
+    }
+    if !app.composer.is_empty() {
+        app.composer.clear();
+        return;
+    }
+    if app
+        .ctrl_c_armed
+        .is_some_and(|at| now.duration_since(at) < DOUBLE_CTRL_C)
+    {
+        app.quit = true;
+        return;
+    }
+    app.ctrl_c_armed = Some(now);
+    show_hint(app, "Press Ctrl+C again to exit", DOUBLE_CTRL_C);
+}
+
+pub fn show_hint(app: &mut App, text: &str, duration: Duration) {
+    let until = Instant::now() + duration;
+    app.hint = Some(Hint {
+        text: text.to_string(),
+        until,
+    });
+    // Redraw when it expires so it disappears without input.
+    app.frames.request_at(until);
+}
+
+fn interrupt(app: &mut App) {
+    app.send(Op::Interrupt);
+    show_hint(app, "interrupting…", Duration::from_secs(2));
+}
+
+fn decline_clarify(app: &mut App) {
+    if let Some(request) = app.pending_clarify.take() {
+        app.transcript.push_notice(
+            NoticeLevel::Info,
+            "declined to answer; the agent will decide",
+        );
+        app.send(Op::ClarifyReply {
+            id: request.id,
+            answer: ClarifyAnswer::Declined,
+        });
+    }
+}
+
+fn composer_key(app: &mut App, key: KeyEvent) {
+    let is_up = key.code == KeyCode::Up && key.modifiers.is_empty();
+    if is_up && app.composer.is_empty() && !app.queue.is_empty() {
+        if let Some(text) = app.queue.take_last() {
+            app.composer.set_text(&text);
+        }
+        return;
+    }
+    match app.composer.handle_key(key) {
+        ComposerAction::None | ComposerAction::Changed => {}
+        ComposerAction::Submit(submission) => submit(app, submission),
+        ComposerAction::OpenEditor => app.editor_request = Some(app.composer.text()),
+        ComposerAction::QueueCurrent => {
+            let text = app.composer.text();
+            app.composer.clear();
+            if app.turn_running {
+                app.queue.push(text);
+            } else {
+                submit(app, Submission::Message(text));
+            }
+        }
+        ComposerAction::Interrupt => interrupt(app),
+        ComposerAction::Exit => app.quit = true,
+    }
+}
+
+fn submit(app: &mut App, submission: Submission) {
+    match submission {
+        Submission::Message(text) => {
+            if text.trim().is_empty() {
+                return;
+            }
+            remember(app, &text);
+            if super::engine_link::answer_clarify(app, &text) {
+                return;
+            }
+            if !app.turn_running {
+                return send_message(app, text);
+            }
+            match app.busy_mode {
+                BusyMode::Interrupt => send_message(app, text),
+                BusyMode::Queue => app.queue.push(text),
+                BusyMode::Steer => steer(app, text),
+            }
+        }
+        Submission::Slash { name, args } => {
+            remember(app, format!("/{name} {args}").trim_end());
+            super::commands::execute(app, &name, &args);
+        }
+        Submission::Shell(command) => {
+            remember(app, &format!("!{command}"));
+            app.transcript.push_user(&format!("!{command}"));
+            app.send(Op::RunShell { command });
+        }
+    }
+}
+
+fn remember(app: &mut App, entry: &str) {
+    app.composer.remember(entry);
+}
+
+/// Show the message and hand it to the engine (which interrupts a running turn first).
+pub fn send_message(app: &mut App, text: String) {
+    app.transcript.push_user(&text);
+    app.chat.scroll_to_bottom();
+    app.send(Op::UserInput { text });
+}
+
+pub fn steer(app: &mut App, text: String) {
+    app.transcript
+        .push_notice(NoticeLevel::Info, &format!("steer: {text}"));
+    app.send(Op::Steer { text });
+}
+
+pub fn editor_finished(app: &mut App, edited: Result<String, String>) {
+    match edited {
+        Ok(text) => app.composer.set_text(&text),
+        Err(reason) => app
+            .transcript
+            .push_notice(NoticeLevel::Warning, &format!("editor: {reason}")),
+    }
+    app.request_frame();
+}
+
+fn onboarding_key(app: &mut App, key: KeyEvent) {
+    let is_ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+    if is_ctrl_c {
+        app.quit = true;
+        return;
+    }
+    let Some(onboarding) = &mut app.onboarding else {
+        return;
+    };
+    match onboarding.handle_key(key) {
+        OnboardingAction::None | OnboardingAction::Redraw => {}
+        OnboardingAction::Cancel => app.quit = true,
+        OnboardingAction::TestConnection(choice) => {
+            let tx = app.app_tx.clone();
+            tokio::spawn(async move {
+                let result = super::probe::test_connection(&choice, Duration::from_secs(10)).await;
+                let _ = tx.send(AppEvent::ConnectionTested(result));
+            });
+        }
+    }
+}
+
+/// The onboarding connection test finished: on success save the choice (off the UI task),
+/// then start the session.
+pub fn connection_tested(app: &mut App, result: Result<(), String>) {
+    let Some(onboarding) = &mut app.onboarding else {
+        return;
+    };
+    onboarding.set_test_result(result);
+    let Some(choice) = onboarding.result().cloned() else {
+        return;
+    };
+    let home = app.home.clone();
+    let tx = app.app_tx.clone();
+    tokio::task::spawn_blocking(move || {
+        let saved =
+            super::overlays::onboarding::save_choice(&home, &choice).map_err(|e| e.to_string());
+        let _ = tx.send(AppEvent::ProviderSaved(saved));
+    });
+}
+
+/// Persist input history (called on exit; small and bounded).
+pub fn save_history(app: &App) {
+    if let Err(err) = app.composer.save_history() {
+        tracing::warn!(error = %err, "could not save input history");
+    }
+}

@@ -1,0 +1,114 @@
+//! Drawing one frame: lay out the screen, let each component draw into its rect, then the
+//! overlay on top. `render_app` is pure over the app state (plus `now`), so tests draw it
+//! into a `TestBackend`. Each real frame is wrapped in synchronized output so the terminal
+//! never shows a half-drawn screen.
+
+use std::time::Instant;
+
+use crossterm::execute;
+use crossterm::terminal::BeginSynchronizedUpdate;
+use crossterm::terminal::EndSynchronizedUpdate;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::text::Span;
+use ratatui::widgets::Widget;
+
+use super::app::App;
+use super::composer::BusyHint;
+use super::composer::ComposerFocus;
+use super::composer::ComposerView;
+use super::focus::Focus;
+use super::layout::LayoutInput;
+use super::layout::SideRegion;
+use super::layout::compute_layout;
+use super::status_bar::Visibility;
+use super::status_bar::next_animation_deadline;
+use super::status_bar::render_status_bar;
+use super::terminal::Tui;
+use crate::theme::Role;
+
+pub fn draw(terminal: &mut Tui, app: &mut App) -> std::io::Result<()> {
+    let now = Instant::now();
+    if app.hint.as_ref().is_some_and(|hint| hint.until <= now) {
+        app.hint = None;
+    }
+    execute!(std::io::stdout(), BeginSynchronizedUpdate)?;
+    let drawn = terminal.draw(|frame| {
+        let area = frame.area();
+        render_app(area, frame.buffer_mut(), app, now);
+    });
+    execute!(std::io::stdout(), EndSynchronizedUpdate)?;
+    drawn?;
+    app.frames.frame_drawn(now);
+    if let Some(at) = next_animation_deadline(&app.status, now) {
+        app.frames.request_at(at);
+    }
+    Ok(())
+}
+
+pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
+    let theme = app.theme.clone();
+    let popup_height = app
+        .composer
+        .popup()
+        .map_or(0, super::popup::SlashPopup::desired_height);
+    let layout = compute_layout(&LayoutInput {
+        area,
+        side: app.side_visibility,
+        focus: app.focus,
+        composer_height: app.composer.desired_height(area.width),
+        popup_height,
+        queue_height: app.queue.desired_height(),
+    });
+    if layout.chat.area() > 0 {
+        app.chat
+            .render(&app.transcript, layout.chat, buf, &theme, app.focus.into());
+    }
+    match layout.side {
+        SideRegion::Hidden => {}
+        SideRegion::Summary(rect) => {
+            let line = app.side.summary_line(rect.width, &theme);
+            line.render(rect, buf);
+        }
+        region @ SideRegion::Panes { .. } => app.side.render(&region, app.focus, buf, &theme),
+    }
+    if let Some(popup) = app.composer.popup() {
+        super::popup::render_popup(popup, layout.popup, buf, &theme);
+    }
+    if layout.queue.area() > 0 {
+        app.queue.render(layout.queue, buf, &theme);
+    }
+    let busy = if app.turn_running {
+        BusyHint::Busy {
+            mode_label: app.busy_mode.label(),
+        }
+    } else {
+        BusyHint::Idle
+    };
+    let focus = if app.focus == Focus::Composer && app.onboarding.is_none() {
+        ComposerFocus::Focused
+    } else {
+        ComposerFocus::Unfocused
+    };
+    app.composer
+        .render(layout.composer, buf, &theme, ComposerView { focus, busy });
+    match &app.hint {
+        Some(hint) => {
+            Line::from(Span::styled(
+                format!(" {}", hint.text),
+                theme.style(Role::StatusBarStrong),
+            ))
+            .style(theme.style(Role::StatusBar))
+            .render(layout.status, buf);
+        }
+        None if app.status.visible == Visibility::Shown => {
+            render_status_bar(&app.status, now, layout.status.width, &theme)
+                .render(layout.status, buf);
+        }
+        None => {}
+    }
+    if let Some(onboarding) = &app.onboarding {
+        onboarding.render(area, buf, &theme);
+    }
+}

@@ -1,0 +1,128 @@
+//! End-to-end test of the full-screen app as a user drives it: the real binary in tmux
+//! against the scripted provider. Type a prompt and see the streamed answer, see a tool cell,
+//! interrupt a slow turn, queue a message while busy, quit, and check the terminal was
+//! restored (alternate screen off).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::time::Duration;
+
+use support::Response;
+use support::ScriptedCall;
+use support::ScriptedServer;
+use support::tmux::Tmux;
+
+const WAIT: Duration = Duration::from_secs(15);
+
+fn slow_words(prefix: &str, n: usize) -> Response {
+    Response::text((0..n).map(|i| format!("{prefix}{i} "))).with_delay_ms(100)
+}
+
+fn alternate_screen_on(session: &Tmux) -> bool {
+    let out = std::process::Command::new("tmux")
+        .args([
+            "display-message",
+            "-p",
+            "-t",
+            session.name(),
+            "#{alternate_on}",
+        ])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).trim() == "1"
+}
+
+#[test]
+fn chat_tool_interrupt_queue_and_quit_in_tmux() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let server = ScriptedServer::start_on_own_thread([
+        Response::text(["Hello ", "from ", "the ", "scripted ", "model."]),
+        Response::tool_calls([ScriptedCall::terminal("call_1", "echo tool-ran")]),
+        Response::text(["Tool ", "finished."]),
+        slow_words("slow", 300),
+        slow_words("busy", 300),
+        Response::text(["Queued ", "answer."]),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("config.yaml"),
+        format!(
+            "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
+            server.base_url()
+        ),
+    )
+    .unwrap();
+    let command = format!(
+        "cd {} && {} --yolo",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_hermes")
+    );
+    let tmux = Tmux::start(
+        &command,
+        120,
+        40,
+        &[
+            ("HERMES_HOME", home.display().to_string()),
+            ("TERM", "xterm-256color".to_string()),
+        ],
+    );
+    tmux.wait_for_text("Message Hermes", WAIT);
+    assert!(
+        alternate_screen_on(&tmux),
+        "the app should use the alternate screen"
+    );
+
+    // A prompt and its streamed answer.
+    tmux.type_text("hello there");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("Hello from the scripted model.", WAIT);
+
+    // A tool round-trip shows a tool cell.
+    tmux.type_text("run the tool");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("Tool finished.", WAIT);
+    assert!(
+        screen.contains("💻 echo tool-ran"),
+        "tool cell missing:\n{screen}"
+    );
+
+    // Interrupt a slow turn with Esc.
+    tmux.type_text("talk slowly");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("slow3", WAIT);
+    tmux.keys(&["Escape"]);
+    tmux.wait_for_text("interrupted", WAIT);
+
+    // Queue a message while busy (Tab), then interrupt: the queued message is sent next.
+    tmux.type_text("keep busy");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("busy3", WAIT);
+    tmux.type_text("queued question");
+    tmux.keys(&["Tab"]);
+    tmux.wait_for_text("queued question", WAIT);
+    tmux.keys(&["Escape"]);
+    tmux.wait_for_text("Queued answer.", WAIT);
+
+    // Quit with a double Ctrl+C; the terminal is restored.
+    tmux.keys(&["C-c"]);
+    tmux.wait_for_text("Ctrl+C again", WAIT);
+    tmux.keys(&["C-c"]);
+    tmux.wait_for_text("[exited 0]", WAIT);
+    assert!(
+        !alternate_screen_on(&tmux),
+        "alternate screen still on after exit"
+    );
+
+    let requests = server.completion_requests();
+    let last = requests.last().unwrap();
+    let messages = last.body["messages"].as_array().unwrap();
+    let last_user = messages.iter().rev().find(|m| m["role"] == "user").unwrap();
+    assert_eq!(last_user["content"], "queued question");
+}
