@@ -200,7 +200,7 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
         display: prepared.loaded.config.display.clone(),
         theme: hermes::theme::Theme::default(),
         factory: Box::new(factory),
-        warnings: prepared.warnings.clone(),
+        warnings: prepared.warnings,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -1,1 +1,382 @@
-//! (in progress)
+//! The in-memory transcript: the single source of truth for what the chat pane shows.
+//!
+//! It turns protocol `Event`s (and local actions such as a user message or `/help` output) into
+//! an ordered list of cells. It does not render, scroll or remember what is expanded; that is
+//! the chat pane's job, keyed by `CellId` and `Entry::rev`.
+//!
+//! Invariants:
+//! - Cells are shared behind `Arc`; once a cell is finished it never changes again. Only *live*
+//!   cells change: the one streaming text cell (assistant message or reasoning, at most one at a
+//!   time) and the tool cells whose call is still running (parallel tools run concurrently).
+//! - Ids grow with position, so a cell can be found by binary search; ids are never reused.
+//! - `Entry::rev` changes whenever a cell's *rendering* may change. Streaming deltas that do not
+//!   complete a line leave it alone (the chat renders only complete lines while streaming), so a
+//!   fast stream does not re-render markdown on every token. `version()` changes on every
+//!   change at all.
+//! - Message text arriving in `MessageComplete` is authoritative and replaces streamed text.
+
+mod bench;
+pub mod cell;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub use bench::bench_transcript;
+pub use cell::Cell;
+pub use cell::CellId;
+pub use cell::Stream;
+pub use cell::TextCell;
+pub use cell::ToolCell;
+pub use cell::ToolState;
+
+use crate::protocol::Event;
+use crate::protocol::NoticeLevel;
+use crate::protocol::ToolStatus;
+use crate::protocol::TurnOutcome;
+
+/// One cell with its identity and render revision.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    id: CellId,
+    rev: u64,
+    cell: Arc<Cell>,
+}
+
+impl Entry {
+    pub fn id(&self) -> CellId {
+        self.id
+    }
+
+    /// Changes whenever this cell's rendering may change; caches key on `(id, rev)`.
+    pub fn rev(&self) -> u64 {
+        self.rev
+    }
+
+    pub fn cell(&self) -> &Cell {
+        &self.cell
+    }
+}
+
+/// Which kind of text is streaming into the live text cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextKind {
+    Assistant,
+    Reasoning,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct LiveText {
+    index: usize,
+    kind: TextKind,
+    turn_id: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Transcript {
+    entries: Vec<Entry>,
+    next_id: CellId,
+    version: u64,
+    live_text: Option<LiveText>,
+    running_tools: HashMap<String, usize>,
+}
+
+impl Transcript {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Increments on every change; a frontend can skip redraws while it is unchanged.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn get(&self, index: usize) -> Option<&Entry> {
+        self.entries.get(index)
+    }
+
+    /// Index of the cell with `id`: `Ok(index)` when present, otherwise `Err(index)` of the
+    /// first cell after where it was (ids grow with position).
+    pub fn position(&self, id: CellId) -> Result<usize, usize> {
+        self.entries.binary_search_by_key(&id, Entry::id)
+    }
+
+    /// Removes every cell. Ids keep growing so caches keyed by id stay valid.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.live_text = None;
+        self.running_tools.clear();
+        self.version += 1;
+    }
+
+    pub fn push_user(&mut self, text: &str) {
+        self.push(Cell::User {
+            text: text.to_string(),
+        });
+    }
+
+    pub fn push_notice(&mut self, level: NoticeLevel, text: &str) {
+        self.push(Cell::Notice {
+            level,
+            text: text.to_string(),
+        });
+    }
+
+    pub fn push_info(&mut self, title: &str, body: &str) {
+        self.push(Cell::Info {
+            title: title.to_string(),
+            body: body.to_string(),
+        });
+    }
+
+    /// The text of the `n_from_end`-th assistant message counting from the last one (1 = the
+    /// last reply), for `/copy N`. Streaming messages count; 0 gives `None`.
+    pub fn assistant_text(&self, n_from_end: usize) -> Option<&str> {
+        let n = n_from_end.checked_sub(1)?;
+        self.entries
+            .iter()
+            .rev()
+            .filter_map(|e| match e.cell() {
+                Cell::Assistant(msg) => Some(msg.text.as_str()),
+                _ => None,
+            })
+            .nth(n)
+    }
+
+    /// Applies one engine event. Events that are not about the conversation (status, session
+    /// info, requests) are ignored and do not change `version()`.
+    pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::MessageStart { .. } => {
+                // The cell is created by the first text, so a message that turns out empty
+                // (a pure tool call) leaves no trace; a new message must not append to the
+                // previous one, so the live cell ends here.
+                self.finish_live_text();
+            }
+            Event::MessageDelta { turn_id, text } => {
+                self.stream_text(TextKind::Assistant, *turn_id, text);
+            }
+            Event::ReasoningDelta { turn_id, text } => {
+                self.stream_text(TextKind::Reasoning, *turn_id, text);
+            }
+            Event::MessageComplete {
+                turn_id,
+                text,
+                reasoning,
+            } => self.complete_message(*turn_id, text, reasoning.as_deref()),
+            Event::ToolStart {
+                call_id,
+                name,
+                preview,
+                ..
+            } => {
+                self.finish_live_text();
+                let index = self.push(Cell::Tool(ToolCell::new(call_id, name, preview)));
+                self.running_tools.insert(call_id.clone(), index);
+            }
+            Event::ToolProgress { call_id, text } => {
+                if let Some(&index) = self.running_tools.get(call_id) {
+                    self.modify(index, |cell| {
+                        if let Cell::Tool(tool) = cell {
+                            tool.push_progress(text);
+                        }
+                    });
+                }
+            }
+            Event::ToolComplete {
+                call_id,
+                name,
+                status,
+                output,
+                duration_ms,
+            } => {
+                let index = match self.running_tools.remove(call_id) {
+                    Some(index) => index,
+                    // A completion without a start still deserves a cell.
+                    None => self.push(Cell::Tool(ToolCell::new(call_id, name, name))),
+                };
+                self.modify(index, |cell| {
+                    if let Cell::Tool(tool) = cell {
+                        tool.finish(*status, output, *duration_ms);
+                    }
+                });
+            }
+            Event::Notice { level, text } => self.push_notice(*level, text),
+            Event::Error { kind, text } => {
+                self.push(Cell::Error {
+                    kind: *kind,
+                    text: text.clone(),
+                });
+            }
+            Event::TurnComplete { outcome, .. } => self.complete_turn(outcome),
+            Event::SessionInfo(_)
+            | Event::TurnStarted { .. }
+            | Event::ClarifyRequest(_)
+            | Event::StatusUpdate(_)
+            | Event::ShutdownComplete => {}
+        }
+    }
+
+    fn push(&mut self, cell: Cell) -> usize {
+        self.entries.push(Entry {
+            id: self.next_id,
+            rev: 0,
+            cell: Arc::new(cell),
+        });
+        self.next_id += 1;
+        self.version += 1;
+        self.entries.len() - 1
+    }
+
+    /// Changes a live cell and marks it for re-rendering.
+    fn modify(&mut self, index: usize, change: impl FnOnce(&mut Cell)) {
+        if let Some(entry) = self.entries.get_mut(index) {
+            change(Arc::make_mut(&mut entry.cell));
+            entry.rev += 1;
+            self.version += 1;
+        }
+    }
+
+    fn stream_text(&mut self, kind: TextKind, turn_id: u64, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let live = self
+            .live_text
+            .filter(|live| live.kind == kind && live.turn_id == turn_id);
+        let Some(live) = live else {
+            self.finish_live_text();
+            let cell = TextCell {
+                turn_id,
+                text: text.to_string(),
+                stream: cell::Stream::Streaming,
+            };
+            let index = self.push(match kind {
+                TextKind::Assistant => Cell::Assistant(cell),
+                TextKind::Reasoning => Cell::Reasoning(cell),
+            });
+            self.live_text = Some(LiveText {
+                index,
+                kind,
+                turn_id,
+            });
+            return;
+        };
+        let Some(entry) = self.entries.get_mut(live.index) else {
+            return;
+        };
+        if let Cell::Assistant(msg) | Cell::Reasoning(msg) = Arc::make_mut(&mut entry.cell) {
+            msg.text.push_str(text);
+        }
+        // Only a completed line changes what a streaming cell shows.
+        if text.contains('\n') {
+            entry.rev += 1;
+        }
+        self.version += 1;
+    }
+
+    fn complete_message(&mut self, turn_id: u64, text: &str, reasoning: Option<&str>) {
+        let live = self.live_text.filter(|live| live.turn_id == turn_id);
+        match live.map(|live| live.kind) {
+            Some(TextKind::Assistant) => {}
+            Some(TextKind::Reasoning) => {
+                if let Some(reasoning) = reasoning {
+                    self.replace_live_text(reasoning);
+                }
+                self.finish_live_text();
+            }
+            None => {
+                self.finish_live_text();
+                // Reasoning that was never streamed (non-streaming fallback) goes first.
+                if let Some(reasoning) = reasoning.filter(|r| !r.trim().is_empty()) {
+                    self.push(Cell::Reasoning(TextCell {
+                        turn_id,
+                        text: reasoning.to_string(),
+                        stream: cell::Stream::Done,
+                    }));
+                }
+            }
+        }
+        let streamed = self
+            .live_text
+            .is_some_and(|l| l.kind == TextKind::Assistant && l.turn_id == turn_id);
+        if streamed {
+            self.replace_live_text(text);
+            self.finish_live_text();
+        } else if !text.is_empty() {
+            self.push(Cell::Assistant(TextCell {
+                turn_id,
+                text: text.to_string(),
+                stream: cell::Stream::Done,
+            }));
+        }
+    }
+
+    fn replace_live_text(&mut self, text: &str) {
+        if let Some(live) = self.live_text {
+            self.modify(live.index, |cell| {
+                if let Cell::Assistant(msg) | Cell::Reasoning(msg) = cell {
+                    if msg.text != text {
+                        msg.text = text.to_string();
+                    }
+                }
+            });
+        }
+    }
+
+    /// Freezes the streaming text cell, if any.
+    fn finish_live_text(&mut self) {
+        if let Some(live) = self.live_text.take() {
+            self.modify(live.index, |cell| {
+                if let Cell::Assistant(msg) | Cell::Reasoning(msg) = cell {
+                    msg.stream = cell::Stream::Done;
+                }
+            });
+        }
+    }
+
+    fn complete_turn(&mut self, outcome: &TurnOutcome) {
+        self.finish_live_text();
+        // A tool still running when its turn ends will never report; freeze it as cancelled.
+        let mut orphans: Vec<usize> = self.running_tools.drain().map(|(_, i)| i).collect();
+        orphans.sort_unstable();
+        for index in orphans {
+            self.modify(index, |cell| {
+                if let Cell::Tool(tool) = cell {
+                    let output = tool.progress.iter().cloned().collect::<Vec<_>>().join("\n");
+                    let duration = tool.duration_ms.unwrap_or(0);
+                    tool.finish(ToolStatus::Cancelled, &output, duration);
+                }
+            });
+        }
+        match outcome {
+            TurnOutcome::Interrupted { done } => {
+                self.push(Cell::Interrupted { done: done.clone() });
+            }
+            TurnOutcome::IterationLimit { limit } => {
+                let text = format!(
+                    "stopped after {limit} iterations (agent.max_iterations); \
+                     send a message to continue"
+                );
+                self.push_notice(NoticeLevel::Warning, &text);
+            }
+            // A failure also arrives as `Event::Error`, which already made a cell.
+            TurnOutcome::Completed | TurnOutcome::Failed { .. } => {}
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "transcript_tests.rs"]
+mod tests;
