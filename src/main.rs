@@ -92,6 +92,7 @@ enum ConfigAction {
 }
 
 fn main() -> ExitCode {
+    hermes::util::startup::mark();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),

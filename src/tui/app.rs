@@ -105,6 +105,8 @@ pub struct App {
     pub ctrl_c_armed: Option<Instant>,
     pub hint: Option<Hint>,
     pub frames: FrameScheduler,
+    /// Frames drawn so far (the first one is logged with the start-up time).
+    pub frames_drawn: u64,
     pub app_tx: UnboundedSender<AppEvent>,
     /// `Ctrl+G`: the loop hands the terminal to `$EDITOR` with this draft.
     pub editor_request: Option<String>,
@@ -142,6 +144,7 @@ impl App {
             ctrl_c_armed: None,
             hint: None,
             frames: FrameScheduler::default(),
+            frames_drawn: 0,
             app_tx,
             editor_request: None,
             quit: false,

@@ -40,6 +40,12 @@ pub fn draw(terminal: &mut Tui, app: &mut App) -> std::io::Result<()> {
     });
     execute!(std::io::stdout(), EndSynchronizedUpdate)?;
     drawn?;
+    if app.frames_drawn == 0 {
+        if let Some(elapsed) = crate::util::startup::since_start() {
+            tracing::info!(ms = elapsed.as_secs_f64() * 1000.0, "first frame drawn");
+        }
+    }
+    app.frames_drawn += 1;
     app.frames.frame_drawn(now);
     if let Some(at) = next_animation_deadline(&app.status, now) {
         app.frames.request_at(at);
