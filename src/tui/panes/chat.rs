@@ -18,6 +18,7 @@
 mod cache;
 mod cells;
 mod layout;
+mod scroll;
 
 use std::collections::HashSet;
 
@@ -50,6 +51,10 @@ use cache::LineCache;
 use cells::is_expandable;
 use layout::Layout;
 use layout::Pos;
+use scroll::Request;
+use scroll::Scroll;
+use scroll::ScrollState;
+use scroll::ViewState;
 
 /// Lines moved per mouse-wheel step.
 const WHEEL_LINES: usize = 3;
@@ -73,24 +78,6 @@ impl From<Focus> for ChatFocus {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scroll {
-    Follow,
-    Anchor { id: CellId, line: usize },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Request {
-    Up(usize),
-    Down(usize),
-    Top,
-    Bottom,
-    SelectPrev,
-    SelectNext,
-    /// Expand or collapse the selected cell, then bring it into view.
-    ToggleSelected,
-}
-
 /// Where a cell's lines landed on screen in the last frame (for clicks and selection).
 #[derive(Debug, Clone, Copy)]
 struct Hit {
@@ -98,12 +85,6 @@ struct Hit {
     bottom: u16,
     id: CellId,
     expandable: bool,
-}
-
-/// What the user left behind when they scrolled up: the last cell and its revision.
-#[derive(Debug, Clone, Copy)]
-struct LeftAt {
-    last: Option<(CellId, u64)>,
 }
 
 #[derive(Default)]
@@ -117,21 +98,6 @@ pub struct ChatView {
     area: Rect,
     inner: Rect,
     new_below: usize,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct ScrollState {
-    scroll: Scroll,
-    left_at: Option<LeftAt>,
-}
-
-impl Default for ScrollState {
-    fn default() -> Self {
-        Self {
-            scroll: Scroll::Follow,
-            left_at: None,
-        }
-    }
 }
 
 impl ChatView {
@@ -438,132 +404,6 @@ fn render_welcome(inner: Rect, buf: &mut Buffer, theme: &Theme) {
         let x = inner.x + inner.width.saturating_sub(w) / 2;
         let line = Line::from(Span::styled(text, theme.style(role)));
         buf.set_line(x, row, &line, inner.width.min(w));
-    }
-}
-
-/// Scroll and selection state while requests are resolved against a layout.
-struct ViewState {
-    scroll: ScrollState,
-    selected: Option<CellId>,
-    last_visible: Option<CellId>,
-}
-
-impl ViewState {
-    /// The first visible position, resolving the anchor (a vanished cell falls forward).
-    fn start(&mut self, layout: &mut Layout<'_>, height: usize) -> Pos {
-        match self.scroll.scroll {
-            Scroll::Follow => layout.bottom_start(height),
-            Scroll::Anchor { id, line } => match layout.transcript.position(id) {
-                Ok(index) => {
-                    let max = layout.block_height(index) - 1;
-                    Pos {
-                        index,
-                        line: line.min(max),
-                    }
-                }
-                Err(index) if index < layout.len() => Pos { index, line: 0 },
-                Err(_) => layout.bottom_start(height),
-            },
-        }
-    }
-
-    fn anchor_at(&mut self, layout: &mut Layout<'_>, pos: Pos) {
-        let Some(entry) = layout.transcript.get(pos.index) else {
-            return;
-        };
-        if self.scroll.scroll == Scroll::Follow {
-            let last = layout
-                .transcript
-                .entries()
-                .last()
-                .map(|e| (e.id(), e.rev()));
-            self.scroll.left_at = Some(LeftAt { last });
-        }
-        self.scroll.scroll = Scroll::Anchor {
-            id: entry.id(),
-            line: pos.line,
-        };
-    }
-
-    fn follow(&mut self) {
-        self.scroll = ScrollState::default();
-    }
-
-    fn apply(&mut self, layout: &mut Layout<'_>, request: Request, height: usize) {
-        match request {
-            Request::Up(n) => {
-                let start = self.start(layout, height);
-                let pos = layout.move_up(start, n);
-                self.anchor_at(layout, pos);
-            }
-            Request::Down(n) => {
-                let start = self.start(layout, height);
-                let pos = layout.move_down(start, n);
-                self.anchor_at(layout, pos);
-            }
-            Request::Top => self.anchor_at(layout, Pos { index: 0, line: 0 }),
-            Request::Bottom => self.follow(),
-            Request::SelectPrev | Request::SelectNext => {
-                let last = layout.len().saturating_sub(1);
-                let index = match self.selected.map(|id| layout.transcript.position(id)) {
-                    None => self
-                        .last_visible
-                        .and_then(|id| layout.transcript.position(id).ok())
-                        .unwrap_or(last),
-                    Some(Ok(i)) if request == Request::SelectPrev => i.saturating_sub(1),
-                    Some(Ok(i)) => (i + 1).min(last),
-                    Some(Err(i)) => i.min(last),
-                };
-                self.selected = layout.transcript.get(index).map(|e| e.id());
-                self.reveal(layout, index, height);
-            }
-            Request::ToggleSelected => {
-                if let Some(Ok(index)) = self.selected.map(|id| layout.transcript.position(id)) {
-                    self.reveal(layout, index, height);
-                }
-            }
-        }
-        // Leave the bottom only when something is actually hidden below.
-        self.normalize(layout, height);
-    }
-
-    /// Scrolls the least needed so cell `index` is visible (its top, when it is taller than
-    /// the view).
-    fn reveal(&mut self, layout: &mut Layout<'_>, index: usize, height: usize) {
-        let start = self.start(layout, height);
-        if index < start.index || (index == start.index && start.line > 0) {
-            self.anchor_at(layout, Pos { index, line: 0 });
-            return;
-        }
-        if layout.rows_to_end_of(start, index, height).is_some() {
-            return;
-        }
-        let own = layout.lines(index).len().max(1);
-        let pos = if own >= height {
-            Pos { index, line: 0 }
-        } else {
-            layout.move_up(
-                Pos {
-                    index,
-                    line: own - 1,
-                },
-                height - 1,
-            )
-        };
-        self.anchor_at(layout, pos);
-    }
-
-    /// Switches to following when the anchored view already shows the end; returns the
-    /// first visible position.
-    fn normalize(&mut self, layout: &mut Layout<'_>, height: usize) -> Pos {
-        let start = self.start(layout, height);
-        if matches!(self.scroll.scroll, Scroll::Anchor { .. })
-            && layout.shows_end_from(start, height)
-        {
-            self.follow();
-            return layout.bottom_start(height);
-        }
-        start
     }
 }
 

@@ -1,0 +1,338 @@
+//! Turns one transcript `Cell` into wrapped lines for a width: the look of every cell kind.
+//!
+//! Pure function of (cell, width, expansion, theme), so the chat pane can cache the result per
+//! cell. Does not scroll, select or cache. Invariant: no line is wider than `width`.
+
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::text::Span;
+
+use crate::protocol::ErrorKind;
+use crate::protocol::NoticeLevel;
+use crate::protocol::ToolStatus;
+use crate::theme::Role;
+use crate::theme::Theme;
+use crate::tui::markdown;
+use crate::tui::markdown::wrap;
+use crate::tui::markdown::wrap::SpanLine;
+use crate::tui::transcript::Cell;
+use crate::tui::transcript::TextCell;
+use crate::tui::transcript::ToolCell;
+use crate::tui::transcript::ToolState;
+
+/// Output lines shown by a collapsed tool cell.
+pub const TOOL_PREVIEW_LINES: usize = 3;
+/// Reasoning lines shown while reasoning streams (the newest ones).
+pub const REASONING_LIVE_LINES: usize = 4;
+const INDENT: &str = "  ";
+const GUTTER: &str = "  ┊ ";
+
+/// Whether an expandable cell (tool, reasoning) shows everything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Expansion {
+    Collapsed,
+    Expanded,
+}
+
+/// Cells that Enter or a click expand and collapse.
+pub fn is_expandable(cell: &Cell) -> bool {
+    matches!(cell, Cell::Tool(_) | Cell::Reasoning(_))
+}
+
+pub fn render_cell(
+    cell: &Cell,
+    width: u16,
+    expansion: Expansion,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let width = usize::from(width).max(1);
+    match cell {
+        Cell::User { text } => {
+            let style = theme.style(Role::User);
+            prefixed("❯ ", style, &[Span::styled(text.clone(), style)], width)
+        }
+        Cell::Assistant(msg) => assistant(msg, width, theme),
+        Cell::Reasoning(reasoning) => self::reasoning(reasoning, width, expansion, theme),
+        Cell::Tool(tool) => self::tool(tool, width, expansion, theme),
+        Cell::Notice { level, text } => {
+            let (mark, role) = match level {
+                NoticeLevel::Info => ("ℹ ", Role::Dim),
+                NoticeLevel::Warning => ("⚠ ", Role::Warn),
+            };
+            let style = theme.style(role);
+            prefixed(mark, style, &[Span::styled(text.clone(), style)], width)
+        }
+        Cell::Error { kind, text } => {
+            let style = theme.style(Role::Error);
+            let body = format!("{}: {text}", error_label(*kind));
+            prefixed("✗ ", style, &[Span::styled(body, style)], width)
+        }
+        Cell::Interrupted { done } => {
+            let style = theme.style(Role::Warn);
+            let body = if done.trim().is_empty() {
+                "interrupted".to_string()
+            } else {
+                format!("interrupted: {done}")
+            };
+            prefixed("■ ", style, &[Span::styled(body, style)], width)
+        }
+        Cell::Info { title, body } => {
+            let mut lines = wrap_lines(
+                &[Span::styled(title.clone(), theme.style(Role::Heading))],
+                width,
+            );
+            for line in body.lines() {
+                let text = wrap::sanitize(line).into_owned();
+                lines.extend(prefixed(
+                    INDENT,
+                    Style::default(),
+                    &[Span::raw(text)],
+                    width,
+                ));
+            }
+            lines
+        }
+    }
+}
+
+fn assistant(msg: &TextCell, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let label = Span::styled("⚕ Hermes", theme.style(Role::Assistant));
+    let mut lines = vec![Line::from(label)];
+    let inner = u16::try_from(width.saturating_sub(INDENT.len()).max(1)).unwrap_or(u16::MAX);
+    let body = if msg.is_streaming() {
+        markdown::render_streaming(&msg.text, inner, theme)
+    } else {
+        markdown::render(&msg.text, inner, theme)
+    };
+    if body.is_empty() && msg.is_streaming() {
+        lines.push(Line::from(Span::styled("  …", theme.style(Role::Dim))));
+    }
+    for line in body {
+        let mut spans = vec![Span::raw(INDENT)];
+        spans.extend(line.spans);
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+fn reasoning(
+    cell: &TextCell,
+    width: usize,
+    expansion: Expansion,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let style = theme.style(Role::Reasoning);
+    let text = if cell.is_streaming() {
+        markdown::complete_lines(&cell.text)
+    } else {
+        cell.text.as_str()
+    };
+    let all: Vec<&str> = text.trim_end().lines().collect();
+    let (header, shown): (String, &[&str]) = match (cell.is_streaming(), expansion) {
+        (_, Expansion::Expanded) => ("∴ reasoning".to_string(), &all),
+        (true, Expansion::Collapsed) => {
+            let from = all.len().saturating_sub(REASONING_LIVE_LINES);
+            ("∴ reasoning…".to_string(), &all[from..])
+        }
+        (false, Expansion::Collapsed) => {
+            let n = all.len();
+            let noun = if n == 1 { "line" } else { "lines" };
+            (format!("∴ reasoning ({n} {noun})"), &[])
+        }
+    };
+    let mut lines = vec![Line::from(Span::styled(header, style))];
+    for line in shown {
+        let text = wrap::sanitize(line).into_owned();
+        lines.extend(prefixed(INDENT, style, &[Span::styled(text, style)], width));
+    }
+    lines
+}
+
+fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> Vec<Line<'static>> {
+    let dim = theme.style(Role::Dim);
+    let subject = if tool.preview.trim().is_empty() {
+        tool.name.clone()
+    } else {
+        wrap::sanitize(&tool.preview).replace('\n', " ")
+    };
+    let mut header = vec![
+        Span::raw(format!("{} ", tool_emoji(&tool.name))),
+        Span::styled(subject, theme.style(Role::Tool)),
+    ];
+    if let Some(ms) = tool.duration_ms {
+        header.push(Span::styled(format!(" ({})", format_duration(ms)), dim));
+    }
+    match tool.state {
+        ToolState::Running => header.push(Span::styled("  running…", dim)),
+        ToolState::Finished(ToolStatus::Ok) => {}
+        ToolState::Finished(ToolStatus::Error) => {
+            header.push(Span::styled(" ✗ error", theme.style(Role::Error)));
+        }
+        ToolState::Finished(ToolStatus::Denied) => {
+            header.push(Span::styled(" ⊘ denied", theme.style(Role::Error)));
+        }
+        ToolState::Finished(ToolStatus::Cancelled) => {
+            header.push(Span::styled(" ⊘ cancelled", theme.style(Role::Warn)));
+        }
+    }
+    let mut lines = prefixed_spans("", "   ", &header, width);
+    if tool.state == ToolState::Running {
+        if let Some(last) = tool.progress.back() {
+            lines.push(gutter_line(last, width, dim));
+        }
+        return lines;
+    }
+    let output = wrap::sanitize(tool.output.trim_end()).into_owned();
+    if output.trim().is_empty() {
+        return lines;
+    }
+    let out_style = match tool.state {
+        ToolState::Finished(ToolStatus::Error | ToolStatus::Denied) => theme.style(Role::Error),
+        _ => dim,
+    };
+    let total = output.lines().count();
+    match expansion {
+        Expansion::Collapsed => {
+            for line in output.lines().take(TOOL_PREVIEW_LINES) {
+                lines.push(gutter_line(line, width, out_style));
+            }
+            if total > TOOL_PREVIEW_LINES {
+                let more = total - TOOL_PREVIEW_LINES;
+                let noun = if more == 1 { "line" } else { "lines" };
+                let text = format!("{INDENT}… {more} more {noun} (Enter to expand)");
+                lines.push(Line::from(Span::styled(wrap::truncate(&text, width), dim)));
+            }
+        }
+        Expansion::Expanded => {
+            let avail = width.saturating_sub(wrap::display_width(GUTTER)).max(1);
+            for line in output.lines() {
+                for piece in wrap::hard_wrap(&[Span::styled(line.to_string(), out_style)], avail) {
+                    let mut spans = vec![Span::styled(GUTTER, dim)];
+                    spans.extend(piece);
+                    lines.push(Line::from(spans));
+                }
+            }
+            if total > TOOL_PREVIEW_LINES {
+                let text = format!("{INDENT}(Enter to collapse)");
+                lines.push(Line::from(Span::styled(wrap::truncate(&text, width), dim)));
+            }
+        }
+    }
+    lines
+}
+
+/// One output line behind the gutter, cut to the width.
+fn gutter_line(text: &str, width: usize, style: Style) -> Line<'static> {
+    let avail = width.saturating_sub(wrap::display_width(GUTTER));
+    let text = wrap::truncate(&wrap::sanitize(text), avail);
+    Line::from(vec![Span::styled(GUTTER, style), Span::styled(text, style)])
+}
+
+/// Hermes's per-tool emoji.
+pub fn tool_emoji(name: &str) -> &'static str {
+    match name {
+        "terminal" => "💻",
+        "process" => "⚙️",
+        "read_file" => "📖",
+        "write_file" => "✍️",
+        "patch" => "🔧",
+        "search_files" => "🔎",
+        "todo" => "📋",
+        "clarify" => "❓",
+        _ => "🛠️",
+    }
+}
+
+/// `0.1s`, `12.3s`, `2m 05s`.
+pub fn format_duration(ms: u64) -> String {
+    if ms < 60_000 {
+        let tenths = ms.div_ceil(100);
+        format!("{}.{}s", tenths / 10, tenths % 10)
+    } else {
+        let secs = ms / 1000;
+        format!("{}m {:02}s", secs / 60, secs % 60)
+    }
+}
+
+fn error_label(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::EmptyResponse => "empty response",
+        ErrorKind::Hang => "stalled",
+        ErrorKind::RateLimited => "rate limited",
+        ErrorKind::Auth => "authentication",
+        ErrorKind::ContextTooLong => "context too long",
+        ErrorKind::Transport => "connection",
+        ErrorKind::BadResponse => "bad response",
+        ErrorKind::Config => "configuration",
+        ErrorKind::Internal => "internal error",
+    }
+}
+
+/// Wraps `spans` behind a first-line marker; continuation lines are indented to match.
+fn prefixed(
+    marker: &str,
+    style: Style,
+    spans: &[Span<'static>],
+    width: usize,
+) -> Vec<Line<'static>> {
+    let pad = " ".repeat(wrap::display_width(marker));
+    let marker_span = Span::styled(marker.to_string(), style);
+    let avail = width.saturating_sub(pad.len()).max(1);
+    let mut out = Vec::new();
+    for text_line in split_lines(spans) {
+        for (i, line) in wrap::wrap_spans(&text_line, avail).into_iter().enumerate() {
+            let lead = if out.is_empty() && i == 0 {
+                marker_span.clone()
+            } else {
+                Span::raw(pad.clone())
+            };
+            let mut all = vec![lead];
+            all.extend(line);
+            out.push(Line::from(all));
+        }
+    }
+    out
+}
+
+fn prefixed_spans(
+    first: &str,
+    rest: &str,
+    spans: &[Span<'static>],
+    width: usize,
+) -> Vec<Line<'static>> {
+    let avail = width.saturating_sub(wrap::display_width(rest)).max(1);
+    wrap::wrap_spans(spans, avail)
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let lead = if i == 0 { first } else { rest };
+            let mut all = vec![Span::raw(lead.to_string())];
+            all.extend(line);
+            Line::from(all)
+        })
+        .collect()
+}
+
+fn wrap_lines(spans: &[Span<'static>], width: usize) -> Vec<Line<'static>> {
+    wrap::wrap_spans(spans, width)
+        .into_iter()
+        .map(Line::from)
+        .collect()
+}
+
+/// Splits styled text at newlines (user messages and notices may span several lines).
+fn split_lines(spans: &[Span<'static>]) -> Vec<SpanLine> {
+    let mut lines: Vec<SpanLine> = vec![Vec::new()];
+    for span in spans {
+        let text = wrap::sanitize(&span.content).into_owned();
+        for (i, part) in text.split('\n').enumerate() {
+            if i > 0 {
+                lines.push(Vec::new());
+            }
+            if let Some(line) = lines.last_mut() {
+                wrap::push_styled(line, part, span.style);
+            }
+        }
+    }
+    lines
+}

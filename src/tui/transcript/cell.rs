@@ -1,0 +1,161 @@
+//! The cells a transcript is made of: plain data, one variant per kind of entry, with no
+//! rendering (the chat pane turns a `Cell` into lines for a width).
+//!
+//! Invariants: tool output and progress are bounded here, when they are stored, so a single
+//! runaway tool cannot make the transcript (or any render of it) unbounded.
+
+use std::collections::VecDeque;
+
+use crate::protocol::ErrorKind;
+use crate::protocol::NoticeLevel;
+use crate::protocol::ToolStatus;
+
+/// Stable identity of a cell; ids grow in transcript order and are never reused (not even
+/// after `clear`), so caches keyed by id never see stale data.
+pub type CellId = u64;
+
+/// Bytes of tool output kept from the start and from the end of a tool's output.
+pub const OUTPUT_HEAD_BYTES: usize = 32 * 1024;
+pub const OUTPUT_TAIL_BYTES: usize = 32 * 1024;
+/// Progress lines kept while a tool runs (the newest ones), and their maximum length.
+pub const MAX_PROGRESS_LINES: usize = 64;
+pub const MAX_PROGRESS_LINE_BYTES: usize = 1024;
+
+/// One transcript entry.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    /// What the user typed.
+    User {
+        text: String,
+    },
+    /// An assistant message (markdown).
+    Assistant(TextCell),
+    /// Model reasoning shown before (or between) messages.
+    Reasoning(TextCell),
+    Tool(ToolCell),
+    Notice {
+        level: NoticeLevel,
+        text: String,
+    },
+    Error {
+        kind: ErrorKind,
+        text: String,
+    },
+    /// The user interrupted a turn; `done` says what had been finished.
+    Interrupted {
+        done: String,
+    },
+    /// Local output such as `/help` or `/status`: a title and plain lines.
+    Info {
+        title: String,
+        body: String,
+    },
+}
+
+/// Whether a streamed cell may still grow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    Streaming,
+    Done,
+}
+
+/// Streamed text (assistant message or reasoning) of one turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextCell {
+    pub turn_id: u64,
+    pub text: String,
+    pub stream: Stream,
+}
+
+impl TextCell {
+    pub fn is_streaming(&self) -> bool {
+        self.stream == Stream::Streaming
+    }
+
+    /// Number of non-empty-trimmed lines, for the collapsed reasoning summary.
+    pub fn line_count(&self) -> usize {
+        self.text.trim_end().lines().count()
+    }
+}
+
+/// Where a tool call is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolState {
+    Running,
+    Finished(ToolStatus),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCell {
+    pub call_id: String,
+    pub name: String,
+    /// One-line human summary of the call (`echo hi`, `src/main.rs`).
+    pub preview: String,
+    pub state: ToolState,
+    pub duration_ms: Option<u64>,
+    /// The output the model saw, bounded by `bound_output`; empty while running.
+    pub output: String,
+    /// The newest progress lines while running; cleared on completion (the output
+    /// supersedes them).
+    pub progress: VecDeque<String>,
+}
+
+impl ToolCell {
+    pub fn new(call_id: &str, name: &str, preview: &str) -> Self {
+        Self {
+            call_id: call_id.to_string(),
+            name: name.to_string(),
+            preview: preview.to_string(),
+            state: ToolState::Running,
+            duration_ms: None,
+            output: String::new(),
+            progress: VecDeque::new(),
+        }
+    }
+
+    /// Appends progress text, one entry per line, keeping only the newest lines.
+    pub fn push_progress(&mut self, text: &str) {
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            if self.progress.len() == MAX_PROGRESS_LINES {
+                self.progress.pop_front();
+            }
+            self.progress
+                .push_back(truncate_at_char(line, MAX_PROGRESS_LINE_BYTES).to_string());
+        }
+    }
+
+    pub fn finish(&mut self, status: ToolStatus, output: &str, duration_ms: u64) {
+        self.state = ToolState::Finished(status);
+        self.output = bound_output(output);
+        self.duration_ms = Some(duration_ms);
+        self.progress = VecDeque::new();
+    }
+}
+
+/// Keeps at most `OUTPUT_HEAD_BYTES` from the start and `OUTPUT_TAIL_BYTES` from the end, with a
+/// marker line saying how much was dropped in between. Cuts fall on char boundaries.
+pub fn bound_output(output: &str) -> String {
+    if output.len() <= OUTPUT_HEAD_BYTES + OUTPUT_TAIL_BYTES {
+        return output.to_string();
+    }
+    let head = truncate_at_char(output, OUTPUT_HEAD_BYTES);
+    let mut tail_start = output.len() - OUTPUT_TAIL_BYTES;
+    while !output.is_char_boundary(tail_start) {
+        tail_start += 1;
+    }
+    let tail = &output[tail_start..];
+    let omitted = output.len() - head.len() - tail.len();
+    format!("{head}\n… {omitted} bytes omitted …\n{tail}")
+}
+
+/// The longest prefix of `s` of at most `max` bytes that ends on a char boundary.
+pub fn truncate_at_char(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
