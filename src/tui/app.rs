@@ -221,6 +221,8 @@ impl App {
 /// Run the app until the user quits. The terminal is restored on every exit path.
 pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     super::terminal::install_panic_hook(options.home.logs_dir());
+    // Syntax assets take ~100 ms to load; warm them off the UI task before a code block needs them.
+    tokio::task::spawn_blocking(super::markdown::preload);
     let mut session = TerminalSession::enter().map_err(TuiError::Terminal)?;
     let (app_tx, mut app_rx) = mpsc::unbounded_channel();
     let mut app = App::new(options, app_tx);

@@ -58,7 +58,8 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
             }
         }
         "verbose" => {
-            notice(app, "verbose: pending chat view support");
+            let detail = app.chat.cycle_detail();
+            notice(app, &format!("tool output and reasoning: {detail}"));
         }
         "statusbar" => {
             app.status.visible = match app.status.visible {

@@ -50,9 +50,17 @@ pub fn complete_lines(text: &str) -> &str {
     text.rfind('\n').map_or("", |i| &text[..=i])
 }
 
-/// Renders a message that is still streaming: complete lines only.
+/// Renders a message that is still streaming: complete words only, so a half-received word
+/// never flickers and a long paragraph still appears as it arrives (gating on whole lines
+/// would hide a newline-free paragraph until its end). Words only ever append at the end;
+/// the one visible change is that an unclosed `**`/`` ` `` span restyles when it closes.
 pub fn render_streaming(text: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
-    render(complete_lines(text), width, theme)
+    render(complete_words(text), width, theme)
+}
+
+/// The part of a streaming text that may be shown: everything up to the last whitespace.
+pub fn complete_words(text: &str) -> &str {
+    text.rfind(char::is_whitespace).map_or("", |i| &text[..i])
 }
 
 /// Renders markdown to lines no wider than `width`.
@@ -147,8 +155,9 @@ impl<'t> Renderer<'t> {
                     self.inline_text(line, style);
                 }
             }
-            Event::SoftBreak => self.inline_text(" ", self.style()),
-            Event::HardBreak => self.flush(),
+            // Models write single newlines meaning "new line" (lists without markers,
+            // poems, addresses); joining them as CommonMark does garbles that.
+            Event::SoftBreak | Event::HardBreak => self.flush(),
             Event::Rule => {
                 self.flush();
                 self.block_start();

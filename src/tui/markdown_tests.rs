@@ -111,14 +111,15 @@ fn wrapping_respects_width_including_wide_characters() {
 }
 
 #[test]
-fn streaming_renders_only_complete_lines() {
-    assert_eq!(complete_lines("no newline yet"), "");
-    assert_eq!(complete_lines("one\ntwo"), "one\n");
+fn streaming_renders_only_complete_words() {
+    assert_eq!(complete_words("nospace"), "");
+    assert_eq!(complete_words("one tw"), "one");
+    assert_eq!(complete_words("one\ntwo"), "one");
     let t = theme();
-    assert!(render_streaming("# Hea", 40, &t).is_empty());
+    assert!(render_streaming("Hel", 40, &t).is_empty());
     assert_eq!(
         texts(&render_streaming("# Heading\nsecond li", 40, &t)),
-        ["# Heading"]
+        ["# Heading", "", "second"]
     );
 }
 

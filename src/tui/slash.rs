@@ -133,7 +133,7 @@ pub static COMMANDS: &[SlashCommand] = &[
         "verbose",
         &[],
         "",
-        "Cycle tool progress: off → new → all → verbose",
+        "Toggle full tool output and reasoning for every cell",
         Category::Configuration,
     ),
     cmd(
@@ -155,7 +155,7 @@ pub static COMMANDS: &[SlashCommand] = &[
         "usage",
         &[],
         "",
-        "Show token usage and rate limits",
+        "Show token usage, cache and cost",
         Category::Info,
     ),
     cmd(

@@ -279,8 +279,8 @@ impl Transcript {
         if let Cell::Assistant(msg) | Cell::Reasoning(msg) = Arc::make_mut(&mut entry.cell) {
             msg.text.push_str(text);
         }
-        // Only a completed line changes what a streaming cell shows.
-        if text.contains('\n') {
+        // Only a completed word or line changes what a streaming cell shows.
+        if text.contains(char::is_whitespace) {
             entry.rev += 1;
         }
         self.version += 1;

@@ -61,6 +61,25 @@ const WHEEL_LINES: usize = 3;
 const WELCOME_TITLE: &str = "⚕ Hermes";
 const WELCOME_HINT: &str = "type a message, /help for commands";
 
+/// How much of tool output and reasoning cells shows by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolDetail {
+    /// A short preview; Enter or a click expands one cell.
+    #[default]
+    Collapsed,
+    /// Everything; Enter or a click collapses one cell.
+    Expanded,
+}
+
+impl std::fmt::Display for ToolDetail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Collapsed => "collapsed previews",
+            Self::Expanded => "everything expanded",
+        })
+    }
+}
+
 /// Whether the chat pane has the keyboard (its border is highlighted when it does).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChatFocus {
@@ -93,6 +112,7 @@ pub struct ChatView {
     requests: Vec<Request>,
     selected: Option<CellId>,
     expanded: HashSet<CellId>,
+    detail: ToolDetail,
     cache: LineCache,
     hits: Vec<Hit>,
     area: Rect,
@@ -148,7 +168,22 @@ impl ChatView {
     }
 
     pub fn is_expanded(&self, id: CellId) -> bool {
-        self.expanded.contains(&id)
+        let toggled = self.expanded.contains(&id);
+        match self.detail {
+            ToolDetail::Collapsed => toggled,
+            ToolDetail::Expanded => !toggled,
+        }
+    }
+
+    /// `/verbose`: switch between collapsed previews and fully expanded tool output and
+    /// reasoning for every cell; per-cell toggles start over.
+    pub fn cycle_detail(&mut self) -> ToolDetail {
+        self.detail = match self.detail {
+            ToolDetail::Collapsed => ToolDetail::Expanded,
+            ToolDetail::Expanded => ToolDetail::Collapsed,
+        };
+        self.expanded.clear();
+        self.detail
     }
 
     /// Expands a collapsed (or collapses an expanded) tool or reasoning cell.
@@ -281,6 +316,7 @@ impl ChatView {
                 transcript,
                 cache: &mut self.cache,
                 expanded: &self.expanded,
+                detail: self.detail,
                 theme,
                 width: inner.width,
             };
@@ -290,6 +326,7 @@ impl ChatView {
             transcript,
             cache: &mut self.cache,
             expanded: &self.expanded,
+            detail: self.detail,
             theme,
             width: inner.width,
         };
@@ -312,6 +349,7 @@ impl ChatView {
             transcript,
             cache: &mut self.cache,
             expanded: &self.expanded,
+            detail: self.detail,
             theme,
             width: inner.width,
         };

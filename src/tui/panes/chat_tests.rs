@@ -80,7 +80,7 @@ fn snapshot_empty_state() {
 }
 
 #[test]
-fn snapshot_stream_mid_line_shows_only_complete_lines() {
+fn snapshot_stream_mid_line_shows_only_complete_words() {
     let mut t = Transcript::new();
     t.push_user("write a haiku");
     t.apply(&Event::MessageStart { turn_id: 1 });
@@ -92,7 +92,8 @@ fn snapshot_stream_mid_line_shows_only_complete_lines() {
     let term = draw(&mut view, &t, 40, 10);
     let text = screen(&term).join("\n");
     assert!(text.contains("An old silent pond"));
-    assert!(!text.contains("A frog"), "the partial line stays hidden");
+    assert!(text.contains("A frog jumps"), "complete words show");
+    assert!(!text.contains("the po"), "the partial word stays hidden");
     insta::assert_snapshot!("chat_stream_mid_line", term.backend());
 }
 
@@ -125,6 +126,28 @@ fn snapshot_tool_cell_collapsed_and_expanded() {
     let term = draw_focus(&mut view, &t, 44, 12, ChatFocus::Focused);
     assert!(screen(&term).join("\n").contains("line 6"));
     insta::assert_snapshot!("chat_tool_expanded", term.backend());
+}
+
+#[test]
+fn verbose_detail_expands_every_cell_and_enter_collapses_one() {
+    let mut t = Transcript::new();
+    let out = (1..=6)
+        .map(|i| format!("line {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    tool(&mut t, "c1", "terminal", "seq 6", ToolStatus::Ok, &out);
+    let mut view = ChatView::new();
+    assert_eq!(view.cycle_detail(), ToolDetail::Expanded);
+    let term = draw_focus(&mut view, &t, 44, 12, ChatFocus::Unfocused);
+    assert!(screen(&term).join("\n").contains("line 6"));
+    assert!(view.handle_key(key(KeyCode::Up)));
+    assert!(view.handle_key(key(KeyCode::Enter)));
+    let term = draw_focus(&mut view, &t, 44, 12, ChatFocus::Focused);
+    assert!(
+        !screen(&term).join("\n").contains("line 6"),
+        "toggled back to a preview"
+    );
+    assert_eq!(view.cycle_detail(), ToolDetail::Collapsed);
 }
 
 #[test]

@@ -123,7 +123,7 @@ fn reasoning(
 ) -> Vec<Line<'static>> {
     let style = theme.style(Role::Reasoning);
     let text = if cell.is_streaming() {
-        markdown::complete_lines(&cell.text)
+        markdown::complete_words(&cell.text)
     } else {
         cell.text.as_str()
     };

@@ -7,6 +7,7 @@
 
 use std::collections::HashSet;
 
+use super::ToolDetail;
 use super::cache::LineCache;
 use super::cache::Lines;
 use super::cells::Expansion;
@@ -24,7 +25,9 @@ pub struct Pos {
 pub struct Layout<'a> {
     pub transcript: &'a Transcript,
     pub cache: &'a mut LineCache,
+    /// Cells the user toggled away from `detail`.
     pub expanded: &'a HashSet<CellId>,
+    pub detail: ToolDetail,
     pub theme: &'a Theme,
     pub width: u16,
 }
@@ -38,7 +41,12 @@ impl Layout<'_> {
         let Some(entry) = self.transcript.get(index) else {
             return Lines::default();
         };
-        let expansion = if is_expandable(entry.cell()) && self.expanded.contains(&entry.id()) {
+        let toggled = self.expanded.contains(&entry.id());
+        let expanded = match self.detail {
+            ToolDetail::Collapsed => toggled,
+            ToolDetail::Expanded => !toggled,
+        };
+        let expansion = if is_expandable(entry.cell()) && expanded {
             Expansion::Expanded
         } else {
             Expansion::Collapsed
