@@ -36,9 +36,12 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             app.turn_running = true;
             set_busy(app, "thinking", now);
         }
-        Event::MessageDelta { .. } => set_busy(app, "writing", now),
-        Event::ReasoningDelta { .. } => set_busy(app, "reasoning", now),
-        Event::ToolStart { name, .. } => set_busy(app, &format!("running {name}"), now),
+        Event::MessageDelta { .. } if app.turn_running => set_busy(app, "writing", now),
+        Event::ReasoningDelta { .. } if app.turn_running => set_busy(app, "reasoning", now),
+        // `!cmd` runs outside any turn and must not leave a spinner behind.
+        Event::ToolStart { name, .. } if app.turn_running => {
+            set_busy(app, &format!("running {name}"), now);
+        }
         Event::ToolComplete { .. } if app.turn_running => set_busy(app, "thinking", now),
         Event::StatusUpdate(status) => {
             app.status.input_tokens = status.input_tokens;
@@ -69,6 +72,9 @@ pub fn on_engine_event(app: &mut App, event: Event) {
         }
         Event::ShutdownComplete => app.quit = true,
         Event::MessageStart { .. }
+        | Event::MessageDelta { .. }
+        | Event::ReasoningDelta { .. }
+        | Event::ToolStart { .. }
         | Event::MessageComplete { .. }
         | Event::ToolProgress { .. }
         | Event::ToolComplete { .. }
