@@ -122,10 +122,7 @@ pub enum Event {
     /// A typed failure; the session keeps running.
     Error { kind: ErrorKind, text: String },
     /// The turn ended.
-    TurnComplete {
-        turn_id: u64,
-        outcome: TurnOutcome,
-    },
+    TurnComplete { turn_id: u64, outcome: TurnOutcome },
     /// The session ended (after `Op::Shutdown`); no more events follow.
     ShutdownComplete,
 }

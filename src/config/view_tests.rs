@@ -28,8 +28,7 @@ fn get_known_keys_defaults_and_secrets() {
 
 #[test]
 fn show_masks_secrets_and_lists_env_names() {
-    let text =
-        "model:\n  default: m\n  api_key: sk-secret-value-0000000000\nvoice:\n  auto_enable: true\n";
+    let text = "model:\n  default: m\n  api_key: sk-secret-value-0000000000\nvoice:\n  auto_enable: true\n";
     let (_d, home) = home_with(Some(text));
     std::fs::write(
         home.env_path(),

@@ -164,7 +164,9 @@ impl Theme {
                 .bg(p.ui_error)
                 .add_modifier(Modifier::BOLD),
             Role::Selection => Style::default().bg(p.selection_bg),
-            Role::Menu => Style::default().bg(p.completion_menu_bg).fg(p.status_bar_text),
+            Role::Menu => Style::default()
+                .bg(p.completion_menu_bg)
+                .fg(p.status_bar_text),
             Role::MenuCurrent => Style::default()
                 .bg(p.completion_menu_current_bg)
                 .fg(p.banner_title)

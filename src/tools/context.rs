@@ -32,7 +32,9 @@ pub trait CommandPolicy: Send + Sync {
 pub enum CommandVerdict {
     Allow,
     /// Refused; `reason` is shown to the model and the user.
-    Deny { reason: String },
+    Deny {
+        reason: String,
+    },
 }
 
 /// Limits and settings tools read from config.
