@@ -244,7 +244,10 @@ impl Printer<'_> {
             }
             Event::ToolStart { name, preview, .. } => {
                 self.flush_pending_as_progress();
-                self.line_err(&format!("{} {preview}", tool_icon(name)));
+                self.line_err(&format!(
+                    "{} {preview}",
+                    crate::theme::Theme::default().tool_emoji(name)
+                ));
             }
             Event::ToolComplete {
                 status,
@@ -323,20 +326,6 @@ impl Printer<'_> {
     fn line_err(&mut self, line: &str) {
         let _ = writeln!(self.err, "{line}");
         let _ = self.err.flush();
-    }
-}
-
-fn tool_icon(name: &str) -> &'static str {
-    match name {
-        "terminal" => "💻",
-        "process" => "⚙️",
-        "read_file" => "📖",
-        "write_file" => "✍️",
-        "patch" => "🔧",
-        "search_files" => "🔎",
-        "todo" => "📋",
-        "clarify" => "❓",
-        _ => "🛠️",
     }
 }
 

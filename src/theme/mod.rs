@@ -177,6 +177,22 @@ impl Theme {
         }
     }
 
+    /// The emoji shown before a tool call (Hermes skins' `tool_emojis`; these are the
+    /// default skin's).
+    pub fn tool_emoji(&self, tool_name: &str) -> &'static str {
+        match tool_name {
+            "terminal" => "💻",
+            "process" => "⚙️",
+            "read_file" => "📖",
+            "write_file" => "✍️",
+            "patch" => "🔧",
+            "search_files" => "🔎",
+            "todo" => "📋",
+            "clarify" => "❓",
+            _ => "🛠️",
+        }
+    }
+
     /// Syntax-highlighting colours arrive as RGB from syntect; this is the one door through
     /// which they become styles, so widgets still never build colours themselves.
     pub fn rgb(&self, r: u8, g: u8, b: u8) -> Style {

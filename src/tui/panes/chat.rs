@@ -40,7 +40,6 @@ use ratatui::widgets::Widget;
 pub use cells::Expansion;
 pub use cells::TOOL_PREVIEW_LINES;
 pub use cells::format_duration;
-pub use cells::tool_emoji;
 
 use crate::theme::Role;
 use crate::theme::Theme;

@@ -156,7 +156,7 @@ fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> V
         wrap::sanitize(&tool.preview).replace('\n', " ")
     };
     let mut header = vec![
-        Span::raw(format!("{} ", tool_emoji(&tool.name))),
+        Span::raw(format!("{} ", theme.tool_emoji(&tool.name))),
         Span::styled(subject, theme.style(Role::Tool)),
     ];
     if let Some(ms) = tool.duration_ms {
@@ -226,21 +226,6 @@ fn gutter_line(text: &str, width: usize, style: Style) -> Line<'static> {
     let avail = width.saturating_sub(wrap::display_width(GUTTER));
     let text = wrap::truncate(&wrap::sanitize(text), avail);
     Line::from(vec![Span::styled(GUTTER, style), Span::styled(text, style)])
-}
-
-/// Hermes's per-tool emoji.
-pub fn tool_emoji(name: &str) -> &'static str {
-    match name {
-        "terminal" => "💻",
-        "process" => "⚙️",
-        "read_file" => "📖",
-        "write_file" => "✍️",
-        "patch" => "🔧",
-        "search_files" => "🔎",
-        "todo" => "📋",
-        "clarify" => "❓",
-        _ => "🛠️",
-    }
 }
 
 /// `0.1s`, `12.3s`, `2m 05s`.
