@@ -291,3 +291,7 @@ async fn sleep_until(deadline: Option<Instant>) {
         None => std::future::pending().await,
     }
 }
+
+#[cfg(test)]
+#[path = "app_tests.rs"]
+mod tests;

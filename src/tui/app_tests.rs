@@ -1,0 +1,171 @@
+//! Whole-screen snapshots: the app drawn by `render_app` from protocol events, with a fake
+//! session (no engine).
+
+use std::time::Instant;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::*;
+use crate::protocol::SessionHandle;
+use crate::protocol::ToolStatus;
+use crate::protocol::TurnOutcome;
+use crate::protocol::Yolo;
+use crate::tui::StartedSession;
+
+struct FakeFactory {
+    ops: Option<UnboundedSender<Op>>,
+    events: Option<UnboundedReceiver<Event>>,
+}
+
+impl SessionFactory for FakeFactory {
+    fn start(&mut self) -> Result<super::super::StartedSession, StartFailure> {
+        match (self.ops.take(), self.events.take()) {
+            (Some(ops), Some(events)) => Ok(StartedSession {
+                handle: SessionHandle { ops, events },
+                notices: Vec::new(),
+            }),
+            _ => Err(StartFailure::NeedsProvider("no provider".into())),
+        }
+    }
+}
+
+fn app(dir: &tempfile::TempDir, with_session: bool) -> (App, mpsc::UnboundedReceiver<Op>) {
+    let (ops_tx, ops_rx) = mpsc::unbounded_channel();
+    let (_events_tx, events_rx) = mpsc::unbounded_channel();
+    let factory = if with_session {
+        FakeFactory {
+            ops: Some(ops_tx),
+            events: Some(events_rx),
+        }
+    } else {
+        FakeFactory {
+            ops: None,
+            events: None,
+        }
+    };
+    let options = TuiOptions {
+        home: HermesHome::from_base(dir.path(), None).unwrap(),
+        display: crate::config::DisplayConfig::default(),
+        theme: Theme::default(),
+        factory: Box::new(factory),
+        warnings: Vec::new(),
+    };
+    let (app_tx, _app_rx) = mpsc::unbounded_channel();
+    let mut app = App::new(options, app_tx);
+    if with_session {
+        app.start_session();
+    }
+    (app, ops_rx)
+}
+
+fn session_info() -> Event {
+    Event::SessionInfo(SessionInfo {
+        session_id: "s1".into(),
+        model: "anthropic/claude-sonnet-4".into(),
+        provider: "openrouter".into(),
+        base_url: "https://openrouter.ai/api/v1".into(),
+        cwd: "/work".into(),
+        tools: vec!["terminal".into()],
+        context_window: 200_000,
+        yolo: Yolo::Off,
+    })
+}
+
+fn conversation(app: &mut App) {
+    super::super::engine_link::on_engine_event(app, session_info());
+    super::super::input::send_message(app, "list the files".into());
+    for event in [
+        Event::TurnStarted { turn_id: 1 },
+        Event::ToolStart {
+            call_id: "c1".into(),
+            name: "terminal".into(),
+            preview: "ls".into(),
+            arguments: serde_json::json!({"command": "ls"}),
+        },
+        Event::ToolComplete {
+            call_id: "c1".into(),
+            name: "terminal".into(),
+            status: ToolStatus::Ok,
+            output: "Cargo.toml\nsrc\ntests\n\nexit code 0".into(),
+            duration_ms: 40,
+        },
+        Event::MessageStart { turn_id: 1 },
+        Event::MessageComplete {
+            turn_id: 1,
+            text: "There are **three** entries: `Cargo.toml`, `src` and `tests`.".into(),
+            reasoning: None,
+        },
+        Event::TurnComplete {
+            turn_id: 1,
+            outcome: TurnOutcome::Completed,
+        },
+    ] {
+        super::super::engine_link::on_engine_event(app, event);
+    }
+}
+
+fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    let now = app.status.session_started;
+    terminal
+        .draw(|frame| {
+            let area = frame.area();
+            super::super::render::render_app(area, frame.buffer_mut(), app, now);
+        })
+        .unwrap();
+    terminal
+}
+
+#[tokio::test]
+async fn empty_app_wide() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _ops) = app(&dir, true);
+    super::super::engine_link::on_engine_event(&mut app, session_info());
+    insta::assert_snapshot!("app_empty_120x30", draw(&mut app, 120, 30).backend());
+}
+
+#[tokio::test]
+async fn conversation_wide_and_narrow() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, mut ops) = app(&dir, true);
+    conversation(&mut app);
+    assert_eq!(
+        ops.try_recv().unwrap(),
+        Op::UserInput {
+            text: "list the files".into()
+        }
+    );
+    insta::assert_snapshot!("app_conversation_120x30", draw(&mut app, 120, 30).backend());
+    insta::assert_snapshot!("app_conversation_narrow_80x24", draw(&mut app, 80, 24).backend());
+}
+
+#[tokio::test]
+async fn busy_turn_shows_spinner_and_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _ops) = app(&dir, true);
+    super::super::engine_link::on_engine_event(&mut app, session_info());
+    super::super::input::send_message(&mut app, "think hard".into());
+    super::super::engine_link::on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
+    super::super::engine_link::on_engine_event(
+        &mut app,
+        Event::MessageDelta {
+            turn_id: 1,
+            text: "Working on it ".into(),
+        },
+    );
+    let screen = format!("{}", draw(&mut app, 100, 20).backend());
+    assert!(screen.contains("writing"), "{screen}");
+    assert!(screen.contains("Working on it"), "{screen}");
+    insta::assert_snapshot!("app_busy_100x20", screen);
+}
+
+#[tokio::test]
+async fn no_provider_opens_onboarding() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _ops) = app(&dir, false);
+    app.start_session();
+    assert!(app.onboarding.is_some());
+    let _ = Instant::now();
+    insta::assert_snapshot!("app_onboarding_100x30", draw(&mut app, 100, 30).backend());
+}
