@@ -23,6 +23,7 @@ use super::focus::Focus;
 use super::frame::FrameScheduler;
 use super::history::InputHistory;
 use super::layout::SideVisibility;
+use super::overlays::model_picker::ModelPicker;
 use super::overlays::onboarding::Onboarding;
 use super::panes::chat::ChatView;
 use super::panes::side::SidePanes;
@@ -46,6 +47,9 @@ pub enum AppEvent {
     LocalServersFound(Vec<LocalServer>),
     ConnectionTested(Result<(), String>),
     ProviderSaved(Result<(), String>),
+    /// `/model`: the picker's entries are ready (reading `.env` happens off the UI task).
+    ModelPickerReady(ModelPicker),
+    ModelPickerServers(Vec<LocalServer>),
     Notice(NoticeLevel, String),
 }
 
@@ -94,6 +98,7 @@ pub struct App {
     pub side_visibility: SideVisibility,
     pub focus: Focus,
     pub onboarding: Option<Onboarding>,
+    pub model_picker: Option<ModelPicker>,
     pub factory: Box<dyn SessionFactory>,
     pub ops: Option<UnboundedSender<Op>>,
     /// A new session's event stream, picked up by the loop.
@@ -134,6 +139,7 @@ impl App {
             side_visibility: SideVisibility::Shown,
             focus: Focus::Composer,
             onboarding: None,
+            model_picker: None,
             factory: options.factory,
             ops: None,
             new_events: None,
@@ -213,6 +219,20 @@ impl App {
                 }
             }
             AppEvent::Notice(level, text) => self.transcript.push_notice(level, &text),
+            AppEvent::ModelPickerReady(picker) => {
+                self.model_picker = Some(picker);
+                let tx = self.app_tx.clone();
+                tokio::spawn(async move {
+                    let servers =
+                        super::probe::probe_local_servers(super::probe::LOCAL_PROBE_TIMEOUT).await;
+                    let _ = tx.send(AppEvent::ModelPickerServers(servers));
+                });
+            }
+            AppEvent::ModelPickerServers(servers) => {
+                if let Some(picker) = &mut self.model_picker {
+                    picker.add_local_servers(&servers);
+                }
+            }
         }
         self.request_frame();
     }

@@ -137,7 +137,10 @@ async fn conversation_wide_and_narrow() {
         }
     );
     insta::assert_snapshot!("app_conversation_120x30", draw(&mut app, 120, 30).backend());
-    insta::assert_snapshot!("app_conversation_narrow_80x24", draw(&mut app, 80, 24).backend());
+    insta::assert_snapshot!(
+        "app_conversation_narrow_80x24",
+        draw(&mut app, 80, 24).backend()
+    );
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::app::App;
 use super::app::AppEvent;
 use super::copy::CopyReach;
+use super::overlays::model_picker::ModelPicker;
 use super::status_bar::Visibility;
 use super::status_bar::format_tokens;
 use crate::protocol::ModelSelection;
@@ -104,18 +105,17 @@ fn new_session(app: &mut App, message: &str) {
 
 fn model(app: &mut App, args: &str) {
     if args.is_empty() {
-        let current = app
-            .info
-            .as_ref()
-            .map(|i| format!("{} via {} ({})", i.model, i.provider, i.base_url))
-            .unwrap_or_else(|| "no session".to_string());
-        app.transcript.push_info(
-            "Model",
-            &format!(
-                "current: {current}\nswitch: /model <name> (same provider) or /model <provider>:<name>\n\
-                 providers: openrouter, openai, anthropic, nous, custom"
-            ),
-        );
+        let info = app.info.clone();
+        let home = app.home.clone();
+        let tx = app.app_tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let env = crate::config::EnvLookup::load(&home)
+                .map(|(env, _)| env)
+                .ok();
+            let lookup = |key: &str| env.as_ref().and_then(|env| env.get(key));
+            let picker = ModelPicker::new(info.as_ref(), &lookup);
+            let _ = tx.send(AppEvent::ModelPickerReady(picker));
+        });
         return;
     }
     const PROVIDERS: [&str; 9] = [

@@ -20,6 +20,7 @@ use super::composer::ComposerAction;
 use super::composer::Submission;
 use super::focus::Focus;
 use super::layout::SideVisibility;
+use super::overlays::model_picker::PickerAction;
 use super::overlays::onboarding::OnboardingAction;
 use crate::protocol::ClarifyAnswer;
 use crate::protocol::NoticeLevel;
@@ -51,6 +52,17 @@ pub fn on_terminal_event(app: &mut App, event: TermEvent) {
 fn on_key(app: &mut App, key: KeyEvent) {
     if app.onboarding.is_some() {
         return onboarding_key(app, key);
+    }
+    if let Some(picker) = &mut app.model_picker {
+        match picker.handle_key(key) {
+            PickerAction::None => {}
+            PickerAction::Close => app.model_picker = None,
+            PickerAction::Choose(selection) => {
+                app.model_picker = None;
+                app.send(Op::SwitchModel(selection));
+            }
+        }
+        return;
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     match key.code {

@@ -1,3 +1,4 @@
 //! Modal views drawn over the main screen.
 
+pub mod model_picker;
 pub mod onboarding;
