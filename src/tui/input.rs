@@ -222,8 +222,15 @@ fn submit(app: &mut App, submission: Submission) {
     }
 }
 
+/// Add to input history and save it off the UI task, so a crash loses nothing typed.
 fn remember(app: &mut App, entry: &str) {
     app.composer.remember(entry);
+    let (path, entries) = app.composer.history().snapshot();
+    tokio::task::spawn_blocking(move || {
+        if let Err(err) = super::history::save_entries(&path, &entries) {
+            tracing::warn!(error = %err, path = %path.display(), "could not save input history");
+        }
+    });
 }
 
 /// Show the message and hand it to the engine (which interrupts a running turn first).
