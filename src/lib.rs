@@ -7,6 +7,7 @@ pub mod headless;
 pub mod protocol;
 pub mod providers;
 pub mod safety;
+pub mod store;
 pub mod theme;
 pub mod tools;
 pub mod tui;

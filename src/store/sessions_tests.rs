@@ -1,0 +1,318 @@
+use pretty_assertions::assert_eq;
+
+use super::*;
+use crate::providers::Role;
+use crate::store::SearchRequest;
+use crate::store::StoredMessage;
+use crate::store::test_support::exec;
+use crate::store::test_support::new_session;
+use crate::store::test_support::seed;
+use crate::store::test_support::temp_store;
+
+#[test]
+fn create_and_read_back_every_field() {
+    let (_dir, store) = temp_store();
+    store
+        .create_session(&NewSession {
+            id: "20250101_aaaa".into(),
+            source: Source::Cli,
+            model: "claude-x".into(),
+            provider: "anthropic".into(),
+            base_url: "https://api.example".into(),
+            system_prompt: "You are Hermes.".into(),
+            cwd: "/home/u/proj".into(),
+            parent_session_id: None,
+            title: Some("  My session ".into()),
+            model_config: Some(serde_json::json!({"reasoning_effort": "high"})),
+        })
+        .unwrap();
+    let row = store.session("20250101_aaaa").unwrap().unwrap();
+    assert_eq!(row.source, Source::Cli);
+    assert_eq!(row.model.as_deref(), Some("claude-x"));
+    assert_eq!(row.billing_provider.as_deref(), Some("anthropic"));
+    assert_eq!(row.billing_base_url.as_deref(), Some("https://api.example"));
+    assert_eq!(row.system_prompt.as_deref(), Some("You are Hermes."));
+    assert_eq!(row.cwd.as_deref(), Some("/home/u/proj"));
+    assert_eq!(row.title.as_deref(), Some("My session"));
+    assert_eq!(
+        row.model_config,
+        Some(serde_json::json!({"reasoning_effort": "high"}))
+    );
+    assert!(row.started_at > 1_600_000_000.0);
+    assert_eq!((row.message_count, row.tool_call_count), (0, 0));
+    assert_eq!(row.ended_at, None);
+    assert!(!row.archived);
+}
+
+#[test]
+fn create_rejects_duplicates_and_unknown_parents() {
+    let (_dir, store) = temp_store();
+    store.create_session(&new_session("a")).unwrap();
+    assert!(matches!(
+        store.create_session(&new_session("a")),
+        Err(StoreError::AlreadyExists(id)) if id == "a"
+    ));
+    let orphan = NewSession {
+        parent_session_id: Some("nope".into()),
+        ..new_session("b")
+    };
+    assert!(matches!(
+        store.create_session(&orphan),
+        Err(StoreError::NotFound(id)) if id == "nope"
+    ));
+    let child = NewSession {
+        parent_session_id: Some("a".into()),
+        ..new_session("c")
+    };
+    store.create_session(&child).unwrap();
+    assert_eq!(
+        store.session("c").unwrap().unwrap().parent_session_id,
+        Some("a".into())
+    );
+}
+
+#[test]
+fn titles_are_unique_and_can_be_cleared() {
+    let (_dir, store) = temp_store();
+    store.create_session(&new_session("a")).unwrap();
+    store.create_session(&new_session("b")).unwrap();
+    store.set_title("a", "Refactor").unwrap();
+    assert!(matches!(
+        store.set_title("b", "Refactor"),
+        Err(StoreError::TitleInUse(t)) if t == "Refactor"
+    ));
+    // Setting a session's own title again is fine.
+    store.set_title("a", "Refactor").unwrap();
+    store.set_title("a", "").unwrap();
+    assert_eq!(store.session("a").unwrap().unwrap().title, None);
+    store.set_title("b", "Refactor").unwrap();
+    assert!(matches!(
+        store.set_title("zzz", "x"),
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+#[test]
+fn resolve_by_id_title_and_unique_prefix() {
+    let (_dir, store) = temp_store();
+    store
+        .create_session(&new_session("20250101_abc123"))
+        .unwrap();
+    store
+        .create_session(&new_session("20250101_abd456"))
+        .unwrap();
+    store.create_session(&new_session("abcdef_other")).unwrap();
+    store.set_title("20250101_abd456", "deploy fix").unwrap();
+    let id = |key: &str| store.get_session(key).unwrap().map(|s| s.id);
+    assert_eq!(id("20250101_abc123").as_deref(), Some("20250101_abc123"));
+    assert_eq!(id("20250101_abc").as_deref(), Some("20250101_abc123"));
+    assert_eq!(id("deploy fix").as_deref(), Some("20250101_abd456"));
+    assert_eq!(id("missing"), None);
+    assert_eq!(id("  "), None);
+    // LIKE wildcards in the key are literal.
+    assert_eq!(id("2025%"), None);
+    match store.get_session("20250101_ab") {
+        Err(StoreError::Ambiguous { matches, .. }) => {
+            assert_eq!(matches.len(), 2, "{matches:?}")
+        }
+        other => panic!("expected Ambiguous, got {other:?}"),
+    }
+    // An exact title wins over an ambiguous prefix.
+    store.set_title("abcdef_other", "20250101_ab").unwrap();
+    assert_eq!(id("20250101_ab").as_deref(), Some("abcdef_other"));
+}
+
+fn ids(list: &[SessionSummary]) -> Vec<&str> {
+    list.iter().map(|s| s.id.as_str()).collect()
+}
+
+#[test]
+fn list_is_newest_first_hides_subagents_and_searches() {
+    let (_dir, store) = temp_store();
+    let long = format!("Please FIX the flaky login test\n{}", "x".repeat(300));
+    seed(
+        &store,
+        "s1",
+        &[(Role::User, &long), (Role::Assistant, "ok")],
+    );
+    seed(&store, "s2", &[(Role::User, "write a haiku about rust")]);
+    store
+        .create_session(&NewSession {
+            source: Source::Subagent,
+            ..new_session("sub")
+        })
+        .unwrap();
+    store
+        .create_session(&NewSession {
+            cwd: "/elsewhere".into(),
+            title: Some("Elsewhere work".into()),
+            ..new_session("s3")
+        })
+        .unwrap();
+    exec(
+        &store,
+        "UPDATE sessions SET started_at = 100 WHERE id = 's1';
+         UPDATE sessions SET started_at = 200 WHERE id = 's2';
+         UPDATE sessions SET started_at = 300 WHERE id = 'sub';
+         UPDATE sessions SET started_at = 400 WHERE id = 's3';",
+    );
+    let all = store.list_sessions(&ListQuery::default()).unwrap();
+    assert_eq!(ids(&all), ["s3", "s2", "s1"]);
+    let s1 = &all[2];
+    assert_eq!(
+        s1.first_user_message.as_deref(),
+        Some("Please FIX the flaky login test…")
+    );
+    assert_eq!(s1.message_count, 2);
+    assert_eq!(s1.model.as_deref(), Some("test-model"));
+    let with_hidden = store
+        .list_sessions(&ListQuery {
+            include_hidden: Hidden::Include,
+            ..ListQuery::default()
+        })
+        .unwrap();
+    assert_eq!(ids(&with_hidden), ["s3", "sub", "s2", "s1"]);
+    let search = |q: &str| {
+        let list = store
+            .list_sessions(&ListQuery {
+                search: Some(q.into()),
+                ..ListQuery::default()
+            })
+            .unwrap();
+        ids(&list).iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(search("flaky LOGIN"), ["s1"]);
+    assert_eq!(search("HAIKU"), ["s2"]);
+    assert_eq!(search("elsewhere"), ["s3"]);
+    assert_eq!(search("s2"), ["s2"]);
+    assert!(search("100%").is_empty());
+    let here = store
+        .list_sessions(&ListQuery {
+            cwd: Some("/work/project".into()),
+            limit: 1,
+            ..ListQuery::default()
+        })
+        .unwrap();
+    assert_eq!(ids(&here), ["s2"]);
+}
+
+#[test]
+fn last_session_in_skips_empty_hidden_and_other_directories() {
+    let (_dir, store) = temp_store();
+    assert_eq!(store.last_session_in("/work/project").unwrap(), None);
+    seed(&store, "old", &[(Role::User, "hi")]);
+    store.create_session(&new_session("empty")).unwrap();
+    store
+        .create_session(&NewSession {
+            source: Source::Subagent,
+            ..new_session("sub")
+        })
+        .unwrap();
+    store
+        .append_message("sub", &StoredMessage::new(Role::User, "task"))
+        .unwrap();
+    exec(
+        &store,
+        "UPDATE sessions SET started_at = 1 WHERE id = 'old';
+         UPDATE sessions SET started_at = 2 WHERE id = 'sub';",
+    );
+    let last = store.last_session_in("/work/project").unwrap().unwrap();
+    assert_eq!(last.id, "old");
+    assert_eq!(store.last_session_in("/other").unwrap(), None);
+}
+
+#[test]
+fn usage_end_and_reopen() {
+    let (_dir, store) = temp_store();
+    store.create_session(&new_session("a")).unwrap();
+    let totals = UsageTotals {
+        input: 1200,
+        output: 300,
+        cache_read: 800,
+        cache_write: 100,
+        reasoning: 50,
+        api_calls: 3,
+        cost_usd: Some(0.0123),
+    };
+    store.update_usage("a", &totals).unwrap();
+    store.end_session("a", "user_exit").unwrap();
+    let row = store.session("a").unwrap().unwrap();
+    assert_eq!(row.usage(), totals);
+    assert_eq!(row.end_reason.as_deref(), Some("user_exit"));
+    assert!(row.ended_at.is_some());
+    store.reopen_session("a").unwrap();
+    let row = store.session("a").unwrap().unwrap();
+    assert_eq!((row.ended_at, row.end_reason), (None, None));
+    assert!(matches!(
+        store.update_usage("zz", &totals),
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        store.end_session("zz", "x"),
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+#[test]
+fn delete_removes_messages_and_index_and_detaches_children() {
+    let (_dir, store) = temp_store();
+    seed(&store, "parent", &[(Role::User, "the quokka question")]);
+    store
+        .create_session(&NewSession {
+            parent_session_id: Some("parent".into()),
+            ..new_session("child")
+        })
+        .unwrap();
+    assert!(store.delete_session("parent").unwrap());
+    assert!(!store.delete_session("parent").unwrap());
+    assert_eq!(store.session("parent").unwrap(), None);
+    assert!(store.load_history("parent").unwrap().is_empty());
+    let child = store.session("child").unwrap().unwrap();
+    assert_eq!(child.parent_session_id, None);
+    let hits = store
+        .search(&SearchRequest {
+            query: "quokka",
+            limit: 5,
+            exclude_session: None,
+        })
+        .unwrap();
+    assert!(hits.hits.is_empty());
+    let fts: i64 = store
+        .conn()
+        .query_row("SELECT COUNT(*) FROM messages_fts", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(fts, 0);
+}
+
+#[test]
+fn prune_deletes_only_idle_sessions() {
+    let (_dir, store) = temp_store();
+    seed(&store, "old", &[(Role::User, "ancient")]);
+    seed(&store, "old_but_active", &[(Role::User, "revived")]);
+    seed(&store, "new", &[(Role::User, "fresh")]);
+    let long_ago = crate::store::time::now() - 40.0 * 86_400.0;
+    exec(
+        &store,
+        &format!(
+            "UPDATE sessions SET started_at = {long_ago} WHERE id IN ('old', 'old_but_active');
+             UPDATE messages SET timestamp = {long_ago} WHERE session_id = 'old';"
+        ),
+    );
+    assert_eq!(store.prune_older_than(30).unwrap(), 1);
+    assert_eq!(store.session("old").unwrap(), None);
+    assert!(store.session("old_but_active").unwrap().is_some());
+    assert!(store.session("new").unwrap().is_some());
+    assert_eq!(store.prune_older_than(30).unwrap(), 0);
+}
+
+#[test]
+fn meta_round_trip() {
+    let (_dir, store) = temp_store();
+    assert_eq!(store.meta_get("goal:s1").unwrap(), None);
+    store.meta_set("goal:s1", "ship it").unwrap();
+    store.meta_set("goal:s1", "ship it twice").unwrap();
+    assert_eq!(
+        store.meta_get("goal:s1").unwrap().as_deref(),
+        Some("ship it twice")
+    );
+}
