@@ -4,6 +4,7 @@
 pub mod config;
 pub mod engine;
 pub mod headless;
+pub mod knowledge;
 pub mod protocol;
 pub mod providers;
 pub mod safety;

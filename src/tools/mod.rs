@@ -9,6 +9,7 @@
 pub mod args;
 pub mod clarify;
 pub mod context;
+pub mod memory;
 pub mod output;
 pub mod patch;
 pub mod process;
