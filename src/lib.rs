@@ -8,6 +8,7 @@ pub mod knowledge;
 pub mod protocol;
 pub mod providers;
 pub mod safety;
+pub mod skills;
 pub mod store;
 pub mod theme;
 pub mod tools;

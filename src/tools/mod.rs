@@ -19,6 +19,7 @@ pub mod registry;
 pub mod search;
 pub mod session_state;
 pub mod shell;
+pub mod skills;
 pub mod terminal;
 pub mod todo;
 pub mod write_file;
