@@ -16,6 +16,7 @@ use hermes::config::load;
 use hermes::engine::bootstrap::ModelOverrides;
 use hermes::engine::bootstrap::StartOptions;
 use hermes::engine::bootstrap::start_session;
+use hermes::engine::setup::ResumeTarget;
 use hermes::headless::ClarifyMode;
 use hermes::headless::OutputMode;
 use hermes::headless::exit_code;
@@ -64,6 +65,12 @@ struct GlobalArgs {
     /// Debug-level logging to HERMES_HOME/logs/hermes.log.
     #[arg(short = 'v', long, global = true)]
     verbose: bool,
+    /// Continue a stored session: an id, a unique id prefix, or a title.
+    #[arg(short = 'r', long, value_name = "ID", global = true, conflicts_with = "continue_last")]
+    resume: Option<String>,
+    /// Continue the most recent session started in this directory.
+    #[arg(short = 'c', long = "continue", global = true)]
+    continue_last: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -79,6 +86,44 @@ enum Command {
         #[command(subcommand)]
         action: ConfigAction,
     },
+    /// List, show, export, delete or prune stored sessions (HERMES_HOME/state.db).
+    Sessions {
+        #[command(subcommand)]
+        action: SessionsAction,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum SessionsAction {
+    /// Recent sessions, newest first.
+    List {
+        /// Only sessions whose title, id or first message contains TEXT.
+        #[arg(long)]
+        search: Option<String>,
+        #[arg(long, default_value_t = 30)]
+        limit: usize,
+    },
+    /// A session's details and conversation.
+    Show { id: String },
+    /// Print a session as markdown or JSON.
+    Export {
+        id: String,
+        #[arg(long, value_enum, default_value = "md")]
+        format: ExportArg,
+    },
+    /// Delete a session and its messages.
+    Delete { id: String },
+    /// Delete sessions older than DAYS days.
+    Prune {
+        #[arg(long = "older-than", value_name = "DAYS")]
+        older_than: u32,
+    },
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum ExportArg {
+    Md,
+    Json,
 }
 
 #[derive(Subcommand, Debug)]
@@ -108,6 +153,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let home = HermesHome::resolve(cli.global.profile.as_deref(), &process_env)?;
     match cli.command {
         Some(Command::Config { action }) => config_command(&home, action),
+        Some(Command::Sessions { action }) => sessions_command(&home, action),
         Some(Command::Chat {
             query: Some(prompt),
         }) => one_shot(&home, &cli.global, prompt),
@@ -182,6 +228,14 @@ fn overrides(global: &GlobalArgs) -> ModelOverrides {
     }
 }
 
+fn resume_target(global: &GlobalArgs) -> Option<ResumeTarget> {
+    match (&global.resume, global.continue_last) {
+        (Some(key), _) => Some(ResumeTarget::Session(key.clone())),
+        (None, true) => Some(ResumeTarget::LastInDirectory),
+        (None, false) => None,
+    }
+}
+
 fn yolo(global: &GlobalArgs) -> YoloMode {
     if global.yolo {
         YoloMode::On
@@ -195,6 +249,7 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
     let factory = TuiSessionFactory {
         home: home.clone(),
         global: global.clone(),
+        resume: resume_target(global),
     };
     let options = hermes::tui::TuiOptions {
         home: home.clone(),
@@ -217,6 +272,7 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
 struct TuiSessionFactory {
     home: HermesHome,
     global: GlobalArgs,
+    resume: Option<ResumeTarget>,
 }
 
 impl hermes::tui::SessionFactory for TuiSessionFactory {
@@ -236,6 +292,8 @@ impl hermes::tui::SessionFactory for TuiSessionFactory {
             overrides: overrides(&self.global),
             yolo: yolo(&self.global),
             launch_dir,
+            // Resume only once: a later restart (after onboarding) starts fresh.
+            resume: self.resume.take(),
         });
         match started {
             Ok(session) => Ok(hermes::tui::StartedSession {
@@ -250,6 +308,26 @@ impl hermes::tui::SessionFactory for TuiSessionFactory {
             Err(err) => Err(StartFailure::Failed(err.to_string())),
         }
     }
+}
+
+fn sessions_command(home: &HermesHome, action: SessionsAction) -> anyhow::Result<i32> {
+    use hermes::store::cli;
+    let store = hermes::store::SessionStore::open(&home.state_db_path())?;
+    let text = match action {
+        SessionsAction::List { search, limit } => cli::list(&store, search.as_deref(), limit)?,
+        SessionsAction::Show { id } => cli::show(&store, &id)?,
+        SessionsAction::Export { id, format } => {
+            let format = match format {
+                ExportArg::Md => cli::ExportFormat::Markdown,
+                ExportArg::Json => cli::ExportFormat::Json,
+            };
+            cli::export(&store, &id, format)?
+        }
+        SessionsAction::Delete { id } => cli::delete(&store, &id)?,
+        SessionsAction::Prune { older_than } => cli::prune(&store, older_than)?,
+    };
+    print!("{text}");
+    Ok(exit_code::OK)
 }
 
 fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::Result<i32> {
@@ -270,6 +348,7 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
             overrides: overrides(global),
             yolo: yolo(global),
             launch_dir: std::env::current_dir()?,
+            resume: resume_target(global),
         });
         let session = match started_session {
             Ok(session) => session,

@@ -137,6 +137,12 @@ pub struct SessionInfo {
     pub tools: Vec<String>,
     pub context_window: u64,
     pub yolo: Yolo,
+    /// The session's title, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Messages already in the conversation (non-zero after a resume).
+    #[serde(default)]
+    pub resumed_messages: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

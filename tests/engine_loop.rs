@@ -66,6 +66,8 @@ fn session(server: &ScriptedServer, max_iterations: u32, busy: BusyInputMode) ->
         max_tokens: None,
         busy_input: busy,
         switcher: None,
+        store: None,
+        resumed: None,
     };
     Session {
         handle: spawn_session(spec),

@@ -22,6 +22,12 @@ use super::session::ModelSwitcher;
 use super::session::SessionSpec;
 use super::session::new_session_id;
 use super::session::spawn_session;
+use super::setup::ResumeError;
+use super::setup::ResumeTarget;
+use super::setup::build_tools;
+use super::setup::load_resumed;
+use super::setup::open_store;
+use super::setup::prompt_sections;
 use crate::config::Config;
 use crate::config::HermesHome;
 use crate::config::ModelConfig;
@@ -32,7 +38,6 @@ use crate::providers::ProviderSetupError;
 use crate::providers::registry;
 use crate::safety::YoloMode;
 use crate::tools::ToolLimits;
-use crate::tools::registry::ToolRegistry;
 
 /// Command-line overrides of `model.*` for one run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -50,6 +55,8 @@ pub struct StartOptions<'a> {
     pub yolo: YoloMode,
     /// The directory hermes was started in; `terminal.cwd` is resolved against it.
     pub launch_dir: PathBuf,
+    /// Continue a stored session instead of starting a new one.
+    pub resume: Option<ResumeTarget>,
 }
 
 pub struct StartedSession {
@@ -64,6 +71,8 @@ pub enum StartError {
     Provider(#[from] ProviderSetupError),
     #[error("working directory {path} (terminal.cwd) is not usable: {reason}")]
     WorkingDirectory { path: String, reason: String },
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
 }
 
 pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartError> {
@@ -72,8 +81,13 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let client = crate::providers::http::build_client()?;
     let endpoint = resolve_endpoint(&model_config, config, options.env, &client)?;
     let cwd = resolve_cwd(&config.terminal.cwd, &options.launch_dir)?;
-    let tools = Arc::new(ToolRegistry::core());
     let mut notices = Vec::new();
+    let store = open_store(options.home, &mut notices);
+    let resumed = match &options.resume {
+        Some(target) => Some(load_resumed(store.as_ref(), target, &cwd)?),
+        None => None,
+    };
+    let tools = Arc::new(build_tools(options.home, store.as_ref()));
     let (soul, source) = load_soul(&options.home.soul_path());
     if let SoulSource::DefaultAfterError(why) = source {
         notices.push(format!(
@@ -87,14 +101,26 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             .map(|d| d.as_secs())
             .unwrap_or(0),
     );
-    let system_prompt = build_system_prompt(
+    let sections = prompt_sections(options.home, &cwd, &mut notices);
+    let built_prompt = build_system_prompt(
         &soul,
         &PromptEnvironment {
             cwd: &cwd,
             tool_names: &tool_names,
+            sections: &sections,
             started_at: &started_at,
         },
     );
+    // A resumed session keeps the prompt it was started with, byte for byte, so provider
+    // caches stay valid and the model sees what it saw before.
+    let (session_id, system_prompt, resumed) = match resumed {
+        Some((row, resumed)) => (
+            row.id,
+            row.system_prompt.filter(|p| !p.is_empty()).unwrap_or(built_prompt),
+            Some(resumed),
+        ),
+        None => (new_session_id(), built_prompt, None),
+    };
     let limits = ToolLimits {
         terminal_timeout: std::time::Duration::from_secs(config.terminal.timeout.max(1)),
         ..ToolLimits::default()
@@ -106,7 +132,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         client,
     });
     let spec = SessionSpec {
-        session_id: new_session_id(),
+        session_id,
         max_tokens: (model_config.max_tokens > 0).then_some(model_config.max_tokens),
         endpoint,
         tools,
@@ -117,6 +143,8 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         max_iterations: config.agent.max_iterations.max(1),
         busy_input: BusyInputMode::default(),
         switcher: Some(switcher),
+        store,
+        resumed,
     };
     Ok(StartedSession {
         handle: spawn_session(spec),

@@ -7,11 +7,14 @@ pub mod dispatch;
 pub mod events;
 pub mod host;
 pub mod prompt;
+pub mod recorder;
 pub mod session;
+pub mod setup;
 pub mod turn;
 
 pub use session::BusyInputMode;
 pub use session::ModelEndpoint;
 pub use session::ModelSwitcher;
+pub use session::ResumedSession;
 pub use session::SessionSpec;
 pub use session::spawn_session;

@@ -57,6 +57,9 @@ const TOOL_GUIDANCE: &str = "\
 pub struct PromptEnvironment<'a> {
     pub cwd: &'a Path,
     pub tool_names: &'a [String],
+    /// Frozen-at-session-start sections (memory, project context, skills index), in order;
+    /// empty ones are skipped.
+    pub sections: &'a [String],
     /// Session start, as `YYYY-MM-DD HH:MM UTC`.
     pub started_at: &'a str,
 }
@@ -69,6 +72,10 @@ pub fn build_system_prompt(soul: &str, env: &PromptEnvironment<'_>) -> String {
         prompt.push_str("\nAvailable tools: ");
         prompt.push_str(&env.tool_names.join(", "));
         prompt.push('.');
+    }
+    for section in env.sections.iter().filter(|s| !s.trim().is_empty()) {
+        prompt.push_str("\n\n");
+        prompt.push_str(section.trim_end());
     }
     prompt.push_str(&format!(
         "\n\n## Environment\n- Working directory: {}\n- Platform: {} ({})\n- Session started: {}\n",

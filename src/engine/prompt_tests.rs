@@ -37,11 +37,13 @@ fn prompt_lists_tools_and_environment() {
     let env = PromptEnvironment {
         cwd: Path::new("/work/project"),
         tool_names: &tools,
+        sections: &["## Memory\nlikes tabs".to_string(), String::new()],
         started_at: "2026-11-29 19:00 UTC",
     };
     let prompt = build_system_prompt("You are Hermes.\n", &env);
     assert!(prompt.starts_with("You are Hermes.\n\n## Using tools"));
     assert!(prompt.contains("Available tools: terminal, read_file."));
+    assert!(prompt.contains("read_file.\n\n## Memory\nlikes tabs\n\n## Environment"));
     assert!(prompt.contains("- Working directory: /work/project"));
     assert!(prompt.contains("- Session started: 2026-11-29 19:00 UTC"));
     // Built twice from the same inputs, the prompt is byte-identical.

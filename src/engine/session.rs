@@ -22,6 +22,7 @@ use super::host::EngineToolHost;
 use super::turn::SteerBuffer;
 use super::turn::TurnContext;
 use super::turn::TurnResult;
+use super::recorder::Recorder;
 use super::turn::run_turn;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
@@ -37,6 +38,9 @@ use crate::providers::Message;
 use crate::providers::Provider;
 use crate::providers::ToolCall;
 use crate::safety::YoloPolicy;
+use crate::store::NewSession;
+use crate::store::SessionStore;
+use crate::store::Source;
 use crate::tools::SessionTools;
 use crate::tools::ToolContext;
 use crate::tools::ToolLimits;
@@ -82,27 +86,66 @@ pub struct SessionSpec {
     pub max_tokens: Option<u32>,
     pub busy_input: BusyInputMode,
     pub switcher: Option<Arc<dyn ModelSwitcher>>,
+    /// Where the conversation is saved; `None` keeps it in memory only.
+    pub store: Option<Arc<SessionStore>>,
+    /// A stored session to continue (`--resume`, `--continue`).
+    pub resumed: Option<ResumedSession>,
+}
+
+/// A stored session's state, loaded to continue it.
+pub struct ResumedSession {
+    pub history: Vec<Message>,
+    pub status: StatusUpdate,
+    pub title: Option<String>,
 }
 
 /// Start a session actor on the current tokio runtime.
-pub fn spawn_session(spec: SessionSpec) -> SessionHandle {
+pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let events = EventSink::new(events_tx);
+    let resumed = spec.resumed.take();
+    let template = NewSession {
+        id: spec.session_id.clone(),
+        source: Source::Cli,
+        model: spec.endpoint.model.clone(),
+        provider: spec.endpoint.provider_name.clone(),
+        base_url: spec.endpoint.base_url.clone(),
+        system_prompt: spec.system_prompt.clone(),
+        cwd: spec.cwd.display().to_string(),
+        ..NewSession::default()
+    };
+    let (history, status, title, recorder) = match resumed {
+        Some(resumed) => (
+            resumed.history,
+            resumed.status,
+            resumed.title,
+            Recorder::resuming(spec.store.clone(), template, events.clone()),
+        ),
+        None => (
+            Vec::new(),
+            StatusUpdate::default(),
+            None,
+            Recorder::new(spec.store.clone(), template, events.clone()),
+        ),
+    };
     let actor = Actor {
-        history: Vec::new(),
-        events: EventSink::new(events_tx),
+        history,
+        events,
         pending: PendingRequests::default(),
         steer: SteerBuffer::default(),
         queue: VecDeque::new(),
         status: StatusUpdate {
             context_window: spec.endpoint.context_window,
-            ..StatusUpdate::default()
+            ..status
         },
+        title,
         next_turn_id: 1,
         next_shell_id: 1,
         session_tools: Arc::new(SessionTools::default()),
         running: None,
         reset_after_turn: false,
+        recorder: Arc::new(recorder),
         spec,
     };
     tokio::spawn(actor.run(ops_rx));
@@ -146,6 +189,8 @@ struct Actor {
     running: Option<Running>,
     /// `Op::NewSession` arrived while a turn ran: reset once it has stopped.
     reset_after_turn: bool,
+    title: Option<String>,
+    recorder: Arc<Recorder>,
 }
 
 enum Next {
@@ -297,6 +342,7 @@ impl Actor {
             max_tokens: self.spec.max_tokens,
             steer: self.steer.clone(),
             status: self.status.clone(),
+            recorder: self.recorder.clone(),
         };
         self.events.send(Event::TurnStarted { turn_id });
         // The turn gets a copy; ours stays as the fallback if the turn task panics.
@@ -356,6 +402,8 @@ impl Actor {
             ..StatusUpdate::default()
         };
         self.spec.session_id = new_session_id();
+        self.title = None;
+        self.recorder.restart(self.spec.session_id.clone());
         self.events.send(Event::SessionInfo(self.session_info()));
         self.events.send(Event::StatusUpdate(self.status.clone()));
     }
@@ -375,6 +423,8 @@ impl Actor {
             Some(index) => {
                 let text = self.history[index].content.clone();
                 self.history.truncate(index);
+                // The stored turn is hidden (active = 0), as /undo does, before it runs again.
+                self.recorder.undo_turns(1);
                 self.start_turn(text);
             }
             None => self.notice(NoticeLevel::Warning, "nothing to retry yet".to_string()),
@@ -477,6 +527,8 @@ impl Actor {
                 .collect(),
             context_window: endpoint.context_window,
             yolo: self.spec.yolo,
+            title: self.title.clone(),
+            resumed_messages: self.history.len(),
         }
     }
 }

@@ -44,6 +44,7 @@ pub struct TurnContext {
     pub max_tokens: Option<u32>,
     pub steer: SteerBuffer,
     pub status: StatusUpdate,
+    pub recorder: Arc<super::recorder::Recorder>,
 }
 
 pub struct TurnResult {
@@ -64,6 +65,7 @@ pub async fn run_turn(
     input: String,
 ) -> TurnResult {
     history.push(Message::user(input));
+    record_last(&ctx, &history).await;
     let mut progress = Progress::default();
     let cancel = ctx.tool_ctx.cancel.clone();
     for _ in 0..ctx.max_iterations {
@@ -92,6 +94,7 @@ pub async fn run_turn(
                         format!("{partial}\n\n[interrupted by the user]"),
                         Vec::new(),
                     ));
+                    record_last(&ctx, &history).await;
                 }
                 return finish(ctx, history, interrupted(&progress, &partial));
             }
@@ -107,17 +110,24 @@ pub async fn run_turn(
             }
         };
         record_usage(&mut ctx.status, &completion);
+        let calls = completion.tool_calls.clone();
+        let mut assistant = Message::assistant(completion.text.clone(), completion.tool_calls.clone());
+        assistant.reasoning = completion.reasoning.clone();
+        history.push(assistant);
+        // On disk before the frontend hears the message is complete.
+        record_last(&ctx, &history).await;
+        ctx.recorder.usage(&ctx.status).await;
         ctx.events.send(Event::StatusUpdate(ctx.status.clone()));
         stream.complete(&completion);
-        let calls = completion.tool_calls.clone();
-        let mut assistant = Message::assistant(completion.text, completion.tool_calls);
-        assistant.reasoning = completion.reasoning;
-        history.push(assistant);
         if calls.is_empty() {
             return finish(ctx, history, TurnOutcome::Completed);
         }
         let runs = run_tool_calls(&calls, &ctx.tools, &ctx.tool_ctx, &ctx.events).await;
+        let before = history.len();
         append_tool_results(&mut history, &runs, &ctx.steer, &mut progress);
+        for message in &history[before..] {
+            ctx.recorder.message(message).await;
+        }
         if cancel.is_cancelled() {
             return finish(ctx, history, interrupted(&progress, ""));
         }
@@ -130,6 +140,12 @@ pub async fn run_turn(
         ),
     });
     finish(ctx, history, TurnOutcome::IterationLimit { limit })
+}
+
+async fn record_last(ctx: &TurnContext, history: &[Message]) {
+    if let Some(message) = history.last() {
+        ctx.recorder.message(message).await;
+    }
 }
 
 fn finish(ctx: TurnContext, history: Vec<Message>, outcome: TurnOutcome) -> TurnResult {

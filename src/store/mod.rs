@@ -13,6 +13,7 @@
 //! corrupt) gives `StoreError::Corrupt` naming the path; callers then run without persistence.
 //! The store does no LLM calls and no formatting for the model (that is `tools::session_search`).
 
+pub mod cli;
 pub mod export;
 pub mod messages;
 pub mod migrate;

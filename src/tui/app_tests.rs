@@ -69,6 +69,8 @@ fn session_info() -> Event {
         tools: vec!["terminal".into()],
         context_window: 200_000,
         yolo: Yolo::Off,
+        title: None,
+        resumed_messages: 0,
     })
 }
 

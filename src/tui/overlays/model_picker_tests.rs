@@ -15,6 +15,8 @@ fn info() -> SessionInfo {
         tools: Vec::new(),
         context_window: 128_000,
         yolo: Yolo::Off,
+        title: None,
+        resumed_messages: 0,
     }
 }
 

@@ -1,0 +1,118 @@
+//! The knowledge side of starting a session: open the session store, build the tool registry
+//! (core tools plus memory and session search), gather the frozen system-prompt sections
+//! (memory snapshot, project context file), and load a stored session to resume.
+//!
+//! Everything here runs once per session start, before the first frame of work; failures
+//! degrade (no store, no memory section) with a notice instead of stopping hermes.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::session::ResumedSession;
+use crate::config::HermesHome;
+use crate::knowledge::context_files;
+use crate::knowledge::memory_snapshot::MemorySnapshot;
+use crate::protocol::StatusUpdate;
+use crate::store::SessionRow;
+use crate::store::SessionStore;
+use crate::tools::memory::MemoryTool;
+use crate::tools::registry::ToolRegistry;
+use crate::tools::session_search::SessionSearchTool;
+
+/// Which stored session to continue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResumeTarget {
+    /// An id, a unique id prefix, or a title (`--resume X`, `/resume X`).
+    Session(String),
+    /// The most recent session started in this directory (`--continue`).
+    LastInDirectory,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeError {
+    #[error("there is no session history: {0}")]
+    NoStore(String),
+    #[error("no session matches {0:?} (hermes sessions list shows them)")]
+    NotFound(String),
+    #[error("no earlier session was started in {0}")]
+    NoneInDirectory(String),
+    #[error("could not read the session history: {0}")]
+    Store(String),
+}
+
+/// Open `HERMES_HOME/state.db`; on failure, run without persistence and say why.
+pub fn open_store(home: &HermesHome, notices: &mut Vec<String>) -> Option<Arc<SessionStore>> {
+    let path = home.state_db_path();
+    match SessionStore::open(&path) {
+        Ok(store) => Some(Arc::new(store)),
+        Err(err) => {
+            notices.push(format!(
+                "session history is off for this run: {err} — sessions will not be saved"
+            ));
+            None
+        }
+    }
+}
+
+pub fn build_tools(home: &HermesHome, store: Option<&Arc<SessionStore>>) -> ToolRegistry {
+    let mut tools = ToolRegistry::core();
+    // Names are unique by construction, so registration cannot collide.
+    let _ = tools.register(Arc::new(MemoryTool::new(home.memories_dir())));
+    if let Some(store) = store {
+        let _ = tools.register(Arc::new(SessionSearchTool::new(store.clone())));
+    }
+    tools
+}
+
+/// Frozen system-prompt sections: the memory snapshot and the project context file.
+pub fn prompt_sections(home: &HermesHome, cwd: &Path, notices: &mut Vec<String>) -> Vec<String> {
+    let memory = MemorySnapshot::load(&home.memories_dir()).render_for_prompt();
+    let project = context_files::load_project_context(cwd);
+    notices.extend(project.notes.iter().cloned());
+    vec![memory, context_files::render_for_prompt(&project)]
+}
+
+/// Find and load the session to resume.
+pub fn load_resumed(
+    store: Option<&Arc<SessionStore>>,
+    target: &ResumeTarget,
+    cwd: &Path,
+) -> Result<(SessionRow, ResumedSession), ResumeError> {
+    let store = store.ok_or_else(|| ResumeError::NoStore("state.db could not be opened".into()))?;
+    let store_err = |e: crate::store::StoreError| ResumeError::Store(e.to_string());
+    let row = match target {
+        ResumeTarget::Session(key) => store
+            .get_session(key)
+            .map_err(store_err)?
+            .ok_or_else(|| ResumeError::NotFound(key.clone()))?,
+        ResumeTarget::LastInDirectory => {
+            let cwd_text = cwd.display().to_string();
+            let summary = store
+                .last_session_in(&cwd_text)
+                .map_err(store_err)?
+                .ok_or_else(|| ResumeError::NoneInDirectory(cwd_text.clone()))?;
+            store
+                .session(&summary.id)
+                .map_err(store_err)?
+                .ok_or_else(|| ResumeError::NotFound(summary.id.clone()))?
+        }
+    };
+    let history = store.load_history(&row.id).map_err(store_err)?;
+    let usage = row.usage();
+    let status = StatusUpdate {
+        input_tokens: usage.input,
+        output_tokens: usage.output,
+        cache_read_tokens: usage.cache_read,
+        cache_write_tokens: usage.cache_write,
+        reasoning_tokens: usage.reasoning,
+        api_calls: usage.api_calls,
+        cost_usd: usage.cost_usd,
+        ..StatusUpdate::default()
+    };
+    let resumed = ResumedSession {
+        history,
+        status,
+        title: row.title.clone(),
+    };
+    Ok((row, resumed))
+}
