@@ -29,6 +29,9 @@ pub enum Op {
     ClarifyReply { id: String, answer: ClarifyAnswer },
     /// Use another model (and optionally provider) from the next request on.
     SwitchModel(ModelSelection),
+    /// A slash command the frontend does not handle itself (skills: `/git-commit …`). The
+    /// engine runs a matching skill as a user message or says the command is unknown.
+    SlashCommand { name: String, args: String },
     /// Forget the conversation and start a new session (`/new`, `/clear`). Interrupts a
     /// running turn first.
     NewSession,
@@ -143,6 +146,15 @@ pub struct SessionInfo {
     /// Messages already in the conversation (non-zero after a resume).
     #[serde(default)]
     pub resumed_messages: usize,
+    /// Slash commands the engine provides (skills), for completion and /help.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slash_commands: Vec<SlashCommandInfo>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlashCommandInfo {
+    pub name: String,
+    pub description: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

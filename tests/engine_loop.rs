@@ -68,6 +68,9 @@ fn session(server: &ScriptedServer, max_iterations: u32, busy: BusyInputMode) ->
         switcher: None,
         store: None,
         resumed: None,
+        skills: None,
+        slash_commands: Vec::new(),
+        discovery: None,
     };
     Session {
         handle: spawn_session(spec),

@@ -106,7 +106,9 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 0,
     },
 ];
-pub(super) const SECTIONS: &[&str] = &["model", "terminal", "agent", "provider", "display"];
+pub(super) const SECTIONS: &[&str] = &[
+    "model", "terminal", "agent", "provider", "display", "skills",
+];
 
 /// How `config set` wrote the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

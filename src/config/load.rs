@@ -91,6 +91,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.agent = section(text, &raw, path, "agent", w);
             config.provider = section(text, &raw, path, "provider", w);
             config.display = section(text, &raw, path, "display", w);
+            config.skills = section(text, &raw, path, "skills", w);
         }
         _ => loaded.warnings.push(ConfigWarning::new(
             path,

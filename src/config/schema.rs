@@ -15,6 +15,7 @@ pub struct Config {
     pub agent: AgentConfig,
     pub provider: ProviderConfig,
     pub display: DisplayConfig,
+    pub skills: SkillsConfig,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,4 +102,12 @@ impl Default for DisplayConfig {
             busy_input_mode: "interrupt".into(),
         }
     }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SkillsConfig {
+    /// More directories of skills (`~` and `$VAR` expanded); a local skill of the same name
+    /// wins.
+    pub external_dirs: Vec<String>,
 }

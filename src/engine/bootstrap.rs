@@ -28,10 +28,13 @@ use super::setup::build_tools;
 use super::setup::load_resumed;
 use super::setup::open_store;
 use super::setup::prompt_sections;
+use super::setup::skill_loader;
+use super::setup::skills_overview;
 use crate::config::Config;
 use crate::config::HermesHome;
 use crate::config::ModelConfig;
 use crate::config::env::EnvLookup;
+use crate::knowledge::discovery::SubdirContext;
 use crate::protocol::ModelSelection;
 use crate::protocol::SessionHandle;
 use crate::providers::ProviderSetupError;
@@ -87,7 +90,9 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         Some(target) => Some(load_resumed(store.as_ref(), target, &cwd)?),
         None => None,
     };
-    let tools = Arc::new(build_tools(options.home, store.as_ref()));
+    let skills = skill_loader(options.home, &config.skills, options.env, &mut notices);
+    let tools = Arc::new(build_tools(options.home, store.as_ref(), &skills));
+    let (skills_index, slash_commands) = skills_overview(&skills, &mut notices);
     let (soul, source) = load_soul(&options.home.soul_path());
     if let SoulSource::DefaultAfterError(why) = source {
         notices.push(format!(
@@ -101,7 +106,8 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             .map(|d| d.as_secs())
             .unwrap_or(0),
     );
-    let sections = prompt_sections(options.home, &cwd, &mut notices);
+    let mut sections = prompt_sections(options.home, &cwd, &mut notices);
+    sections.push(skills_index);
     let built_prompt = build_system_prompt(
         &soul,
         &PromptEnvironment {
@@ -116,11 +122,14 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let (session_id, system_prompt, resumed) = match resumed {
         Some((row, resumed)) => (
             row.id,
-            row.system_prompt.filter(|p| !p.is_empty()).unwrap_or(built_prompt),
+            row.system_prompt
+                .filter(|p| !p.is_empty())
+                .unwrap_or(built_prompt),
             Some(resumed),
         ),
         None => (new_session_id(), built_prompt, None),
     };
+    let cwd_for_discovery = cwd.clone();
     let limits = ToolLimits {
         terminal_timeout: std::time::Duration::from_secs(config.terminal.timeout.max(1)),
         ..ToolLimits::default()
@@ -145,6 +154,9 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         switcher: Some(switcher),
         store,
         resumed,
+        skills: Some(skills),
+        slash_commands,
+        discovery: Some(Arc::new(SubdirContext::new(cwd_for_discovery))),
     };
     Ok(StartedSession {
         handle: spawn_session(spec),

@@ -60,7 +60,11 @@ impl Recorder {
     }
 
     /// Continue an existing stored session (resume): its row exists already.
-    pub fn resuming(store: Option<Arc<SessionStore>>, session: NewSession, events: EventSink) -> Self {
+    pub fn resuming(
+        store: Option<Arc<SessionStore>>,
+        session: NewSession,
+        events: EventSink,
+    ) -> Self {
         let recorder = Self::new(store, session, events);
         recorder.lock().created = Created::Yes;
         recorder
@@ -118,7 +122,8 @@ impl Recorder {
             api_calls: status.api_calls,
             cost_usd: status.cost_usd,
         };
-        self.write(move |store, id| store.update_usage(id, &totals)).await;
+        self.write(move |store, id| store.update_usage(id, &totals))
+            .await;
     }
 
     async fn write<F>(&self, op: F)

@@ -19,11 +19,12 @@ use tokio_util::sync::CancellationToken;
 use super::events::EventSink;
 use super::events::PendingRequests;
 use super::host::EngineToolHost;
+use super::recorder::Recorder;
 use super::turn::SteerBuffer;
 use super::turn::TurnContext;
 use super::turn::TurnResult;
-use super::recorder::Recorder;
 use super::turn::run_turn;
+use crate::knowledge::discovery::SubdirContext;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
 use crate::protocol::ModelSelection;
@@ -31,6 +32,7 @@ use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
 use crate::protocol::SessionHandle;
 use crate::protocol::SessionInfo;
+use crate::protocol::SlashCommandInfo;
 use crate::protocol::StatusUpdate;
 use crate::protocol::TurnOutcome;
 use crate::protocol::Yolo;
@@ -38,6 +40,8 @@ use crate::providers::Message;
 use crate::providers::Provider;
 use crate::providers::ToolCall;
 use crate::safety::YoloPolicy;
+use crate::skills::catalog::SkillLoader;
+use crate::skills::invoke::skill_invocation;
 use crate::store::NewSession;
 use crate::store::SessionStore;
 use crate::store::Source;
@@ -90,6 +94,21 @@ pub struct SessionSpec {
     pub store: Option<Arc<SessionStore>>,
     /// A stored session to continue (`--resume`, `--continue`).
     pub resumed: Option<ResumedSession>,
+    /// Skills, for `Op::SlashCommand`.
+    pub skills: Option<Arc<SkillLoader>>,
+    /// The skills' slash commands, announced in `SessionInfo`.
+    pub slash_commands: Vec<SlashCommandInfo>,
+    /// Context files of subdirectories, appended to tool results as the agent reaches them.
+    pub discovery: Option<Arc<SubdirContext>>,
+}
+
+/// Work the actor started on another task, reporting back.
+enum Internal {
+    /// `/name args` resolved: the skill's message, or `None` for an unknown command.
+    SlashResolved {
+        name: String,
+        message: Option<String>,
+    },
 }
 
 /// A stored session's state, loaded to continue it.
@@ -103,6 +122,7 @@ pub struct ResumedSession {
 pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let (internal_tx, internal_rx) = mpsc::unbounded_channel();
     let events = EventSink::new(events_tx);
     let resumed = spec.resumed.take();
     let template = NewSession {
@@ -146,9 +166,10 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         running: None,
         reset_after_turn: false,
         recorder: Arc::new(recorder),
+        internal: internal_tx,
         spec,
     };
-    tokio::spawn(actor.run(ops_rx));
+    tokio::spawn(actor.run(ops_rx, internal_rx));
     SessionHandle {
         ops: ops_tx,
         events: events_rx,
@@ -191,23 +212,33 @@ struct Actor {
     reset_after_turn: bool,
     title: Option<String>,
     recorder: Arc<Recorder>,
+    internal: mpsc::UnboundedSender<Internal>,
 }
 
 enum Next {
     Op(Option<Op>),
+    Internal(Internal),
     TurnEnded(Result<TurnResult, JoinError>),
 }
 
 impl Actor {
-    async fn run(mut self, mut ops: mpsc::UnboundedReceiver<Op>) {
+    async fn run(
+        mut self,
+        mut ops: mpsc::UnboundedReceiver<Op>,
+        mut internal: mpsc::UnboundedReceiver<Internal>,
+    ) {
         self.events.send(Event::SessionInfo(self.session_info()));
         loop {
             let next = match self.running.as_mut() {
                 Some(running) => tokio::select! {
                     op = ops.recv() => Next::Op(op),
+                    Some(work) = internal.recv() => Next::Internal(work),
                     joined = &mut running.handle => Next::TurnEnded(joined),
                 },
-                None => Next::Op(ops.recv().await),
+                None => tokio::select! {
+                    op = ops.recv() => Next::Op(op),
+                    Some(work) = internal.recv() => Next::Internal(work),
+                },
             };
             match next {
                 Next::Op(None) => {
@@ -220,6 +251,7 @@ impl Actor {
                     break;
                 }
                 Next::Op(Some(op)) => self.handle(op),
+                Next::Internal(work) => self.internal(work),
                 Next::TurnEnded(joined) => self.turn_ended(joined),
             }
         }
@@ -246,6 +278,7 @@ impl Actor {
                 }
             }
             Op::SwitchModel(selection) => self.switch_model(&selection),
+            Op::SlashCommand { name, args } => self.slash_command(name, args),
             Op::NewSession => match self.running {
                 Some(_) => {
                     self.reset_after_turn = true;
@@ -277,6 +310,38 @@ impl Actor {
             }
             // Handled by the run loop before dispatch.
             Op::Shutdown => {}
+        }
+    }
+
+    /// Skills load from disk, so resolving runs on the blocking pool and reports back.
+    fn slash_command(&mut self, name: String, args: String) {
+        let Some(loader) = self.spec.skills.clone() else {
+            return self.internal(Internal::SlashResolved {
+                name,
+                message: None,
+            });
+        };
+        let tx = self.internal.clone();
+        tokio::task::spawn_blocking(move || {
+            let catalog = loader.load();
+            let message = skill_invocation(&catalog, &name, &args);
+            let _ = tx.send(Internal::SlashResolved { name, message });
+        });
+    }
+
+    fn internal(&mut self, work: Internal) {
+        match work {
+            Internal::SlashResolved {
+                message: Some(text),
+                ..
+            } => self.user_input(text),
+            Internal::SlashResolved {
+                name,
+                message: None,
+            } => self.notice(
+                NoticeLevel::Warning,
+                format!("unknown command /{name} — /help lists commands; skills are under HERMES_HOME/skills"),
+            ),
         }
     }
 
@@ -343,6 +408,7 @@ impl Actor {
             steer: self.steer.clone(),
             status: self.status.clone(),
             recorder: self.recorder.clone(),
+            discovery: self.spec.discovery.clone(),
         };
         self.events.send(Event::TurnStarted { turn_id });
         // The turn gets a copy; ours stays as the fallback if the turn task panics.
@@ -529,6 +595,7 @@ impl Actor {
             yolo: self.spec.yolo,
             title: self.title.clone(),
             resumed_messages: self.history.len(),
+            slash_commands: self.spec.slash_commands.clone(),
         }
     }
 }

@@ -6,18 +6,28 @@
 //! degrade (no store, no memory section) with a notice instead of stopping hermes.
 
 use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::session::ResumedSession;
 use crate::config::HermesHome;
+use crate::config::SkillsConfig;
+use crate::config::env::EnvLookup;
 use crate::knowledge::context_files;
 use crate::knowledge::memory_snapshot::MemorySnapshot;
+use crate::protocol::SlashCommandInfo;
 use crate::protocol::StatusUpdate;
+use crate::skills::bundled::sync_bundled;
+use crate::skills::catalog::SkillLoader;
+use crate::skills::invoke::slash_names;
 use crate::store::SessionRow;
 use crate::store::SessionStore;
 use crate::tools::memory::MemoryTool;
 use crate::tools::registry::ToolRegistry;
 use crate::tools::session_search::SessionSearchTool;
+use crate::tools::skills::SkillManageTool;
+use crate::tools::skills::SkillViewTool;
+use crate::tools::skills::SkillsListTool;
 
 /// Which stored session to continue.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,14 +64,58 @@ pub fn open_store(home: &HermesHome, notices: &mut Vec<String>) -> Option<Arc<Se
     }
 }
 
-pub fn build_tools(home: &HermesHome, store: Option<&Arc<SessionStore>>) -> ToolRegistry {
+pub fn build_tools(
+    home: &HermesHome,
+    store: Option<&Arc<SessionStore>>,
+    skills: &Arc<SkillLoader>,
+) -> ToolRegistry {
     let mut tools = ToolRegistry::core();
     // Names are unique by construction, so registration cannot collide.
     let _ = tools.register(Arc::new(MemoryTool::new(home.memories_dir())));
     if let Some(store) = store {
         let _ = tools.register(Arc::new(SessionSearchTool::new(store.clone())));
     }
+    let _ = tools.register(Arc::new(SkillsListTool::new(skills.clone())));
+    let _ = tools.register(Arc::new(SkillViewTool::new(skills.clone())));
+    let _ = tools.register(Arc::new(SkillManageTool::new(skills.clone())));
     tools
+}
+
+/// Seed the bundled skills (never overwriting the user's edits) and set up the loader the
+/// skill tools and slash commands share.
+pub fn skill_loader(
+    home: &HermesHome,
+    config: &SkillsConfig,
+    env: &EnvLookup,
+    notices: &mut Vec<String>,
+) -> Arc<SkillLoader> {
+    let report = sync_bundled(&home.skills_dir());
+    for error in &report.errors {
+        notices.push(format!("bundled skills: {error}"));
+    }
+    let env = env.clone();
+    let mut loader = SkillLoader::new(home.skills_dir());
+    loader.external_dirs = config.external_dirs.iter().map(PathBuf::from).collect();
+    loader.bundles_dir = Some(home.root().join("skill-bundles"));
+    loader.env = Arc::new(move |key| env.get(key));
+    Arc::new(loader)
+}
+
+/// The skills index for the prompt and the skills' slash commands, from one catalog load;
+/// skill warnings (malformed SKILL.md) become notices.
+pub fn skills_overview(
+    loader: &SkillLoader,
+    notices: &mut Vec<String>,
+) -> (String, Vec<SlashCommandInfo>) {
+    let catalog = loader.load();
+    for warning in catalog.warnings() {
+        notices.push(format!("skill skipped: {warning}"));
+    }
+    let commands = slash_names(&catalog)
+        .into_iter()
+        .map(|(name, description)| SlashCommandInfo { name, description })
+        .collect();
+    (catalog.render_index_for_prompt(), commands)
 }
 
 /// Frozen system-prompt sections: the memory snapshot and the project context file.

@@ -45,6 +45,7 @@ pub struct TurnContext {
     pub steer: SteerBuffer,
     pub status: StatusUpdate,
     pub recorder: Arc<super::recorder::Recorder>,
+    pub discovery: Option<Arc<crate::knowledge::discovery::SubdirContext>>,
 }
 
 pub struct TurnResult {
@@ -111,7 +112,8 @@ pub async fn run_turn(
         };
         record_usage(&mut ctx.status, &completion);
         let calls = completion.tool_calls.clone();
-        let mut assistant = Message::assistant(completion.text.clone(), completion.tool_calls.clone());
+        let mut assistant =
+            Message::assistant(completion.text.clone(), completion.tool_calls.clone());
         assistant.reasoning = completion.reasoning.clone();
         history.push(assistant);
         // On disk before the frontend hears the message is complete.
@@ -122,7 +124,10 @@ pub async fn run_turn(
         if calls.is_empty() {
             return finish(ctx, history, TurnOutcome::Completed);
         }
-        let runs = run_tool_calls(&calls, &ctx.tools, &ctx.tool_ctx, &ctx.events).await;
+        let mut runs = run_tool_calls(&calls, &ctx.tools, &ctx.tool_ctx, &ctx.events).await;
+        if let Some(discovery) = &ctx.discovery {
+            append_discovered_context(discovery, &mut runs, &ctx.tool_ctx.cwd).await;
+        }
         let before = history.len();
         append_tool_results(&mut history, &runs, &ctx.steer, &mut progress);
         for message in &history[before..] {
@@ -140,6 +145,32 @@ pub async fn run_turn(
         ),
     });
     finish(ctx, history, TurnOutcome::IterationLimit { limit })
+}
+
+/// Context files of subdirectories the tools just touched ride on those tools' results
+/// (never on the system prompt); each directory is reported once per session.
+async fn append_discovered_context(
+    discovery: &Arc<crate::knowledge::discovery::SubdirContext>,
+    runs: &mut [ToolRun],
+    cwd: &std::path::Path,
+) {
+    for run in runs.iter_mut() {
+        let Ok(args) = serde_json::from_str::<serde_json::Value>(&run.call.arguments) else {
+            continue;
+        };
+        let discovery = discovery.clone();
+        let name = run.call.name.clone();
+        let cwd = cwd.to_path_buf();
+        let found =
+            tokio::task::spawn_blocking(move || discovery.discover_for_call(&name, &args, &cwd))
+                .await
+                .ok()
+                .flatten();
+        if let Some(text) = found {
+            run.output.content.push_str("\n\n");
+            run.output.content.push_str(&text);
+        }
+    }
 }
 
 async fn record_last(ctx: &TurnContext, history: &[Message]) {

@@ -10,10 +10,8 @@ fn second_holder_waits_until_the_first_drops() {
     assert_eq!(err.kind(), std::io::ErrorKind::TimedOut);
     assert!(started.elapsed() >= Duration::from_millis(100));
 
-    let waiter = {
-        let path = path.clone();
-        std::thread::spawn(move || FileLock::acquire(&path, Duration::from_secs(5)).map(|_| ()))
-    };
+    let waiter =
+        std::thread::spawn(move || FileLock::acquire(&path, Duration::from_secs(5)).map(|_| ()));
     std::thread::sleep(Duration::from_millis(50));
     drop(first);
     waiter.join().unwrap().unwrap();

@@ -71,6 +71,7 @@ fn session_info() -> Event {
         yolo: Yolo::Off,
         title: None,
         resumed_messages: 0,
+        slash_commands: Vec::new(),
     })
 }
 

@@ -18,14 +18,14 @@ use crate::protocol::Yolo;
 pub fn execute(app: &mut App, name: &str, args: &str) {
     let args = args.trim();
     let Some(command) = super::slash::find(name) else {
-        let suggestion = super::slash::complete(name)
-            .first()
-            .map(|m| format!(" — did you mean /{}?", m.command.name))
-            .unwrap_or_default();
-        app.transcript.push_notice(
-            NoticeLevel::Warning,
-            &format!("unknown command /{name}{suggestion} (/help lists them)"),
-        );
+        // Not a built-in: the engine runs a skill of that name, or says it is unknown.
+        let line = format!("/{name} {args}");
+        app.transcript.push_user(line.trim_end());
+        app.chat.scroll_to_bottom();
+        app.send(Op::SlashCommand {
+            name: name.to_string(),
+            args: args.to_string(),
+        });
         return;
     };
     match command.name {

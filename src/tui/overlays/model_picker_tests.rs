@@ -17,6 +17,7 @@ fn info() -> SessionInfo {
         yolo: Yolo::Off,
         title: None,
         resumed_messages: 0,
+        slash_commands: Vec::new(),
     }
 }
 
