@@ -69,38 +69,61 @@ impl SessionStore {
     /// Append one completed message and commit it (its own transaction). Bumps the session's
     /// `message_count` and `tool_call_count`. Returns the message id.
     pub fn append_message(&self, session_id: &str, m: &StoredMessage) -> Result<i64> {
-        let tool_calls = encode_tool_calls(&m.tool_calls)?;
+        let ids = self.append_messages(session_id, std::slice::from_ref(m))?;
+        ids.first()
+            .copied()
+            .ok_or_else(|| StoreError::NotFound(session_id.to_string()))
+    }
+
+    /// Append several messages in one transaction (all or none), e.g. seeding a compressed
+    /// continuation or importing. Returns their ids in order.
+    pub fn append_messages(
+        &self,
+        session_id: &str,
+        messages: &[StoredMessage],
+    ) -> Result<Vec<i64>> {
+        let encoded = messages
+            .iter()
+            .map(|m| encode_tool_calls(&m.tool_calls))
+            .collect::<Result<Vec<_>, _>>()?;
+        let calls: usize = messages.iter().map(|m| m.tool_calls.len()).sum();
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let bumped = tx
             .prepare_cached(
-                "UPDATE sessions SET message_count = COALESCE(message_count, 0) + 1, \
-                 tool_call_count = COALESCE(tool_call_count, 0) + ?2 WHERE id = ?1",
+                "UPDATE sessions SET message_count = COALESCE(message_count, 0) + ?2, \
+                 tool_call_count = COALESCE(tool_call_count, 0) + ?3 WHERE id = ?1",
             )?
-            .execute(params![session_id, m.tool_calls.len() as i64])?;
+            .execute(params![session_id, messages.len() as i64, calls as i64])?;
         if bumped == 0 {
             return Err(StoreError::NotFound(session_id.to_string()));
         }
-        tx.prepare_cached(
-            "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, \
-             tool_name, timestamp, token_count, finish_reason, reasoning, active) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1)",
-        )?
-        .execute(params![
-            session_id,
-            role_str(m.role),
-            m.content,
-            m.tool_call_id,
-            tool_calls,
-            m.tool_name,
-            time::now(),
-            m.token_count.map(|n| n.min(i64::MAX as u64) as i64),
-            m.finish_reason,
-            m.reasoning,
-        ])?;
-        let id = tx.last_insert_rowid();
+        let mut ids = Vec::with_capacity(messages.len());
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, \
+                 tool_name, timestamp, token_count, finish_reason, reasoning, active) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1)",
+            )?;
+            let now = time::now();
+            for (m, tool_calls) in messages.iter().zip(&encoded) {
+                insert.execute(params![
+                    session_id,
+                    role_str(m.role),
+                    m.content,
+                    m.tool_call_id,
+                    tool_calls,
+                    m.tool_name,
+                    now,
+                    m.token_count.map(|n| n.min(i64::MAX as u64) as i64),
+                    m.finish_reason,
+                    m.reasoning,
+                ])?;
+                ids.push(tx.last_insert_rowid());
+            }
+        }
         tx.commit()?;
-        Ok(id)
+        Ok(ids)
     }
 
     /// The active messages of a session in order, as the engine's history (roles the engine

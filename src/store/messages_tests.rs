@@ -264,3 +264,29 @@ fn loads_a_ten_thousand_message_history_quickly() {
     // Generous even for an unoptimised build; the benchmark reports the real number.
     assert!(took.as_secs_f64() < 2.0, "took {took:?}");
 }
+
+#[test]
+fn append_messages_is_all_or_nothing() {
+    let (_dir, store) = temp_store();
+    store.create_session(&new_session("s")).unwrap();
+    let batch: Vec<StoredMessage> = conversation()
+        .iter()
+        .map(StoredMessage::from_message)
+        .collect();
+    let ids = store.append_messages("s", &batch).unwrap();
+    assert_eq!(ids.len(), 5);
+    assert!(ids.windows(2).all(|w| w[0] + 1 == w[1]), "{ids:?}");
+    assert_eq!(store.load_history("s").unwrap(), conversation());
+    let row = store.session("s").unwrap().unwrap();
+    assert_eq!((row.message_count, row.tool_call_count), (5, 2));
+    assert!(store.append_messages("s", &[]).unwrap().is_empty());
+    assert!(matches!(
+        store.append_messages("ghost", &batch),
+        Err(StoreError::NotFound(_))
+    ));
+    let n: i64 = store
+        .conn()
+        .query_row("SELECT COUNT(*) FROM messages", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 5);
+}

@@ -75,6 +75,7 @@ fn fresh_database_has_hermes_layout() {
         "idx_sessions_started",
         "idx_messages_session",
         "idx_messages_session_active",
+        "idx_messages_session_id",
         "idx_sessions_title_unique",
     ] {
         assert!(indexes.contains(i), "missing index {i}");

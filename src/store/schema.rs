@@ -138,8 +138,9 @@ pub const MESSAGE_COLUMNS: &[(&str, &str)] = &[
 pub const CREATE_STATE_META: &str =
     "CREATE TABLE IF NOT EXISTS state_meta (key TEXT PRIMARY KEY, value TEXT)";
 
-/// Hermes's indexes (same names). The unique title index is separate: an old database may
-/// hold duplicate titles, and then it cannot be created.
+/// Hermes's indexes (same names), plus `idx_messages_session_id`: messages are read in `id`
+/// order per session (history, windows), which no Hermes v16 index serves. The unique title
+/// index is separate: an old database may hold duplicate titles, and then it cannot be created.
 pub const INDEXES: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS idx_sessions_source ON sessions(source)",
     "CREATE INDEX IF NOT EXISTS idx_sessions_source_id ON sessions(source, id)",
@@ -147,6 +148,7 @@ pub const INDEXES: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS idx_sessions_started ON sessions(started_at DESC)",
     "CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, timestamp)",
     "CREATE INDEX IF NOT EXISTS idx_messages_session_active ON messages(session_id, active, timestamp)",
+    "CREATE INDEX IF NOT EXISTS idx_messages_session_id ON messages(session_id, id)",
 ];
 
 pub const UNIQUE_TITLE_INDEX: &str = "CREATE UNIQUE INDEX IF NOT EXISTS idx_sessions_title_unique \

@@ -155,10 +155,11 @@ pub(crate) fn is_cjk(c: char) -> bool {
         | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF)
 }
 
-fn visible_filter() -> String {
+/// Active messages of visible sessions, minus the session bound to `?{exclude_param}`.
+fn visible_filter(exclude_param: usize) -> String {
     format!(
         "COALESCE(m.active, 1) = 1 AND COALESCE(s.source, '') NOT IN {HIDDEN_SOURCES_SQL} \
-         AND (?2 IS NULL OR s.id <> ?2)"
+         AND (?{exclude_param} IS NULL OR s.id <> ?{exclude_param})"
     )
 }
 
@@ -167,9 +168,55 @@ struct RawHit {
     session_id: String,
     role: String,
     timestamp: f64,
+    /// Filled for the hits that are kept (FTS) or at once (scan).
     snippet: String,
 }
 
+/// The SQL text is fixed, so a generic SQLITE_ERROR while running a MATCH comes from the
+/// query ("fts5: syntax error near …", "no such column: col"); busy, I/O and corruption
+/// errors have their own codes and stay database errors.
+fn match_error(e: rusqlite::Error) -> StoreError {
+    match &e {
+        rusqlite::Error::SqliteFailure(f, Some(msg)) if f.code == rusqlite::ErrorCode::Unknown => {
+            StoreError::SearchSyntax(msg.clone())
+        }
+        _ => StoreError::Sqlite(e),
+    }
+}
+
+/// Keep the first row of each session from a ranked row stream, stopping (and so stopping
+/// SQLite) once `max` sessions are found.
+fn first_per_session(
+    rows: impl Iterator<Item = rusqlite::Result<RawHit>>,
+    max: usize,
+) -> rusqlite::Result<Vec<RawHit>> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for row in rows {
+        let row = row?;
+        if seen.insert(row.session_id.clone()) {
+            out.push(row);
+            if out.len() >= max {
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn raw_hit(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawHit> {
+    Ok(RawHit {
+        message_id: r.get(0)?,
+        session_id: r.get(1)?,
+        role: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+        timestamp: r.get::<_, Option<f64>>(3)?.unwrap_or(0.0),
+        snippet: String::new(),
+    })
+}
+
+/// The best-ranked visible message of each matching session (bm25 order), at most `max`
+/// sessions. Rows stream in rank order, so a query stops as soon as it has enough sessions
+/// however many messages one session matches. Snippets are left empty; see `fts_snippet`.
 fn fts_hits(
     conn: &Connection,
     table: &str,
@@ -178,37 +225,38 @@ fn fts_hits(
     max: usize,
 ) -> Result<Vec<RawHit>> {
     let sql = format!(
-        "SELECT m.id, m.session_id, m.role, m.timestamp, \
-         snippet({table}, 0, '{MARK_START}', '{MARK_END}', '…', 24) \
+        "SELECT m.id, m.session_id, m.role, m.timestamp \
          FROM {table} JOIN messages m ON m.id = {table}.rowid \
          JOIN sessions s ON s.id = m.session_id \
-         WHERE {table} MATCH ?1 AND {} ORDER BY {table}.rank LIMIT ?3",
-        visible_filter()
+         WHERE {table} MATCH ?1 AND {} ORDER BY {table}.rank",
+        visible_filter(2)
     );
     let run = || -> rusqlite::Result<Vec<RawHit>> {
         let mut stmt = conn.prepare_cached(&sql)?;
-        stmt.query_map(rusqlite::params![fts_query, exclude, max as i64], |r| {
-            Ok(RawHit {
-                message_id: r.get(0)?,
-                session_id: r.get(1)?,
-                role: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
-                timestamp: r.get::<_, Option<f64>>(3)?.unwrap_or(0.0),
-                snippet: r.get::<_, Option<String>>(4)?.unwrap_or_default(),
-            })
-        })?
-        .collect()
+        let rows = stmt.query_map(rusqlite::params![fts_query, exclude], raw_hit)?;
+        first_per_session(rows, max)
     };
-    // The SQL text is fixed, so a generic SQLITE_ERROR here comes from the MATCH expression
-    // ("fts5: syntax error near …", "no such column: col"); busy, I/O and corruption errors
-    // have their own codes and stay database errors.
-    run().map_err(|e| match &e {
-        rusqlite::Error::SqliteFailure(f, Some(msg)) if f.code == rusqlite::ErrorCode::Unknown => {
-            StoreError::SearchSyntax(msg.clone())
-        }
-        _ => StoreError::Sqlite(e),
-    })
+    run().map_err(match_error)
 }
 
+/// The FTS snippet of one message for `fts_query`.
+fn fts_snippet(conn: &Connection, table: &str, fts_query: &str, message_id: i64) -> Result<String> {
+    let sql = format!(
+        "SELECT snippet({table}, 0, '{MARK_START}', '{MARK_END}', '…', 24) FROM {table} \
+         WHERE {table} MATCH ?1 AND rowid = ?2"
+    );
+    let mut stmt = conn.prepare_cached(&sql).map_err(match_error)?;
+    let snippet = stmt
+        .query_row(rusqlite::params![fts_query, message_id], |r| {
+            r.get::<_, Option<String>>(0)
+        })
+        .optional()
+        .map_err(match_error)?;
+    Ok(snippet.flatten().unwrap_or_default())
+}
+
+/// `LIKE` fallback: the newest visible message containing every term, per session, newest
+/// first, at most `max` sessions (the scan stops once it has them).
 fn scan_hits(
     conn: &Connection,
     terms: &[String],
@@ -216,35 +264,27 @@ fn scan_hits(
     max: usize,
 ) -> Result<Vec<RawHit>> {
     let likes: Vec<String> = (0..terms.len())
-        .map(|i| format!("m.content LIKE ?{} ESCAPE '\\'", i + 4))
+        .map(|i| format!("m.content LIKE ?{} ESCAPE '\\'", i + 2))
         .collect();
     let sql = format!(
         "SELECT m.id, m.session_id, m.role, m.timestamp, m.content \
          FROM messages m JOIN sessions s ON s.id = m.session_id \
-         WHERE ?1 IS NULL AND {} AND {} ORDER BY m.id DESC LIMIT ?3",
-        visible_filter(),
+         WHERE {} AND {} ORDER BY m.id DESC",
+        visible_filter(1),
         likes.join(" AND ")
     );
-    let mut p: Vec<rusqlite::types::Value> = vec![
-        rusqlite::types::Value::Null,
-        exclude.map_or(rusqlite::types::Value::Null, |e| e.to_string().into()),
-        (max as i64).into(),
-    ];
+    let mut p: Vec<rusqlite::types::Value> =
+        vec![exclude.map_or(rusqlite::types::Value::Null, |e| e.to_string().into())];
     p.extend(terms.iter().map(|t| format!("%{}%", like_escape(t)).into()));
     let mut stmt = conn.prepare(&sql)?;
-    let rows = stmt
-        .query_map(params_from_iter(p), |r| {
-            let content: String = r.get::<_, Option<String>>(4)?.unwrap_or_default();
-            Ok(RawHit {
-                message_id: r.get(0)?,
-                session_id: r.get(1)?,
-                role: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
-                timestamp: r.get::<_, Option<f64>>(3)?.unwrap_or(0.0),
-                snippet: text_snippet(&content, &terms[0], 40),
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+    let rows = stmt.query_map(params_from_iter(p), |r| {
+        let content: String = r.get::<_, Option<String>>(4)?.unwrap_or_default();
+        Ok(RawHit {
+            snippet: text_snippet(&content, &terms[0], 40),
+            ..raw_hit(r)?
+        })
+    })?;
+    Ok(first_per_session(rows, max)?)
 }
 
 /// `radius` characters either side of the first occurrence of `term`, marked.
@@ -323,9 +363,11 @@ impl SessionStore {
             });
         };
         let limit = req.limit.max(1);
-        let max = (limit * 10).clamp(50, 500);
+        // Sessions, not messages: several sessions of one lineage collapse below.
+        let max = (limit * 4).max(20);
         let conn = self.conn();
         let cjk = req.query.chars().any(is_cjk);
+        let mut table = Some("messages_fts");
         let mut mode = SearchMode::Words;
         let mut raw = if cjk {
             Vec::new()
@@ -335,6 +377,7 @@ impl SessionStore {
         let long_enough = terms.iter().all(|t| t.chars().count() >= 3);
         if raw.is_empty() && long_enough {
             mode = SearchMode::Substring;
+            table = Some("messages_fts_trigram");
             raw = fts_hits(
                 &conn,
                 "messages_fts_trigram",
@@ -344,6 +387,7 @@ impl SessionStore {
             )?;
         } else if raw.is_empty() && cjk {
             mode = SearchMode::Scan;
+            table = None;
             raw = scan_hits(&conn, &terms, req.exclude_session, max)?;
         }
         let mut cache = HashMap::new();
@@ -354,13 +398,17 @@ impl SessionStore {
             if !seen.insert(root.clone()) {
                 continue;
             }
+            let snippet = match table {
+                Some(t) => fts_snippet(&conn, t, &fts_query, h.message_id)?,
+                None => h.snippet,
+            };
             hits.push(SearchHit {
                 message_id: h.message_id,
                 session_id: h.session_id,
                 lineage_root: root,
                 role: h.role,
                 timestamp: h.timestamp,
-                snippet: h.snippet,
+                snippet,
             });
             if hits.len() >= limit {
                 break;

@@ -234,3 +234,37 @@ fn text_snippet_marks_and_trims() {
     assert_eq!(s, "…aaa>>>本語<<<bbb…");
     assert_eq!(text_snippet("short", "zz", 10), "short");
 }
+
+#[test]
+fn a_session_with_many_matches_does_not_crowd_out_others() {
+    let (_dir, store) = temp_store();
+    seed(
+        &store,
+        "quiet",
+        &[
+            (Role::User, "one mention of gazebo"),
+            (Role::User, "東京の天気"),
+        ],
+    );
+    let noisy: Vec<String> = (0..300)
+        .map(|i| format!("gazebo gazebo gazebo {i} 東京の天気"))
+        .collect();
+    let noisy: Vec<(Role, &str)> = noisy.iter().map(|t| (Role::User, t.as_str())).collect();
+    seed(&store, "noisy", &noisy);
+    for query in ["gazebo", "東京", "東京の天"] {
+        let r = store
+            .search(&SearchRequest {
+                query,
+                limit: 5,
+                exclude_session: None,
+            })
+            .unwrap();
+        let mut got = sessions(&r);
+        got.sort();
+        assert_eq!(got, ["noisy", "quiet"], "{query}: {:?}", r.mode);
+        assert!(
+            r.hits.iter().all(|h| h.snippet.contains(MARK_START)),
+            "{r:?}"
+        );
+    }
+}

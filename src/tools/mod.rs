@@ -17,6 +17,7 @@ pub mod procs;
 pub mod read_file;
 pub mod registry;
 pub mod search;
+pub mod session_search;
 pub mod session_state;
 pub mod shell;
 pub mod skills;
