@@ -289,6 +289,8 @@ impl Printer<'_> {
             | Event::ToolProgress { .. }
             | Event::ClarifyRequest(_)
             | Event::StatusUpdate(_)
+            | Event::SessionList { .. }
+            | Event::HistoryReplay { .. }
             | Event::ShutdownComplete => {}
         }
     }

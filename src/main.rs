@@ -66,7 +66,13 @@ struct GlobalArgs {
     #[arg(short = 'v', long, global = true)]
     verbose: bool,
     /// Continue a stored session: an id, a unique id prefix, or a title.
-    #[arg(short = 'r', long, value_name = "ID", global = true, conflicts_with = "continue_last")]
+    #[arg(
+        short = 'r',
+        long,
+        value_name = "ID",
+        global = true,
+        conflicts_with = "continue_last"
+    )]
     resume: Option<String>,
     /// Continue the most recent session started in this directory.
     #[arg(short = 'c', long = "continue", global = true)]

@@ -44,6 +44,17 @@ pub enum Op {
     StopBackground,
     /// Turn YOLO (run commands without approval) on or off (`/yolo`).
     SetYolo(Yolo),
+    /// Stored sessions matching `query` (title, id or first message); answered with
+    /// `Event::SessionList`.
+    ListSessions { query: String, limit: u32 },
+    /// Continue a stored session (an id, unique id prefix or title) in place of this one.
+    ResumeSession { target: String },
+    /// Name this session (`/title`).
+    SetTitle { title: String },
+    /// Copy this conversation into a new session and continue there (`/branch`).
+    BranchSession { title: Option<String> },
+    /// Hide the last `turns` user turns from the conversation and the store (`/undo`).
+    UndoTurns { turns: u32 },
     /// Stop the session: cancel everything and end the event stream.
     Shutdown,
 }
@@ -126,8 +137,33 @@ pub enum Event {
     Error { kind: ErrorKind, text: String },
     /// The turn ended.
     TurnComplete { turn_id: u64, outcome: TurnOutcome },
+    /// Stored sessions for a picker (answer to `Op::ListSessions`).
+    SessionList {
+        query: String,
+        sessions: Vec<SessionListItem>,
+    },
+    /// The conversation was replaced (resume, undo): frontends redraw it from these.
+    HistoryReplay { messages: Vec<ReplayMessage> },
     /// The session ended (after `Op::Shutdown`); no more events follow.
     ShutdownComplete,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionListItem {
+    pub id: String,
+    pub title: Option<String>,
+    /// `YYYY-MM-DD HH:MM` (UTC).
+    pub started: String,
+    pub message_count: u64,
+    pub first_message: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum ReplayMessage {
+    User { text: String },
+    Assistant { text: String },
+    Tool { name: String, output: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

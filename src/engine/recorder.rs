@@ -79,6 +79,44 @@ impl Recorder {
         state.created = Created::No;
     }
 
+    /// Continue recording into another stored session (after resume or branch).
+    pub fn switch_to(&self, id: String, title: Option<String>) {
+        let mut state = self.lock();
+        state.session.id = id;
+        state.session.title = title;
+        state.created = Created::Yes;
+    }
+
+    /// The store, for one-off operations the actor runs on the blocking pool.
+    pub fn store(&self) -> Option<Arc<SessionStore>> {
+        self.store.clone()
+    }
+
+    /// Whether this session has a row yet (it is created with the first message).
+    pub fn is_created(&self) -> bool {
+        self.lock().created == Created::Yes
+    }
+
+    /// Name the session: stored at once if its row exists, else with the first message.
+    pub async fn set_title(&self, title: String) -> Result<(), String> {
+        let Some(store) = self.store.clone() else {
+            return Err("there is no session history in this run".to_string());
+        };
+        let state = self.state.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+            state.session.title = Some(title.clone());
+            match state.created {
+                Created::Yes => store
+                    .set_title(&state.session.id, &title)
+                    .map_err(|e| e.to_string()),
+                Created::No => Ok(()),
+            }
+        })
+        .await
+        .map_err(|e| e.to_string())?
+    }
+
     pub fn session_id(&self) -> String {
         self.lock().session.id.clone()
     }

@@ -109,7 +109,11 @@ enum Internal {
         name: String,
         message: Option<String>,
     },
+    Stored(stored::StoredDone),
 }
+
+#[path = "session_stored.rs"]
+mod stored;
 
 /// A stored session's state, loaded to continue it.
 pub struct ResumedSession {
@@ -279,6 +283,11 @@ impl Actor {
             }
             Op::SwitchModel(selection) => self.switch_model(&selection),
             Op::SlashCommand { name, args } => self.slash_command(name, args),
+            Op::ListSessions { query, limit } => self.list_sessions(query, limit),
+            Op::ResumeSession { target } => self.resume(target),
+            Op::SetTitle { title } => self.set_title(title),
+            Op::BranchSession { title } => self.branch(title),
+            Op::UndoTurns { turns } => self.undo(turns),
             Op::NewSession => match self.running {
                 Some(_) => {
                     self.reset_after_turn = true;
@@ -335,6 +344,7 @@ impl Actor {
                 message: Some(text),
                 ..
             } => self.user_input(text),
+            Internal::Stored(done) => self.stored_done(done),
             Internal::SlashResolved {
                 name,
                 message: None,

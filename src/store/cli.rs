@@ -95,7 +95,9 @@ pub fn delete(store: &SessionStore, key: &str) -> Result<String> {
 /// `hermes sessions prune --older-than DAYS`.
 pub fn prune(store: &SessionStore, days: u32) -> Result<String> {
     let removed = store.prune_older_than(days)?;
-    Ok(format!("removed {removed} session(s) older than {days} days\n"))
+    Ok(format!(
+        "removed {removed} session(s) older than {days} days\n"
+    ))
 }
 
 fn one_line(text: &str, max_chars: usize) -> String {

@@ -35,7 +35,10 @@ fn list_shows_one_line_per_session_with_the_first_message() {
     let out = list(&store, None, 20).unwrap();
     assert!(out.starts_with("20261129_1000_abcdef  "), "{out}");
     assert!(out.contains("   2 msgs  find the"), "{out}");
-    assert_eq!(list(&store, Some("nothing"), 20).unwrap(), "no sessions yet\n");
+    assert_eq!(
+        list(&store, Some("nothing"), 20).unwrap(),
+        "no sessions yet\n"
+    );
 }
 
 #[test]

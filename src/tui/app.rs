@@ -25,6 +25,7 @@ use super::history::InputHistory;
 use super::layout::SideVisibility;
 use super::overlays::model_picker::ModelPicker;
 use super::overlays::onboarding::Onboarding;
+use super::overlays::sessions_picker::SessionsPicker;
 use super::panes::chat::ChatView;
 use super::panes::side::SidePanes;
 use super::probe::LocalServer;
@@ -99,6 +100,7 @@ pub struct App {
     pub focus: Focus,
     pub onboarding: Option<Onboarding>,
     pub model_picker: Option<ModelPicker>,
+    pub sessions_picker: Option<SessionsPicker>,
     pub factory: Box<dyn SessionFactory>,
     pub ops: Option<UnboundedSender<Op>>,
     /// A new session's event stream, picked up by the loop.
@@ -140,6 +142,7 @@ impl App {
             focus: Focus::Composer,
             onboarding: None,
             model_picker: None,
+            sessions_picker: None,
             factory: options.factory,
             ops: None,
             new_events: None,

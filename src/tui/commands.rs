@@ -8,6 +8,7 @@ use super::app::App;
 use super::app::AppEvent;
 use super::copy::CopyReach;
 use super::overlays::model_picker::ModelPicker;
+use super::overlays::sessions_picker::SessionsPicker;
 use super::status_bar::Visibility;
 use super::status_bar::format_tokens;
 use crate::protocol::ModelSelection;
@@ -76,9 +77,57 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
             app.send(Op::SetYolo(next));
         }
         "copy" => copy(app, args),
+        "resume" if args.is_empty() => open_sessions(app),
+        "resume" => app.send(Op::ResumeSession {
+            target: args.to_string(),
+        }),
+        "sessions" => open_sessions(app),
+        "title" => app.send(Op::SetTitle {
+            title: args.to_string(),
+        }),
+        "branch" => app.send(Op::BranchSession {
+            title: (!args.is_empty()).then(|| args.to_string()),
+        }),
+        "undo" => match if args.is_empty() {
+            Ok(1)
+        } else {
+            args.parse::<u32>()
+        } {
+            Ok(turns) => app.send(Op::UndoTurns { turns }),
+            Err(_) => notice(
+                app,
+                "usage: /undo [N] — N user turns to take back (default 1)",
+            ),
+        },
+        "history" => history(app),
         "quit" => app.quit = true,
         other => notice(app, &format!("/{other} is not available here")),
     }
+}
+
+fn open_sessions(app: &mut App) {
+    app.sessions_picker = Some(SessionsPicker::new(""));
+    app.send(Op::ListSessions {
+        query: String::new(),
+        limit: 50,
+    });
+}
+
+/// `/history`: this conversation's user messages, numbered, oldest first.
+fn history(app: &mut App) {
+    let mut body = String::new();
+    let mut n = 0;
+    for entry in app.transcript.entries() {
+        if let super::transcript::Cell::User { text } = entry.cell() {
+            n += 1;
+            let first = text.lines().next().unwrap_or("");
+            body.push_str(&format!("{n:>3}. {first}\n"));
+        }
+    }
+    if n == 0 {
+        body.push_str("nothing sent yet in this session");
+    }
+    app.transcript.push_info("History", body.trim_end());
 }
 
 fn notice(app: &mut App, text: &str) {

@@ -71,6 +71,15 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             }
         }
         Event::ShutdownComplete => app.quit = true,
+        Event::SessionList { query, sessions } => {
+            if let Some(picker) = &mut app.sessions_picker {
+                picker.set_results(query, sessions.clone());
+            }
+        }
+        Event::HistoryReplay { .. } => {
+            app.queue.clear();
+            app.chat.scroll_to_bottom();
+        }
         Event::MessageStart { .. }
         | Event::MessageDelta { .. }
         | Event::ReasoningDelta { .. }

@@ -22,6 +22,7 @@ use super::focus::Focus;
 use super::layout::SideVisibility;
 use super::overlays::model_picker::PickerAction;
 use super::overlays::onboarding::OnboardingAction;
+use super::overlays::sessions_picker::SessionsAction;
 use crate::protocol::ClarifyAnswer;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
@@ -52,6 +53,18 @@ pub fn on_terminal_event(app: &mut App, event: TermEvent) {
 fn on_key(app: &mut App, key: KeyEvent) {
     if app.onboarding.is_some() {
         return onboarding_key(app, key);
+    }
+    if let Some(picker) = &mut app.sessions_picker {
+        match picker.handle_key(key) {
+            SessionsAction::None => {}
+            SessionsAction::Close => app.sessions_picker = None,
+            SessionsAction::Search(query) => app.send(Op::ListSessions { query, limit: 50 }),
+            SessionsAction::Resume(target) => {
+                app.sessions_picker = None;
+                app.send(Op::ResumeSession { target });
+            }
+        }
+        return;
     }
     if let Some(picker) = &mut app.model_picker {
         match picker.handle_key(key) {

@@ -117,6 +117,9 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     if let Some(picker) = &app.model_picker {
         picker.render(area, buf, &theme);
     }
+    if let Some(picker) = &app.sessions_picker {
+        picker.render(area, buf, &theme);
+    }
     if let Some(onboarding) = &app.onboarding {
         onboarding.render(area, buf, &theme);
     }

@@ -154,6 +154,42 @@ impl Transcript {
             .nth(n)
     }
 
+    /// Replace the conversation with a stored one (resume, undo), through the same event
+    /// path live messages take, so replayed cells look exactly like live ones.
+    fn replay(&mut self, messages: &[crate::protocol::ReplayMessage]) {
+        use crate::protocol::ReplayMessage;
+        self.clear();
+        for (n, message) in messages.iter().enumerate() {
+            let id = format!("replay-{n}");
+            match message {
+                ReplayMessage::User { text } => self.push_user(text),
+                ReplayMessage::Assistant { text } => {
+                    self.apply(&Event::MessageStart { turn_id: 0 });
+                    self.apply(&Event::MessageComplete {
+                        turn_id: 0,
+                        text: text.clone(),
+                        reasoning: None,
+                    });
+                }
+                ReplayMessage::Tool { name, output } => {
+                    self.apply(&Event::ToolStart {
+                        call_id: id.clone(),
+                        name: name.clone(),
+                        preview: output.lines().next().unwrap_or("").to_string(),
+                        arguments: serde_json::Value::Null,
+                    });
+                    self.apply(&Event::ToolComplete {
+                        call_id: id,
+                        name: name.clone(),
+                        status: crate::protocol::ToolStatus::Ok,
+                        output: output.clone(),
+                        duration_ms: 0,
+                    });
+                }
+            }
+        }
+    }
+
     /// Applies one engine event. Events that are not about the conversation (status, session
     /// info, requests) are ignored and do not change `version()`.
     pub fn apply(&mut self, event: &Event) {
@@ -224,7 +260,9 @@ impl Transcript {
             | Event::TurnStarted { .. }
             | Event::ClarifyRequest(_)
             | Event::StatusUpdate(_)
+            | Event::SessionList { .. }
             | Event::ShutdownComplete => {}
+            Event::HistoryReplay { messages } => self.replay(messages),
         }
     }
 

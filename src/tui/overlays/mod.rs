@@ -2,3 +2,4 @@
 
 pub mod model_picker;
 pub mod onboarding;
+pub mod sessions_picker;
