@@ -183,7 +183,7 @@ fn popup_opens_for_partial_names_and_enter_completes() {
         .iter()
         .map(|m| m.command.name)
         .collect();
-    assert_eq!(names, ["status", "statusbar", "steer", "stop"]);
+    assert_eq!(names, ["status", "statusbar", "steer", "stop", "history"]);
     // status takes no arguments: Enter completes and sends.
     assert_eq!(press(&mut c, KeyCode::Enter), slash("status", ""));
 
@@ -200,7 +200,7 @@ fn enter_on_a_bare_slash_only_completes() {
     type_str(&mut c, "/");
     assert!(c.popup().is_some());
     assert_eq!(press(&mut c, KeyCode::Enter), ComposerAction::Changed);
-    assert_eq!(c.text(), "/clear ");
+    assert_eq!(c.text(), "/branch ", "the first command in name order");
 }
 
 #[test]
@@ -216,7 +216,8 @@ fn popup_navigation_tab_and_esc() {
     press(&mut c, KeyCode::Up);
     assert_eq!(
         c.popup().and_then(|p| p.selected()).map(|m| m.command.name),
-        Some("stop")
+        Some("history"),
+        "Up wraps to the last match (a subsequence match ranks last)"
     );
     assert_eq!(press(&mut c, KeyCode::Esc), ComposerAction::Changed);
     assert!(c.popup().is_none());
@@ -530,10 +531,10 @@ fn styles_come_from_theme_roles() {
     assert_eq!(colours(2, 1), role(Role::Menu));
     assert_eq!(colours(20, 1), role(Role::MenuMeta));
     // Focused rule, prompt, and a reversed cursor after the typed text.
-    assert_eq!(buf[(0, 4)].fg, theme.style(Role::BorderFocused).fg.unwrap());
-    assert_eq!(buf[(0, 5)].symbol(), "❯");
-    assert_eq!(buf[(0, 5)].fg, theme.style(Role::Prompt).fg.unwrap());
-    assert!(buf[(5, 5)].modifier.contains(Modifier::REVERSED));
+    assert_eq!(buf[(0, 5)].fg, theme.style(Role::BorderFocused).fg.unwrap());
+    assert_eq!(buf[(0, 6)].symbol(), "❯");
+    assert_eq!(buf[(0, 6)].fg, theme.style(Role::Prompt).fg.unwrap());
+    assert!(buf[(5, 6)].modifier.contains(Modifier::REVERSED));
 
     let view = ComposerView {
         focus: ComposerFocus::Unfocused,

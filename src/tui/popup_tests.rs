@@ -13,10 +13,10 @@ fn no_popup_without_matches() {
 #[test]
 fn selection_wraps_both_ways() {
     let mut p = SlashPopup::new("st").unwrap();
-    assert_eq!(p.matches().len(), 4);
+    assert_eq!(p.matches().len(), 5);
     assert_eq!(selected_name(&p), Some("status"));
     p.select_prev();
-    assert_eq!(selected_name(&p), Some("stop"));
+    assert_eq!(selected_name(&p), Some("history"));
     p.select_next();
     p.select_next();
     assert_eq!(selected_name(&p), Some("statusbar"));

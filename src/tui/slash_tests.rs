@@ -6,7 +6,7 @@ fn names(matches: &[Match]) -> Vec<&'static str> {
 }
 
 #[test]
-fn registry_holds_exactly_the_first_issue_commands() {
+fn registry_holds_exactly_the_implemented_commands() {
     let mut have: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     have.sort_unstable();
     let mut want = vec![
@@ -25,6 +25,13 @@ fn registry_holds_exactly_the_first_issue_commands() {
         "yolo",
         "copy",
         "quit",
+        // The knowledge layer's session commands.
+        "resume",
+        "sessions",
+        "title",
+        "branch",
+        "undo",
+        "history",
     ];
     want.sort_unstable();
     assert_eq!(have, want);
@@ -70,18 +77,22 @@ fn args_hints_match_the_spec() {
 #[test]
 fn complete_ranks_prefix_before_subsequence() {
     let m = complete("st");
-    assert_eq!(names(&m), vec!["status", "statusbar", "steer", "stop"]);
-    assert!(m.iter().all(|m| m.kind == MatchKind::Prefix));
+    assert_eq!(
+        names(&m),
+        vec!["status", "statusbar", "steer", "stop", "history"]
+    );
+    assert!(m[..4].iter().all(|m| m.kind == MatchKind::Prefix));
+    assert_eq!(m[4].kind, MatchKind::Subsequence);
 
     // "sb" is exactly an alias of statusbar, so it comes first.
     let m = complete("sb");
     assert_eq!(m[0].command.name, "statusbar");
     assert_eq!(m[0].kind, MatchKind::Exact);
 
-    // "ue": no prefix; a subsequence of queue and usage (names only, not aliases).
+    // "ue": no prefix; a subsequence of queue, resume and usage (names only, not aliases).
     let m = complete("ue");
     assert!(m.iter().all(|m| m.kind == MatchKind::Subsequence));
-    assert_eq!(names(&m), vec!["queue", "usage"]);
+    assert_eq!(names(&m), vec!["queue", "resume", "usage"]);
 }
 
 #[test]
@@ -92,10 +103,11 @@ fn complete_exact_alias_beats_prefix() {
     assert_eq!(m[1].kind, MatchKind::Prefix);
 
     let m = complete("re");
-    // name prefix (retry) before alias prefix (reset → new), then subsequence.
-    assert_eq!(m[0].command.name, "retry");
-    assert_eq!(m[1].command.name, "new");
-    assert_eq!(m[1].kind, MatchKind::AliasPrefix);
+    // name prefixes (resume, retry) before alias prefix (reset → new), then subsequence.
+    assert_eq!(m[0].command.name, "resume");
+    assert_eq!(m[1].command.name, "retry");
+    assert_eq!(m[2].command.name, "new");
+    assert_eq!(m[2].kind, MatchKind::AliasPrefix);
 }
 
 #[test]
