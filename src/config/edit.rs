@@ -25,6 +25,8 @@ pub(super) enum FieldKind {
     Seconds,
     Tokens,
     Count,
+    /// A list of strings, given as comma-separated text (`a, b`).
+    List,
 }
 
 pub(super) struct KnownKey {
@@ -103,6 +105,11 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
     KnownKey {
         key: "display.busy_input_mode",
         kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "skills.external_dirs",
+        kind: FieldKind::List,
         max: 0,
     },
 ];
@@ -234,6 +241,15 @@ pub(super) fn split_key(key: &str) -> Result<Vec<&str>, ConfigError> {
 fn render_known(known: &KnownKey, value: &str) -> Result<String, ConfigError> {
     let unit = match known.kind {
         FieldKind::Text | FieldKind::Secret => return Ok(render_string(value)),
+        FieldKind::List => {
+            let items: Vec<String> = value
+                .split(',')
+                .map(str::trim)
+                .filter(|item| !item.is_empty())
+                .map(|item| double_quote(item))
+                .collect();
+            return Ok(format!("[{}]", items.join(", ")));
+        }
         FieldKind::Seconds => " of seconds",
         FieldKind::Tokens => " of tokens",
         FieldKind::Count => "",
