@@ -246,7 +246,7 @@ fn render_known(known: &KnownKey, value: &str) -> Result<String, ConfigError> {
                 .split(',')
                 .map(str::trim)
                 .filter(|item| !item.is_empty())
-                .map(|item| double_quote(item))
+                .map(double_quote)
                 .collect();
             return Ok(format!("[{}]", items.join(", ")));
         }
