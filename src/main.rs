@@ -97,6 +97,34 @@ enum Command {
         #[command(subcommand)]
         action: SessionsAction,
     },
+    /// List, show, install or remove skills (HERMES_HOME/skills).
+    Skills {
+        #[command(subcommand)]
+        action: SkillsAction,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum SkillsAction {
+    /// Every installed skill, by category.
+    List,
+    /// One skill's details and SKILL.md.
+    Show { name: String },
+    /// Install a skill from a local directory or SKILL.md file.
+    Install {
+        source: String,
+        /// Install under this name instead of the skill's own.
+        #[arg(long)]
+        name: Option<String>,
+        /// Install under this category directory.
+        #[arg(long)]
+        category: Option<String>,
+        /// Replace an installed skill of the same name.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Remove an installed skill.
+    Remove { name: String },
 }
 
 #[derive(Subcommand, Debug)]
@@ -160,6 +188,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Some(Command::Config { action }) => config_command(&home, action),
         Some(Command::Sessions { action }) => sessions_command(&home, action),
+        Some(Command::Skills { action }) => skills_command(&home, action),
         Some(Command::Chat {
             query: Some(prompt),
         }) => one_shot(&home, &cli.global, prompt),
@@ -333,6 +362,47 @@ fn sessions_command(home: &HermesHome, action: SessionsAction) -> anyhow::Result
         SessionsAction::Prune { older_than } => cli::prune(&store, older_than)?,
     };
     print!("{text}");
+    Ok(exit_code::OK)
+}
+
+fn skills_command(home: &HermesHome, action: SkillsAction) -> anyhow::Result<i32> {
+    use hermes::skills::cli;
+    home.ensure_dirs()?;
+    let report = hermes::skills::bundled::sync_bundled(&home.skills_dir());
+    for error in &report.errors {
+        eprintln!("warning: bundled skills: {error}");
+    }
+    let loaded = load::load(home);
+    let mut loader = hermes::skills::catalog::SkillLoader::new(home.skills_dir());
+    loader.external_dirs = loaded
+        .config
+        .skills
+        .external_dirs
+        .iter()
+        .map(std::path::PathBuf::from)
+        .collect();
+    loader.bundles_dir = Some(home.root().join("skill-bundles"));
+    let catalog = loader.load();
+    let text = match action {
+        SkillsAction::List => cli::list(&catalog),
+        SkillsAction::Show { name } => cli::show(&catalog, &name)?,
+        SkillsAction::Install {
+            source,
+            name,
+            category,
+            force,
+        } => cli::install(
+            &catalog,
+            &source,
+            &cli::InstallOptions {
+                name,
+                category,
+                force,
+            },
+        )?,
+        SkillsAction::Remove { name } => cli::remove(&catalog, &name)?,
+    };
+    println!("{}", text.trim_end());
     Ok(exit_code::OK)
 }
 

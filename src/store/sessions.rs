@@ -133,7 +133,8 @@ impl SessionStore {
                 s.source.as_str(),
                 non_empty(&s.model),
                 model_config,
-                non_empty(&s.system_prompt),
+                // Stored byte for byte: a resumed session must send exactly this prompt.
+                (!s.system_prompt.is_empty()).then_some(s.system_prompt.as_str()),
                 s.parent_session_id.as_deref().and_then(non_empty),
                 time::now(),
                 non_empty(&s.cwd),
