@@ -55,6 +55,8 @@ pub enum Op {
     BranchSession { title: Option<String> },
     /// Hide the last `turns` user turns from the conversation and the store (`/undo`).
     UndoTurns { turns: u32 },
+    /// Summarise the middle of the conversation now (`/compress`).
+    Compress,
     /// Stop the session: cancel everything and end the event stream.
     Shutdown,
 }
@@ -212,6 +214,9 @@ pub struct StatusUpdate {
     pub context_tokens: u64,
     pub context_window: u64,
     pub api_calls: u64,
+    /// Context compressions in this conversation so far.
+    #[serde(default)]
+    pub compressions: u32,
     /// Estimated cost in US dollars, when the model's price is known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,

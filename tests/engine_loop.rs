@@ -38,6 +38,20 @@ struct Session {
 }
 
 fn session(server: &ScriptedServer, max_iterations: u32, busy: BusyInputMode) -> Session {
+    session_with(
+        server,
+        max_iterations,
+        busy,
+        hermes::engine::compress::CompressionSettings::default(),
+    )
+}
+
+fn session_with(
+    server: &ScriptedServer,
+    max_iterations: u32,
+    busy: BusyInputMode,
+    compression: hermes::engine::compress::CompressionSettings,
+) -> Session {
     let dir = tempfile::tempdir().unwrap();
     let model = ModelConfig {
         provider: "custom".into(),
@@ -71,6 +85,7 @@ fn session(server: &ScriptedServer, max_iterations: u32, busy: BusyInputMode) ->
         skills: None,
         slash_commands: Vec::new(),
         discovery: None,
+        compression,
     };
     Session {
         handle: spawn_session(spec),
@@ -424,4 +439,59 @@ async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
             .unwrap()
             .contains("typed-by-user")
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compression_summarises_the_middle_and_keeps_the_system_prompt() {
+    use hermes::engine::compress::CompressionSettings;
+    use hermes::engine::compress::Enabled;
+    let server = ScriptedServer::start([
+        Response::text(["one"]),
+        Response::text(["two"]),
+        Response::text(["three"]),
+        Response::text(["## Task so far\nThe user counted."]),
+        Response::text(["four"]),
+    ])
+    .await;
+    let settings = CompressionSettings {
+        enabled: Enabled::Yes,
+        threshold: 0.2,
+        protect_first_n: 1,
+        protect_last_n: 2,
+    };
+    let mut s = session_with(&server, 10, BusyInputMode::Queue, settings);
+    for text in ["a", "b", "c"] {
+        s.send(Op::UserInput { text: text.into() });
+        assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    }
+    // Pretend the context is nearly full: 4 KB of text in a 32k window is not, so send a
+    // large message that pushes the estimate over 20 %.
+    s.send(Op::UserInput {
+        text: "x".repeat(40_000),
+    });
+    let status = s
+        .until(|e| matches!(e, Event::StatusUpdate(u) if u.compressions == 1))
+        .await;
+    assert!(matches!(status, Event::StatusUpdate(_)));
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let requests = server.completion_requests();
+    assert_eq!(requests.len(), 5);
+    let summariser = messages(&requests[3].body);
+    assert!(
+        summariser[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Task so far"),
+        "the summariser gets its own instructions"
+    );
+    let after = messages(&requests[4].body);
+    assert_eq!(after[0]["content"], SYSTEM, "system prompt unchanged");
+    assert_eq!(after[1]["content"], "a", "first message kept");
+    let summary = after[2]["content"].as_str().unwrap();
+    assert!(summary.contains("The user counted."), "{summary}");
+    assert_eq!(
+        after.last().unwrap()["content"].as_str().unwrap().len(),
+        40_000
+    );
+    assert!(after.len() < messages(&requests[2].body).len() + 2);
 }

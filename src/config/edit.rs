@@ -27,6 +27,10 @@ pub(super) enum FieldKind {
     Count,
     /// A list of strings, given as comma-separated text (`a, b`).
     List,
+    /// `true` or `false`.
+    Bool,
+    /// A number from 0 to 1.
+    Fraction,
 }
 
 pub(super) struct KnownKey {
@@ -112,9 +116,35 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         kind: FieldKind::List,
         max: 0,
     },
+    KnownKey {
+        key: "compression.enabled",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "compression.threshold",
+        kind: FieldKind::Fraction,
+        max: 0,
+    },
+    KnownKey {
+        key: "compression.protect_first_n",
+        kind: FieldKind::Count,
+        max: 1_000,
+    },
+    KnownKey {
+        key: "compression.protect_last_n",
+        kind: FieldKind::Count,
+        max: 1_000,
+    },
 ];
 pub(super) const SECTIONS: &[&str] = &[
-    "model", "terminal", "agent", "provider", "display", "skills",
+    "model",
+    "terminal",
+    "agent",
+    "provider",
+    "display",
+    "skills",
+    "compression",
 ];
 
 /// How `config set` wrote the file.
@@ -241,6 +271,25 @@ pub(super) fn split_key(key: &str) -> Result<Vec<&str>, ConfigError> {
 fn render_known(known: &KnownKey, value: &str) -> Result<String, ConfigError> {
     let unit = match known.kind {
         FieldKind::Text | FieldKind::Secret => return Ok(render_string(value)),
+        FieldKind::Bool => {
+            return match value.trim().to_ascii_lowercase().as_str() {
+                "true" | "yes" | "on" => Ok("true".to_string()),
+                "false" | "no" | "off" => Ok("false".to_string()),
+                _ => Err(ConfigError::InvalidValue {
+                    key: known.key.to_owned(),
+                    message: format!("{} must be true or false", known.key),
+                }),
+            };
+        }
+        FieldKind::Fraction => {
+            return match value.trim().parse::<f64>() {
+                Ok(f) if (0.0..=1.0).contains(&f) => Ok(f.to_string()),
+                _ => Err(ConfigError::InvalidValue {
+                    key: known.key.to_owned(),
+                    message: format!("{} must be a number from 0 to 1 (e.g. 0.5)", known.key),
+                }),
+            };
+        }
         FieldKind::List => {
             let items: Vec<String> = value
                 .split(',')

@@ -92,6 +92,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.provider = section(text, &raw, path, "provider", w);
             config.display = section(text, &raw, path, "display", w);
             config.skills = section(text, &raw, path, "skills", w);
+            config.compression = section(text, &raw, path, "compression", w);
         }
         _ => loaded.warnings.push(ConfigWarning::new(
             path,

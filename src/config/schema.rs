@@ -16,6 +16,7 @@ pub struct Config {
     pub provider: ProviderConfig,
     pub display: DisplayConfig,
     pub skills: SkillsConfig,
+    pub compression: CompressionConfig,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,4 +111,27 @@ pub struct SkillsConfig {
     /// More directories of skills (`~` and `$VAR` expanded); a local skill of the same name
     /// wins.
     pub external_dirs: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CompressionConfig {
+    pub enabled: bool,
+    /// Fraction of the context window at which the middle of the conversation is summarised.
+    pub threshold: f64,
+    /// Messages at the start that are never summarised.
+    pub protect_first_n: u32,
+    /// Messages at the end that are never summarised.
+    pub protect_last_n: u32,
+}
+
+impl Default for CompressionConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            threshold: 0.50,
+            protect_first_n: 3,
+            protect_last_n: 20,
+        }
+    }
 }

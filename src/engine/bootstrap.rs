@@ -11,6 +11,8 @@ use std::sync::Arc;
 use std::time::SystemTime;
 use std::time::UNIX_EPOCH;
 
+use super::compress::CompressionSettings;
+use super::compress::Enabled;
 use super::prompt::PromptEnvironment;
 use super::prompt::SoulSource;
 use super::prompt::build_system_prompt;
@@ -155,6 +157,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         store,
         resumed,
         skills: Some(skills),
+        compression: compression_settings(&config.compression),
         slash_commands,
         discovery: Some(Arc::new(SubdirContext::new(cwd_for_discovery))),
     };
@@ -162,6 +165,19 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         handle: spawn_session(spec),
         notices,
     })
+}
+
+fn compression_settings(config: &crate::config::CompressionConfig) -> CompressionSettings {
+    CompressionSettings {
+        enabled: if config.enabled {
+            Enabled::Yes
+        } else {
+            Enabled::No
+        },
+        threshold: config.threshold.clamp(0.05, 0.95),
+        protect_first_n: usize::try_from(config.protect_first_n).unwrap_or(3),
+        protect_last_n: usize::try_from(config.protect_last_n).unwrap_or(20),
+    }
 }
 
 /// Flags win over the file. A `--provider` without `--base-url` drops the file's base URL,

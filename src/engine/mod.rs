@@ -3,6 +3,7 @@
 //! through a `SessionHandle`.
 
 pub mod bootstrap;
+pub mod compress;
 pub mod dispatch;
 pub mod events;
 pub mod host;

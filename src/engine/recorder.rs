@@ -79,6 +79,15 @@ impl Recorder {
         state.created = Created::No;
     }
 
+    /// Continue in a new child session of the current one (after compression): its row is
+    /// created with its first message, linked by `parent_session_id`.
+    pub fn continue_in_child(&self, id: String) {
+        let mut state = self.lock();
+        let parent = std::mem::replace(&mut state.session.id, id);
+        state.session.parent_session_id = Some(parent);
+        state.created = Created::No;
+    }
+
     /// Continue recording into another stored session (after resume or branch).
     pub fn switch_to(&self, id: String, title: Option<String>) {
         let mut state = self.lock();

@@ -22,6 +22,7 @@ use super::host::EngineToolHost;
 use super::recorder::Recorder;
 use super::turn::SteerBuffer;
 use super::turn::TurnContext;
+use super::turn::TurnInput;
 use super::turn::TurnResult;
 use super::turn::run_turn;
 use crate::knowledge::discovery::SubdirContext;
@@ -96,6 +97,8 @@ pub struct SessionSpec {
     pub resumed: Option<ResumedSession>,
     /// Skills, for `Op::SlashCommand`.
     pub skills: Option<Arc<SkillLoader>>,
+    /// When and how to compress the conversation.
+    pub compression: super::compress::CompressionSettings,
     /// The skills' slash commands, announced in `SessionInfo`.
     pub slash_commands: Vec<SlashCommandInfo>,
     /// Context files of subdirectories, appended to tool results as the agent reaches them.
@@ -288,6 +291,13 @@ impl Actor {
             Op::SetTitle { title } => self.set_title(title),
             Op::BranchSession { title } => self.branch(title),
             Op::UndoTurns { turns } => self.undo(turns),
+            Op::Compress => match self.running {
+                Some(_) => self.notice(
+                    NoticeLevel::Warning,
+                    "a turn is running: /stop it first, then /compress".to_string(),
+                ),
+                None => self.start(TurnInput::Compress),
+            },
             Op::NewSession => match self.running {
                 Some(_) => {
                     self.reset_after_turn = true;
@@ -387,6 +397,10 @@ impl Actor {
     }
 
     fn start_turn(&mut self, text: String) {
+        self.start(TurnInput::User(text));
+    }
+
+    fn start(&mut self, input: TurnInput) {
         let turn_id = self.next_turn_id;
         self.next_turn_id += 1;
         let cancel = CancellationToken::new();
@@ -419,10 +433,13 @@ impl Actor {
             status: self.status.clone(),
             recorder: self.recorder.clone(),
             discovery: self.spec.discovery.clone(),
+            compression: self.spec.compression,
+            context_window: self.spec.endpoint.context_window,
+            session_id: self.spec.session_id.clone(),
         };
         self.events.send(Event::TurnStarted { turn_id });
         // The turn gets a copy; ours stays as the fallback if the turn task panics.
-        let handle = tokio::spawn(run_turn(ctx, self.history.clone(), text));
+        let handle = tokio::spawn(run_turn(ctx, self.history.clone(), input));
         self.running = Some(Running {
             turn_id,
             cancel,
@@ -438,6 +455,11 @@ impl Actor {
             Ok(result) => {
                 self.history = result.history;
                 self.status = result.status;
+                if result.session_id != self.spec.session_id {
+                    // Compression continued the conversation in a child session.
+                    self.spec.session_id = result.session_id;
+                    self.events.send(Event::SessionInfo(self.session_info()));
+                }
                 result.outcome
             }
             Err(err) => {

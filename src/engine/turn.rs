@@ -11,6 +11,8 @@
 use std::sync::Arc;
 use std::sync::Mutex;
 
+use super::compress;
+use super::compress::CompressionSettings;
 use super::dispatch::ToolRun;
 use super::dispatch::run_tool_calls;
 use super::events::EventSink;
@@ -46,12 +48,25 @@ pub struct TurnContext {
     pub status: StatusUpdate,
     pub recorder: Arc<super::recorder::Recorder>,
     pub discovery: Option<Arc<crate::knowledge::discovery::SubdirContext>>,
+    pub compression: CompressionSettings,
+    pub context_window: u64,
+    pub session_id: String,
+}
+
+/// What a turn was started for.
+pub enum TurnInput {
+    /// A user message.
+    User(String),
+    /// `/compress`: summarise the conversation now, without a model reply.
+    Compress,
 }
 
 pub struct TurnResult {
     pub history: Vec<Message>,
     pub outcome: TurnOutcome,
     pub status: StatusUpdate,
+    /// Set when compression moved the conversation into a child session.
+    pub session_id: String,
 }
 
 /// What finished during the turn, for the "interrupted" summary.
@@ -63,8 +78,19 @@ struct Progress {
 pub async fn run_turn(
     mut ctx: TurnContext,
     mut history: Vec<Message>,
-    input: String,
+    input: TurnInput,
 ) -> TurnResult {
+    let input = match input {
+        TurnInput::User(text) => text,
+        TurnInput::Compress => {
+            let outcome = match compress_now(&mut ctx, &mut history, Trigger::Requested).await {
+                Ok(()) => TurnOutcome::Completed,
+                Err(ProviderError::Cancelled) => interrupted(&Progress::default(), ""),
+                Err(err) => failed(&ctx, &err),
+            };
+            return finish(ctx, history, outcome);
+        }
+    };
     history.push(Message::user(input));
     record_last(&ctx, &history).await;
     let mut progress = Progress::default();
@@ -72,6 +98,23 @@ pub async fn run_turn(
     for _ in 0..ctx.max_iterations {
         if cancel.is_cancelled() {
             return finish(ctx, history, interrupted(&progress, ""));
+        }
+        let prompt_tokens = ctx
+            .status
+            .context_tokens
+            .max(compress::estimate_tokens(&ctx.system, &history));
+        if compress::over_threshold(&ctx.compression, prompt_tokens, ctx.context_window) {
+            match compress_now(&mut ctx, &mut history, Trigger::Threshold).await {
+                Ok(()) => {}
+                Err(ProviderError::Cancelled) => {
+                    return finish(ctx, history, interrupted(&progress, ""));
+                }
+                // A failed summary is not fatal: carry on with the full history.
+                Err(err) => ctx.events.send(Event::Notice {
+                    level: NoticeLevel::Warning,
+                    text: format!("context compression failed ({err}); continuing without it"),
+                }),
+            }
         }
         let request = ChatRequest {
             model: ctx.model.clone(),
@@ -101,13 +144,8 @@ pub async fn run_turn(
             }
             Err(err) => {
                 stream.finish_partial();
-                tracing::warn!(error = %err, "provider call failed");
-                let kind = err.kind();
-                ctx.events.send(Event::Error {
-                    kind,
-                    text: err.to_string(),
-                });
-                return finish(ctx, history, TurnOutcome::Failed { kind });
+                let outcome = failed(&ctx, &err);
+                return finish(ctx, history, outcome);
             }
         };
         record_usage(&mut ctx.status, &completion);
@@ -184,7 +222,72 @@ fn finish(ctx: TurnContext, history: Vec<Message>, outcome: TurnOutcome) -> Turn
         history,
         outcome,
         status: ctx.status,
+        session_id: ctx.session_id,
     }
+}
+
+fn failed(ctx: &TurnContext, err: &ProviderError) -> TurnOutcome {
+    tracing::warn!(error = %err, "provider call failed");
+    let kind = err.kind();
+    ctx.events.send(Event::Error {
+        kind,
+        text: err.to_string(),
+    });
+    TurnOutcome::Failed { kind }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Trigger {
+    Threshold,
+    Requested,
+}
+
+/// Summarise the middle of the history and continue in a child session.
+async fn compress_now(
+    ctx: &mut TurnContext,
+    history: &mut Vec<Message>,
+    trigger: Trigger,
+) -> Result<(), ProviderError> {
+    let Some(range) = compress::middle_range(history, &ctx.compression) else {
+        if trigger == Trigger::Requested {
+            ctx.events.send(Event::Notice {
+                level: NoticeLevel::Info,
+                text: "nothing to compress yet: the conversation is short".to_string(),
+            });
+        }
+        return Ok(());
+    };
+    ctx.events.send(Event::Notice {
+        level: NoticeLevel::Info,
+        text: format!("compressing {} earlier messages…", range.1 - range.0),
+    });
+    let cancel = ctx.tool_ctx.cancel.clone();
+    let summary = compress::summarise(
+        ctx.provider.as_ref(),
+        &ctx.model,
+        &history[range.0..range.1],
+        &cancel,
+    )
+    .await?;
+    *history = compress::rebuild(history, range, &summary);
+    let child = super::session::new_session_id();
+    ctx.recorder.continue_in_child(child.clone());
+    for message in history.iter() {
+        ctx.recorder.message(message).await;
+    }
+    ctx.session_id = child;
+    ctx.status.compressions += 1;
+    ctx.status.context_tokens = compress::estimate_tokens(&ctx.system, history);
+    ctx.recorder.usage(&ctx.status).await;
+    ctx.events.send(Event::StatusUpdate(ctx.status.clone()));
+    ctx.events.send(Event::Notice {
+        level: NoticeLevel::Info,
+        text: format!(
+            "context compressed ({} so far): continuing in session {}",
+            ctx.status.compressions, ctx.session_id
+        ),
+    });
+    Ok(())
 }
 
 fn append_tool_results(

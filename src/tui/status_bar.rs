@@ -77,6 +77,8 @@ pub struct StatusModel {
     pub cost_usd: Option<f64>,
     pub yolo: YoloBadge,
     pub visible: Visibility,
+    /// Context compressions so far (`cmp N`).
+    pub compressions: u32,
 }
 
 impl StatusModel {
@@ -93,6 +95,7 @@ impl StatusModel {
             cost_usd: None,
             yolo: YoloBadge::Off,
             visible: Visibility::Shown,
+            compressions: 0,
         }
     }
 }
@@ -106,19 +109,21 @@ pub enum Segment {
     Context,
     Bar,
     Duration,
+    Compressions,
     Tokens,
     Cost,
 }
 
 impl Segment {
     /// Most important first; the bar shows the longest prefix that fits.
-    pub const PRIORITY: [Segment; 8] = [
+    pub const PRIORITY: [Segment; 9] = [
         Segment::Busy,
         Segment::Yolo,
         Segment::Model,
         Segment::Context,
         Segment::Bar,
         Segment::Duration,
+        Segment::Compressions,
         Segment::Tokens,
         Segment::Cost,
     ];
@@ -297,6 +302,20 @@ fn segment_spans(
         Segment::Duration => {
             let minutes = now.saturating_duration_since(m.session_started).as_secs() / 60;
             vec![Span::styled(format_minutes(minutes), dim)]
+        }
+        // Hermes's `cmp N`: shown once the conversation has been compressed; warn from 5,
+        // error from 10 (the model is working from summaries of summaries).
+        Segment::Compressions if m.compressions == 0 => return None,
+        Segment::Compressions => {
+            let role = match m.compressions {
+                10.. => Role::StatusBarCritical,
+                5.. => Role::StatusBarWarn,
+                _ => Role::StatusBarDim,
+            };
+            vec![Span::styled(
+                format!("cmp {}", m.compressions),
+                theme.style(role),
+            )]
         }
         Segment::Tokens => vec![Span::styled(
             format!(

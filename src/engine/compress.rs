@@ -1,0 +1,171 @@
+//! Context compression: when the prompt passes `compression.threshold` of the model's context
+//! window, the middle of the conversation is summarised by the model into a structured
+//! summary (task so far, current state, open asks, remaining work). The first
+//! `protect_first_n` and last `protect_last_n` messages are kept as they are, and the cut never
+//! separates a tool call from its result. The system prompt is not touched, so it stays
+//! byte-identical; the conversation continues in a child session linked by
+//! `parent_session_id`.
+
+use tokio_util::sync::CancellationToken;
+
+use crate::providers::ChatRequest;
+use crate::providers::Message;
+use crate::providers::Provider;
+use crate::providers::ProviderError;
+use crate::providers::Role;
+
+/// Settings from `compression:` in config.yaml.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CompressionSettings {
+    pub enabled: Enabled,
+    /// Fraction of the context window that triggers compression.
+    pub threshold: f64,
+    pub protect_first_n: usize,
+    pub protect_last_n: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enabled {
+    Yes,
+    No,
+}
+
+impl Default for CompressionSettings {
+    fn default() -> Self {
+        Self {
+            enabled: Enabled::Yes,
+            threshold: 0.50,
+            protect_first_n: 3,
+            protect_last_n: 20,
+        }
+    }
+}
+
+/// Largest share of one tool output sent to the summariser.
+const TOOL_OUTPUT_CHARS: usize = 2_000;
+/// Largest share of one ordinary message sent to the summariser.
+const MESSAGE_CHARS: usize = 6_000;
+
+pub const SUMMARY_PREFIX: &str = "[Context summary — earlier messages of this conversation were compressed to save context. The summary below replaces them.]";
+
+const SUMMARISER_SYSTEM: &str = "You compress an AI agent's working conversation so it can continue without the full history. \
+Write a faithful, specific summary in exactly these sections:\n\
+## Task so far\nWhat the user asked for and what has been done, with file names, commands and results.\n\
+## Current state\nWhat is true now: files changed, what works, what fails, important values.\n\
+## Open asks\nQuestions or requests from the user not yet answered.\n\
+## Remaining work\nConcrete next steps.\n\
+Keep exact identifiers, paths, numbers and error messages. Do not invent anything. Do not address the user.";
+
+/// Rough token count of a conversation (4 characters a token), for the trigger when no
+/// usage numbers are known yet.
+pub fn estimate_tokens(system: &str, history: &[Message]) -> u64 {
+    let chars: usize = system.len()
+        + history
+            .iter()
+            .map(|m| {
+                m.content.len()
+                    + m.tool_calls
+                        .iter()
+                        .map(|c| c.arguments.len() + c.name.len())
+                        .sum::<usize>()
+            })
+            .sum::<usize>();
+    u64::try_from(chars / 4).unwrap_or(u64::MAX)
+}
+
+pub fn over_threshold(settings: &CompressionSettings, prompt_tokens: u64, window: u64) -> bool {
+    if settings.enabled == Enabled::No || window == 0 {
+        return false;
+    }
+    prompt_tokens as f64 > settings.threshold * window as f64
+}
+
+/// The half-open range of messages to summarise, or `None` when there is too little to
+/// gain. The tail never starts with a tool result (its call stays with it), and the head never
+/// ends with an assistant message whose tool results would be summarised away.
+pub fn middle_range(history: &[Message], settings: &CompressionSettings) -> Option<(usize, usize)> {
+    let mut start = settings.protect_first_n.min(history.len());
+    while start < history.len() && history[start].role == Role::Tool {
+        start += 1;
+    }
+    let mut end = history.len().saturating_sub(settings.protect_last_n);
+    while end > start && end < history.len() && history[end].role == Role::Tool {
+        end -= 1;
+    }
+    // Fewer than 2 messages to fold is not worth a model call.
+    (end > start + 1).then_some((start, end))
+}
+
+/// Ask the model for the structured summary of `middle`.
+pub async fn summarise(
+    provider: &dyn Provider,
+    model: &str,
+    middle: &[Message],
+    cancel: &CancellationToken,
+) -> Result<String, ProviderError> {
+    let request = ChatRequest {
+        model: model.to_string(),
+        system: SUMMARISER_SYSTEM.to_string(),
+        messages: vec![Message::user(format!(
+            "Summarise this conversation excerpt ({} messages):\n\n{}",
+            middle.len(),
+            render_transcript(middle)
+        ))],
+        tools: Vec::new(),
+        max_tokens: Some(4_096),
+    };
+    let completion = provider.complete(&request, &|_| {}, cancel).await?;
+    Ok(completion.text.trim().to_string())
+}
+
+/// The new history: head, the summary as a user message, tail.
+pub fn rebuild(history: &[Message], range: (usize, usize), summary: &str) -> Vec<Message> {
+    let (start, end) = range;
+    let mut out = Vec::with_capacity(history.len() - (end - start) + 1);
+    out.extend_from_slice(&history[..start]);
+    out.push(Message::user(format!(
+        "{SUMMARY_PREFIX}\n({} messages compressed)\n\n{summary}",
+        end - start
+    )));
+    out.extend_from_slice(&history[end..]);
+    out
+}
+
+fn render_transcript(messages: &[Message]) -> String {
+    let mut out = String::new();
+    for m in messages {
+        let (label, limit) = match m.role {
+            Role::User => ("USER", MESSAGE_CHARS),
+            Role::Assistant => ("ASSISTANT", MESSAGE_CHARS),
+            Role::Tool => ("TOOL RESULT", TOOL_OUTPUT_CHARS),
+            Role::System => ("SYSTEM", MESSAGE_CHARS),
+        };
+        out.push_str(label);
+        if let Some(name) = &m.tool_name {
+            out.push_str(&format!(" ({name})"));
+        }
+        out.push_str(": ");
+        out.push_str(&cut(&m.content, limit));
+        for call in &m.tool_calls {
+            out.push_str(&format!(
+                "\n  → calls {}({})",
+                call.name,
+                cut(&call.arguments, 400)
+            ));
+        }
+        out.push_str("\n\n");
+    }
+    out
+}
+
+fn cut(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max_chars).collect();
+    format!("{head} […]")
+}
+
+#[cfg(test)]
+#[path = "compress_tests.rs"]
+mod tests;
