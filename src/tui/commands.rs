@@ -30,7 +30,10 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
         return;
     };
     match command.name {
-        "help" => app.transcript.push_info("Commands", &help_body()),
+        "help" => {
+            let body = help_body(app.composer.dynamic_commands());
+            app.transcript.push_info("Commands", &body);
+        }
         "new" => new_session(app, "new session started"),
         "clear" => {
             app.transcript.clear();
@@ -134,13 +137,13 @@ fn notice(app: &mut App, text: &str) {
     app.transcript.push_notice(NoticeLevel::Info, text);
 }
 
-fn help_body() -> String {
+fn help_body(skills: &[super::slash::SkillCommand]) -> String {
     format!(
         "{}\nKeys: Enter send · Shift/Alt+Enter or Ctrl+J newline · Tab queue while busy · \
          ↑/↓ history · Ctrl+G edit in $EDITOR · !cmd run a shell command\n\
          Esc/Ctrl+C interrupt · Ctrl+C twice or Ctrl+D exit · PgUp/PgDn scroll · \
          Ctrl+O cycle focus · Ctrl+T subagents · F2 show/hide side panes",
-        super::slash::help_text().trim_end()
+        super::slash::help_text_with(skills).trim_end()
     )
 }
 

@@ -64,6 +64,8 @@ pub struct Composer {
     popup_dismissed: Option<String>,
     /// The text history navigation last put in; editing away from it ends navigation.
     recalled: Option<String>,
+    /// Skills the engine announced, offered by the popup after the built-ins.
+    skills: Vec<slash::SkillCommand>,
 }
 
 fn new_textarea(lines: Vec<String>) -> TextArea<'static> {
@@ -84,7 +86,21 @@ impl Composer {
             popup: None,
             popup_dismissed: None,
             recalled: None,
+            skills: Vec::new(),
         }
+    }
+
+    /// Replaces the skills offered alongside the built-in commands (from the engine's
+    /// `SessionInfo`); cleaned up by `slash::skill_commands`, so none shadows a built-in.
+    pub fn set_dynamic_commands(&mut self, commands: Vec<slash::SkillCommand>) {
+        self.skills = slash::skill_commands(commands);
+        self.popup = None;
+        self.refresh_popup();
+    }
+
+    /// The skills offered by the popup, sorted by name (for `/help`).
+    pub fn dynamic_commands(&self) -> &[slash::SkillCommand] {
+        &self.skills
     }
 
     pub fn history(&self) -> &InputHistory {
@@ -193,7 +209,7 @@ impl Composer {
         if let Some(command) = self.incomplete_popup_choice() {
             // A bare `/` chose nothing yet: complete it, but never run e.g. /clear unasked.
             let typed_something = self.popup.as_ref().is_some_and(|p| !p.query().is_empty());
-            self.accept(command.name);
+            self.accept(command.name());
             if command.takes_args() || !typed_something {
                 return ComposerAction::Changed;
             }
@@ -209,12 +225,12 @@ impl Composer {
 
     /// The highlighted command, when the popup is open and the typed name is not already a
     /// command or alias (then Enter sends what was typed).
-    fn incomplete_popup_choice(&self) -> Option<&'static slash::SlashCommand> {
+    fn incomplete_popup_choice(&self) -> Option<slash::Candidate> {
         let popup = self.popup.as_ref()?;
-        if slash::find(popup.query()).is_some() {
+        if popup.names_a_command() {
             return None;
         }
-        popup.selected().map(|m| m.command)
+        popup.selected().map(|m| m.command.clone())
     }
 
     fn at_continuation_backslash(&self) -> bool {
@@ -248,8 +264,8 @@ impl Composer {
 
     fn on_tab(&mut self) -> ComposerAction {
         if let Some(command) = self.popup.as_ref().and_then(|p| p.selected()) {
-            let name = command.command.name;
-            self.accept(name);
+            let name = command.command.name().to_owned();
+            self.accept(&name);
             return ComposerAction::Changed;
         }
         if self.text().trim().is_empty() {
@@ -429,9 +445,13 @@ impl Composer {
         }
         self.popup_dismissed = None;
         let query = &query[1..];
-        let kept = self.popup.as_mut().is_some_and(|popup| popup.update(query));
+        let skills = &self.skills;
+        let kept = self
+            .popup
+            .as_mut()
+            .is_some_and(|popup| popup.update(query, skills));
         if !kept {
-            self.popup = SlashPopup::new(query);
+            self.popup = SlashPopup::new(query, skills);
         }
     }
 

@@ -181,7 +181,7 @@ fn popup_opens_for_partial_names_and_enter_completes() {
         .unwrap()
         .matches()
         .iter()
-        .map(|m| m.command.name)
+        .map(|m| m.command.name())
         .collect();
     assert_eq!(names, ["status", "statusbar", "steer", "stop", "history"]);
     // status takes no arguments: Enter completes and sends.
@@ -215,7 +215,9 @@ fn popup_navigation_tab_and_esc() {
     type_str(&mut c, "/st");
     press(&mut c, KeyCode::Up);
     assert_eq!(
-        c.popup().and_then(|p| p.selected()).map(|m| m.command.name),
+        c.popup()
+            .and_then(|p| p.selected())
+            .map(|m| m.command.name()),
         Some("history"),
         "Up wraps to the last match (a subsequence match ranks last)"
     );
@@ -548,4 +550,39 @@ fn styles_come_from_theme_roles() {
     assert_eq!(buf[(0, 0)].fg, theme.style(Role::Border).fg.unwrap());
     assert!(buf[(69 - 3, 0)].modifier.contains(Modifier::DIM));
     assert!(!buf[(2, 1)].modifier.contains(Modifier::REVERSED));
+}
+
+#[test]
+fn skills_complete_in_the_popup_after_set_dynamic_commands() {
+    let mut c = composer();
+    type_str(&mut c, "/gi");
+    assert!(c.popup().is_none(), "no skills yet");
+    c.set_dynamic_commands(vec![
+        slash::SkillCommand {
+            name: "git-commit".into(),
+            description: "Write a commit".into(),
+        },
+        slash::SkillCommand {
+            name: "help".into(),
+            description: "Would shadow /help".into(),
+        },
+    ]);
+    let names: Vec<&str> = c
+        .dynamic_commands()
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(names, ["git-commit"]);
+    let popup = c.popup().unwrap();
+    assert_eq!(
+        popup.selected().map(|m| m.command.name()),
+        Some("git-commit")
+    );
+    // A skill may take instructions: Enter completes and waits for them.
+    assert_eq!(press(&mut c, KeyCode::Enter), ComposerAction::Changed);
+    assert_eq!(c.text(), "/git-commit ");
+    // Typed in full, Enter sends it.
+    c.clear();
+    type_str(&mut c, "/git-commit");
+    assert_eq!(press(&mut c, KeyCode::Enter), slash("git-commit", ""));
 }

@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use super::app::App;
+use super::slash::SkillCommand;
 use super::status_bar::Busy;
 use super::status_bar::YoloBadge;
 use crate::protocol::Event;
@@ -30,6 +31,11 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             if new_session {
                 app.status.session_started = now;
             }
+            let skills = info.slash_commands.iter().map(|c| SkillCommand {
+                name: c.name.clone(),
+                description: c.description.clone(),
+            });
+            app.composer.set_dynamic_commands(skills.collect());
             app.info = Some(info.clone());
         }
         Event::TurnStarted { .. } => {

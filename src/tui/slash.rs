@@ -1,12 +1,26 @@
-//! The slash-command registry: the ONE list of commands the TUI knows (`COMMANDS`), with
-//! lookup by name or alias (`find`), fuzzy completion for the popup (`complete`), the `/help`
-//! text (`help_text`) and the parser that splits `/name args` (`parse`).
+//! The slash-command registry: the ONE list of built-in commands the TUI knows (`COMMANDS`),
+//! with lookup by name or alias (`find`), fuzzy completion for the popup (`complete`,
+//! `complete_with` to include skills), the `/help` text (`help_text`, `help_text_with`) and the
+//! parser that splits `/name args` (`parse`).
+//!
+//! Skills are slash commands too, but announced by the engine at runtime (`SessionInfo`), so
+//! they are not in `COMMANDS`: the composer keeps them as `SkillCommand`s (see `skills`) and
+//! passes them in. A skill never shadows a built-in: one with a built-in
+//! name or alias is dropped, and built-ins rank before skills on equal match quality.
 //!
 //! It does not run commands: the app maps a resolved name to an `Op` or a local action, and an
-//! unknown name still comes through `parse` so the app can say "unknown command".
+//! unknown name (a skill, or a typo) still comes through `parse` for the app to forward.
 //!
 //! Invariants: names and aliases are lowercase ASCII, unique across the whole registry, and
 //! never start with `/`; every `Category` used here appears in `CATEGORY_ORDER`.
+
+mod skills;
+
+pub use skills::NO_SKILLS_HINT;
+pub use skills::SKILL_USAGE_HINT;
+pub use skills::SkillCommand;
+pub use skills::help_text_with;
+pub use skills::skill_commands;
 
 /// Where a command is listed in `/help`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -234,47 +248,119 @@ pub enum MatchKind {
     Subsequence,
 }
 
+/// A completion candidate: a built-in command or a skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Candidate {
+    Builtin(&'static SlashCommand),
+    Skill(SkillCommand),
+}
+
+impl Candidate {
+    pub fn name(&self) -> &str {
+        match self {
+            Candidate::Builtin(c) => c.name,
+            Candidate::Skill(s) => &s.name,
+        }
+    }
+
+    pub fn description(&self) -> &str {
+        match self {
+            Candidate::Builtin(c) => c.description,
+            Candidate::Skill(s) => &s.description,
+        }
+    }
+
+    /// Argument syntax; empty for skills, whose optional instructions go without saying (a
+    /// hint would only widen the popup's name column).
+    pub fn args_hint(&self) -> &str {
+        match self {
+            Candidate::Builtin(c) => c.args_hint,
+            Candidate::Skill(_) => "",
+        }
+    }
+
+    /// Whether accepting it in the popup waits for arguments; skills always may take some.
+    pub fn takes_args(&self) -> bool {
+        match self {
+            Candidate::Builtin(c) => c.takes_args(),
+            Candidate::Skill(_) => true,
+        }
+    }
+
+    pub fn is_skill(&self) -> bool {
+        matches!(self, Candidate::Skill(_))
+    }
+
+    /// `/name` followed by the args hint, if any: how the popup and `/help` show it.
+    pub fn usage(&self) -> String {
+        if !self.args_hint().is_empty() {
+            format!("/{} {}", self.name(), self.args_hint())
+        } else {
+            format!("/{}", self.name())
+        }
+    }
+}
+
 /// One completion candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Match {
-    pub command: &'static SlashCommand,
+    pub command: Candidate,
     pub kind: MatchKind,
 }
 
-/// Fuzzy completion of a partial command name (without the `/`). An empty prefix lists every
-/// command. Ranking: exact, then name prefix, alias prefix, word boundary, subsequence; ties
-/// by name.
+/// Fuzzy completion of a partial built-in command name (without the `/`); see `complete_with`.
 pub fn complete(prefix: &str) -> Vec<Match> {
+    complete_with(prefix, &[])
+}
+
+/// Fuzzy completion of a partial command name (without the `/`) over the built-ins and
+/// `skills`. An empty prefix lists every command. Ranking: exact, then name prefix, alias
+/// prefix, word boundary, subsequence; on equal kind built-ins before skills, then by name. A
+/// skill named like a built-in (name or alias) is skipped.
+pub fn complete_with(prefix: &str, skills: &[SkillCommand]) -> Vec<Match> {
     let query = prefix
         .strip_prefix('/')
         .unwrap_or(prefix)
         .to_ascii_lowercase();
-    let mut out: Vec<Match> = COMMANDS
+    let builtins = COMMANDS.iter().filter_map(|command| {
+        match_kind(command.name, command.aliases, &query).map(|kind| Match {
+            command: Candidate::Builtin(command),
+            kind,
+        })
+    });
+    let skills = skills
         .iter()
-        .filter_map(|command| match_kind(command, &query).map(|kind| Match { command, kind }))
-        .collect();
+        .filter(|skill| find(&skill.name).is_none())
+        .filter_map(|skill| {
+            match_kind(&skill.name, &[], &query).map(|kind| Match {
+                command: Candidate::Skill(skill.clone()),
+                kind,
+            })
+        });
+    let mut out: Vec<Match> = builtins.chain(skills).collect();
     out.sort_by(|a, b| {
         a.kind
             .cmp(&b.kind)
-            .then_with(|| a.command.name.cmp(b.command.name))
+            .then_with(|| a.command.is_skill().cmp(&b.command.is_skill()))
+            .then_with(|| a.command.name().cmp(b.command.name()))
     });
     out
 }
 
-fn match_kind(command: &SlashCommand, query: &str) -> Option<MatchKind> {
+fn match_kind(name: &str, aliases: &[&str], query: &str) -> Option<MatchKind> {
     if query.is_empty() {
         return Some(MatchKind::Prefix);
     }
-    let names = || std::iter::once(command.name).chain(command.aliases.iter().copied());
+    let names = || std::iter::once(name).chain(aliases.iter().copied());
     if names().any(|n| n == query) {
         Some(MatchKind::Exact)
-    } else if command.name.starts_with(query) {
+    } else if name.starts_with(query) {
         Some(MatchKind::Prefix)
-    } else if command.aliases.iter().any(|a| a.starts_with(query)) {
+    } else if aliases.iter().any(|a| a.starts_with(query)) {
         Some(MatchKind::AliasPrefix)
     } else if names().any(|n| word_boundary_match(n, query)) {
         Some(MatchKind::WordBoundary)
-    } else if is_subsequence(command.name, query) {
+    } else if is_subsequence(name, query) {
         Some(MatchKind::Subsequence)
     } else {
         None
@@ -309,15 +395,10 @@ pub fn parse(input: &str) -> Option<(String, String)> {
     Some((name.to_lowercase(), args.trim().to_owned()))
 }
 
-/// The `/help` text: commands grouped by category, one per line, with args and aliases.
+/// The `/help` text for the built-ins alone: commands grouped by category, one per line, with
+/// args and aliases.
 pub fn help_text() -> String {
-    let usage = |c: &SlashCommand| {
-        if c.takes_args() {
-            format!("/{} {}", c.name, c.args_hint)
-        } else {
-            format!("/{}", c.name)
-        }
-    };
+    let usage = |c: &'static SlashCommand| Candidate::Builtin(c).usage();
     let width = COMMANDS
         .iter()
         .map(|c| usage(c).chars().count())

@@ -1,8 +1,8 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-fn names(matches: &[Match]) -> Vec<&'static str> {
-    matches.iter().map(|m| m.command.name).collect()
+fn names(matches: &[Match]) -> Vec<&str> {
+    matches.iter().map(|m| m.command.name()).collect()
 }
 
 #[test]
@@ -86,7 +86,7 @@ fn complete_ranks_prefix_before_subsequence() {
 
     // "sb" is exactly an alias of statusbar, so it comes first.
     let m = complete("sb");
-    assert_eq!(m[0].command.name, "statusbar");
+    assert_eq!(m[0].command.name(), "statusbar");
     assert_eq!(m[0].kind, MatchKind::Exact);
 
     // "ue": no prefix; a subsequence of queue, resume and usage (names only, not aliases).
@@ -104,9 +104,9 @@ fn complete_exact_alias_beats_prefix() {
 
     let m = complete("re");
     // name prefixes (resume, retry) before alias prefix (reset → new), then subsequence.
-    assert_eq!(m[0].command.name, "resume");
-    assert_eq!(m[1].command.name, "retry");
-    assert_eq!(m[2].command.name, "new");
+    assert_eq!(m[0].command.name(), "resume");
+    assert_eq!(m[1].command.name(), "retry");
+    assert_eq!(m[2].command.name(), "new");
     assert_eq!(m[2].kind, MatchKind::AliasPrefix);
 }
 
@@ -168,4 +168,129 @@ fn help_text_lists_every_command_grouped() {
     assert!(pos("/queue <prompt>") < pos("Configuration"));
     assert!(pos("/quit") > pos("Exit"));
     insta::assert_snapshot!("help_text", text);
+}
+
+fn skill(name: &str, description: &str) -> SkillCommand {
+    SkillCommand {
+        name: name.to_owned(),
+        description: description.to_owned(),
+    }
+}
+
+fn skills() -> Vec<SkillCommand> {
+    vec![
+        skill(
+            "git-commit",
+            "Write a conventional commit for the staged changes",
+        ),
+        skill("arxiv", "Search and summarise arXiv papers"),
+        skill("stock-quotes", "Look up share prices"),
+    ]
+}
+
+#[test]
+fn complete_with_matches_builtins_and_skills() {
+    let skills = skills();
+    let m = complete_with("gi", &skills);
+    assert_eq!(names(&m), vec!["git-commit"]);
+    assert!(m[0].command.is_skill());
+    assert_eq!(m[0].kind, MatchKind::Prefix);
+    assert_eq!(m[0].command.description(), skills[0].description);
+    assert_eq!(m[0].command.usage(), "/git-commit");
+    assert!(m[0].command.takes_args());
+
+    // Word boundary and initials work for skill names too.
+    assert_eq!(names(&complete_with("commit", &skills)), vec!["git-commit"]);
+    assert_eq!(names(&complete_with("gc", &skills)), vec!["git-commit"]);
+
+    // An empty query lists every built-in, then every skill by name.
+    let all = complete_with("", &skills);
+    assert_eq!(all.len(), COMMANDS.len() + skills.len());
+    let tail: Vec<&str> = names(&all)[COMMANDS.len()..].to_vec();
+    assert_eq!(tail, vec!["arxiv", "git-commit", "stock-quotes"]);
+    assert!(all[..COMMANDS.len()].iter().all(|m| !m.command.is_skill()));
+
+    // Without skills, completion is the built-ins alone.
+    assert_eq!(complete_with("gi", &[]), Vec::new());
+    assert_eq!(complete("st"), complete_with("st", &[]));
+}
+
+#[test]
+fn builtins_rank_before_skills_on_equal_kind() {
+    let skills = skills();
+    let m = complete_with("st", &skills);
+    // Prefix: the four built-ins, then the skill; subsequence (history) last.
+    assert_eq!(
+        names(&m),
+        vec![
+            "status",
+            "statusbar",
+            "steer",
+            "stop",
+            "stock-quotes",
+            "history"
+        ]
+    );
+    assert_eq!(m[4].kind, MatchKind::Prefix);
+    // A better match still wins: an exact skill name beats built-in prefixes.
+    let m = complete_with("stock-quotes", &skills);
+    assert_eq!(names(&m), vec!["stock-quotes"]);
+    assert_eq!(m[0].kind, MatchKind::Exact);
+    // "ar": arxiv is a prefix match, outranking built-in subsequences (clear, ...).
+    let m = complete_with("ar", &skills);
+    assert_eq!(m[0].command.name(), "arxiv");
+    assert!(m[1..].iter().all(|m| m.kind > MatchKind::Prefix));
+}
+
+#[test]
+fn skills_never_shadow_builtins() {
+    let raw = vec![
+        skill("help", "A skill pretending to be /help"),
+        skill("/Reset", "Alias of /new"),
+        skill("Git-Commit", "  Commit  "),
+        skill("git-commit", "Duplicate, dropped"),
+        skill("", "No name"),
+        skill("two words", "Whitespace"),
+        skill("a/b", "Slash"),
+    ];
+    let cleaned = skill_commands(raw.clone());
+    assert_eq!(cleaned, vec![skill("git-commit", "Commit")]);
+
+    // Even unfiltered input cannot shadow: completion skips built-in names and aliases.
+    let m = complete_with("help", &raw);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].command, Candidate::Builtin(find("help").unwrap()));
+    let m = complete_with("reset", &[skill("reset", "x")]);
+    assert_eq!(names(&m), vec!["new"]);
+    assert!(!help_text_with(&[skill("help", "Impostor")]).contains("Impostor"));
+}
+
+#[test]
+fn help_text_lists_skills_in_their_own_section() {
+    let skills = skill_commands(skills());
+    let text = help_text_with(&skills);
+    assert!(text.starts_with(&help_text()));
+    let section = &text[text.find("\nSkills\n").unwrap()..];
+    for s in &skills {
+        assert!(
+            section.contains(&format!("/{}", s.name)),
+            "missing {}",
+            s.name
+        );
+        assert!(
+            section.contains(&s.description),
+            "missing {}",
+            s.description
+        );
+    }
+    assert!(!section.contains(NO_SKILLS_HINT));
+    assert!(section.contains(SKILL_USAGE_HINT));
+    insta::assert_snapshot!("help_text_skills", section.trim_start());
+}
+
+#[test]
+fn help_text_without_skills_says_so() {
+    let text = help_text_with(&[]);
+    let section = &text[text.find("\nSkills\n").unwrap()..];
+    assert_eq!(section, format!("\nSkills\n  {NO_SKILLS_HINT}\n"));
 }
