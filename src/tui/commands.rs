@@ -103,6 +103,7 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
             ),
         },
         "history" => history(app),
+        "compress" => app.send(Op::Compress),
         "quit" => app.quit = true,
         other => notice(app, &format!("/{other} is not available here")),
     }

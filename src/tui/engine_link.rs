@@ -57,6 +57,7 @@ pub fn on_engine_event(app: &mut App, event: Event) {
                 app.status.context_window = status.context_window;
             }
             app.status.cost_usd = status.cost_usd;
+            app.status.compressions = status.compressions;
             app.last_status = status.clone();
         }
         Event::ClarifyRequest(request) => {

@@ -137,6 +137,13 @@ pub static COMMANDS: &[SlashCommand] = &[
         Category::Session,
     ),
     cmd(
+        "compress",
+        &[],
+        "",
+        "Summarise the middle of the conversation now",
+        Category::Session,
+    ),
+    cmd(
         "clear",
         &[],
         "",

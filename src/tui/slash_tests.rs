@@ -32,6 +32,7 @@ fn registry_holds_exactly_the_implemented_commands() {
         "branch",
         "undo",
         "history",
+        "compress",
     ];
     want.sort_unstable();
     assert_eq!(have, want);

@@ -24,6 +24,7 @@ fn sample(now: Instant, busy: bool) -> StatusModel {
         cost_usd: Some(0.0123),
         yolo: YoloBadge::On,
         visible: Visibility::Shown,
+        compressions: 2,
     }
 }
 
@@ -91,6 +92,16 @@ fn segments_drop_in_reverse_priority_as_width_shrinks() {
 }
 
 #[test]
+fn compressions_show_only_once_there_are_some() {
+    let now = Instant::now();
+    let mut model = sample(now, false);
+    let wide = line_text(&render_status_bar(&model, now, 220, &Theme::default()));
+    assert!(wide.contains("cmp 2"), "{wide:?}");
+    model.compressions = 0;
+    assert!(!visible_segments(&model, now, 220).contains(&Segment::Compressions));
+}
+
+#[test]
 fn cost_goes_first_and_busy_model_yolo_stay_longest() {
     let now = Instant::now();
     let model = sample(now, true);
@@ -113,7 +124,7 @@ fn idle_shows_ready_and_never_ticks() {
     let model = sample(now, false);
     let text = line_text(&render_status_bar(&model, now, 200, &Theme::default()));
     assert!(text.starts_with(" ✓ ready │ claude-sonnet-4 │ ctx 76.8k/128k │ [██████░░░░] 60%"));
-    assert!(text.contains("│ 12m │ ↑12.3k ↓4.1k │ $0.0123"));
+    assert!(text.contains("│ 12m │ cmp 2 │ ↑12.3k ↓4.1k │ $0.0123"));
     assert_eq!(next_animation_deadline(&model, now), None);
 }
 
