@@ -235,6 +235,13 @@ impl Actor {
         mut internal: mpsc::UnboundedReceiver<Internal>,
     ) {
         self.events.send(Event::SessionInfo(self.session_info()));
+        if !self.history.is_empty() {
+            // A resumed session: frontends show the conversation so far.
+            self.events.send(Event::StatusUpdate(self.status.clone()));
+            self.events.send(Event::HistoryReplay {
+                messages: stored::replay(&self.history),
+            });
+        }
         loop {
             let next = match self.running.as_mut() {
                 Some(running) => tokio::select! {

@@ -1,7 +1,7 @@
 //! The composer: the multi-line input at the bottom of the screen. It turns keys and pastes into
 //! edits of a `ratatui_textarea::TextArea` and into `ComposerAction`s for the app (send, queue,
-//! open `$EDITOR`, interrupt, exit). It owns the input history (↑/↓), the slash-command popup
-//! and the large-paste placeholders.
+//! open `$EDITOR`, interrupt, exit). It owns the input history (↑/↓), the slash-command popup,
+//! the `@` path popup (`at_complete`) and the large-paste placeholders.
 //!
 //! It does not send anything, run commands or know whether the agent is busy, beyond the
 //! `ComposerView` hint it is rendered with. `ComposerAction::None` means "key not used": the app
@@ -19,6 +19,7 @@
 //! without whitespace that has matches and was not dismissed with Esc.
 
 mod action;
+mod at_complete;
 mod paste;
 mod render;
 
@@ -41,6 +42,7 @@ pub use render::busy_hint_text;
 use crate::tui::history::InputHistory;
 use crate::tui::popup::SlashPopup;
 use crate::tui::slash;
+use at_complete::AtState;
 use paste::PendingPastes;
 
 /// Placeholder shown in the empty composer.
@@ -66,6 +68,8 @@ pub struct Composer {
     recalled: Option<String>,
     /// Skills the engine announced, offered by the popup after the built-ins.
     skills: Vec<slash::SkillCommand>,
+    /// `@` path completion (see `at_complete`).
+    at: AtState,
 }
 
 fn new_textarea(lines: Vec<String>) -> TextArea<'static> {
@@ -87,6 +91,7 @@ impl Composer {
             popup_dismissed: None,
             recalled: None,
             skills: Vec::new(),
+            at: AtState::default(),
         }
     }
 
@@ -162,6 +167,9 @@ impl Composer {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let alt = key.modifiers.contains(KeyModifiers::ALT);
         let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+        if let Some(action) = self.path_popup_key(key) {
+            return action;
+        }
         match key.code {
             KeyCode::Enter if shift || alt => self.edit(TextArea::insert_newline),
             KeyCode::Char('j') if ctrl => self.edit(TextArea::insert_newline),
@@ -351,10 +359,11 @@ impl Composer {
     fn show_recalled(&mut self, entry: &str) {
         self.recalled = Some(entry.to_owned());
         self.replace_text(entry);
-        // A recalled `/cmd` must not open the popup, or ↑/↓ would stop walking history.
+        // A recalled `/cmd` or `@word` must not open a popup, or ↑/↓ would stop walking history.
         if self.popup.take().is_some() {
             self.popup_dismissed = Some(self.line(0).to_owned());
         }
+        self.dismiss_path_popup();
     }
 
     /// Swaps the textarea contents without touching history navigation or pastes.
@@ -364,6 +373,7 @@ impl Composer {
         self.popup = None;
         self.popup_dismissed = None;
         self.refresh_popup();
+        self.refresh_path_popup();
     }
 
     /// Runs a textarea edit, then the bookkeeping every edit needs.
@@ -401,6 +411,7 @@ impl Composer {
     fn move_to(&mut self, movement: CursorMove, snap: Snap) -> ComposerAction {
         self.textarea.move_cursor(movement);
         self.snap_out_of_label(snap);
+        self.refresh_path_popup();
         ComposerAction::Changed
     }
 
@@ -427,6 +438,7 @@ impl Composer {
         }
         self.snap_out_of_label(Snap::ToEnd);
         self.refresh_popup();
+        self.refresh_path_popup();
     }
 
     /// Opens, updates or closes the popup to match the draft.
