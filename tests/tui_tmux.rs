@@ -126,3 +126,69 @@ fn chat_tool_interrupt_queue_and_quit_in_tmux() {
     let last_user = messages.iter().rev().find(|m| m["role"] == "user").unwrap();
     assert_eq!(last_user["content"], "queued question");
 }
+
+#[test]
+fn close_reopen_find_by_word_and_resume_in_tmux() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let server = ScriptedServer::start_on_own_thread([
+        Response::text(["Pineapples ", "noted."]).with_usage(1_234, 56),
+        Response::text(["Still ", "here."]),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("config.yaml"),
+        format!(
+            "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
+            server.base_url()
+        ),
+    )
+    .unwrap();
+    let command = format!(
+        "cd {} && {}",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_hermes")
+    );
+    let env = [
+        ("HERMES_HOME", home.display().to_string()),
+        ("TERM", "xterm-256color".to_string()),
+    ];
+    {
+        let tmux = Tmux::start(&command, 120, 40, &env);
+        tmux.wait_for_text("Message Hermes", WAIT);
+        tmux.type_text("/title fruit planning");
+        tmux.keys(&["Enter"]);
+        tmux.type_text("remember the pineapples");
+        tmux.keys(&["Enter"]);
+        tmux.wait_for_text("Pineapples noted.", WAIT);
+        tmux.type_text("/quit");
+        tmux.keys(&["Enter"]);
+        tmux.wait_for_text("[exited 0]", WAIT);
+    }
+    // A new hermes: find the session by a word in it and resume it.
+    let tmux = Tmux::start(&command, 120, 40, &env);
+    tmux.wait_for_text("Message Hermes", WAIT);
+    tmux.type_text("/sessions");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("search:", WAIT);
+    tmux.type_text("fruit");
+    tmux.wait_for_text("fruit planning", WAIT);
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("Pineapples noted.", WAIT);
+    assert!(screen.contains("remember the pineapples"), "{screen}");
+    assert!(
+        screen.contains("↑1.2k ↓56"),
+        "token counts restored:\n{screen}"
+    );
+    tmux.type_text("are you still there?");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("Still here.", WAIT);
+    let requests = server.completion_requests();
+    let messages = requests[1].body["messages"].as_array().unwrap();
+    assert_eq!(messages[1]["content"], "remember the pineapples");
+    assert_eq!(messages[2]["content"], "Pineapples noted.");
+}
