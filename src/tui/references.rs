@@ -70,6 +70,8 @@ pub struct Expanded {
 pub enum ReferenceError {
     #[error("no file at {0}")]
     Missing(String),
+    #[error("not a regular file, not attached")]
+    NotAFile,
     #[error("refused: credential files are never attached")]
     Sensitive,
     #[error("binary file ({}), not attached", files::human_size(*size))]
@@ -177,6 +179,10 @@ fn attach(reference: &Reference, cwd: &Path, out: &mut Attachments) -> Result<()
             None,
         );
         return Ok(());
+    }
+    if !path.is_file() {
+        // A FIFO or device would block the read (or never end).
+        return Err(ReferenceError::NotAFile);
     }
     let file = files::read_text(&path)?;
     let lines = match (file.lines_exact, file.lines) {

@@ -333,3 +333,32 @@ fn credential_paths_are_refused() {
     );
     assert_eq!(files::check_allowed(&home.join("notes.md")), Ok(()));
 }
+
+#[cfg(unix)]
+#[test]
+fn special_files_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = expand_references("@/dev/null", dir.path());
+    assert_eq!(out.text, "@/dev/null");
+    assert_eq!(
+        out.notes,
+        vec!["@/dev/null: not a regular file, not attached".to_owned()]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_slow_command_is_killed_at_the_deadline() {
+    let mut child = Command::new("sleep").arg("10").spawn().unwrap();
+    let started = std::time::Instant::now();
+    let deadline = started + std::time::Duration::from_millis(50);
+    assert_eq!(
+        git::wait_until(&mut child, deadline),
+        Err(ReferenceError::GitTimeout)
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(
+        ReferenceError::GitTimeout.to_string(),
+        "git took longer than 5 s and was stopped"
+    );
+}

@@ -1,6 +1,6 @@
-//! `@diff`: the working tree's `git diff` and the index's `git diff --cached`, each run with a
-//! timeout, external diff drivers and textconv filters off (a repository's config must not run
-//! programs), and output kept to a byte cap (the rest is drained and counted).
+//! `@diff`: the working tree's `git diff` and the index's `git diff --cached`, all within one
+//! `GIT_TIMEOUT`, with external diff drivers and textconv filters off (a repository's config
+//! must not run programs), and output kept to a byte cap (the rest is drained and counted).
 
 use std::io::Read;
 use std::path::Path;
@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use super::ReferenceError;
 
-/// How long each git command may run.
+/// How long the git commands for one `@diff` may run in all.
 pub(super) const GIT_TIMEOUT: Duration = Duration::from_secs(5);
 const POLL: Duration = Duration::from_millis(10);
 
@@ -33,7 +33,8 @@ pub(super) struct DiffPart {
 
 /// The unstaged then the staged diff (empty ones left out) for the repository around `cwd`.
 pub(super) fn diff(cwd: &Path, cap: usize) -> Result<Vec<DiffPart>, ReferenceError> {
-    let inside = run(cwd, &["rev-parse", "--is-inside-work-tree"], 64)?;
+    let deadline = Instant::now() + GIT_TIMEOUT;
+    let inside = run(cwd, &["rev-parse", "--is-inside-work-tree"], 64, deadline)?;
     if inside.text.trim() != "true" {
         return Err(ReferenceError::NotARepo);
     }
@@ -44,7 +45,7 @@ pub(super) fn diff(cwd: &Path, cap: usize) -> Result<Vec<DiffPart>, ReferenceErr
     ] {
         let mut argv = args.to_vec();
         argv.extend(["--no-color", "--no-ext-diff", "--no-textconv"]);
-        let output = run(cwd, &argv, cap)?;
+        let output = run(cwd, &argv, cap, deadline)?;
         if !output.text.trim().is_empty() {
             parts.push(DiffPart { command, output });
         }
@@ -52,7 +53,12 @@ pub(super) fn diff(cwd: &Path, cap: usize) -> Result<Vec<DiffPart>, ReferenceErr
     Ok(parts)
 }
 
-fn run(cwd: &Path, args: &[&str], cap: usize) -> Result<GitOutput, ReferenceError> {
+fn run(
+    cwd: &Path,
+    args: &[&str],
+    cap: usize,
+    deadline: Instant,
+) -> Result<GitOutput, ReferenceError> {
     let mut child = Command::new("git")
         .args(["-c", "core.fsmonitor=false", "-c", "core.quotepath=false"])
         .args(args)
@@ -72,7 +78,7 @@ fn run(cwd: &Path, args: &[&str], cap: usize) -> Result<GitOutput, ReferenceErro
         return Err(ReferenceError::Git("no output pipe".to_owned()));
     };
     let reader = thread::spawn(move || read_capped(stdout, cap));
-    let status = wait_with_timeout(&mut child)?;
+    let status = wait_until(&mut child, deadline)?;
     let (bytes, size) = reader
         .join()
         .map_err(|_| ReferenceError::Git("output reader failed".to_owned()))?
@@ -93,8 +99,11 @@ fn run(cwd: &Path, args: &[&str], cap: usize) -> Result<GitOutput, ReferenceErro
     Ok(GitOutput { text, size })
 }
 
-fn wait_with_timeout(child: &mut Child) -> Result<std::process::ExitStatus, ReferenceError> {
-    let deadline = Instant::now() + GIT_TIMEOUT;
+/// Waits for `child` until `deadline`, then kills it.
+pub(super) fn wait_until(
+    child: &mut Child,
+    deadline: Instant,
+) -> Result<std::process::ExitStatus, ReferenceError> {
     loop {
         match child.try_wait() {
             Ok(Some(status)) => return Ok(status),
