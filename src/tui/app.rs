@@ -51,6 +51,14 @@ pub enum AppEvent {
     /// `/model`: the picker's entries are ready (reading `.env` happens off the UI task).
     ModelPickerReady(ModelPicker),
     ModelPickerServers(Vec<LocalServer>),
+    /// A message's `@` references were read: send `text`, show `typed`.
+    ReferencesExpanded {
+        typed: String,
+        text: String,
+        notes: Vec<String>,
+    },
+    /// Paths for `@` completion (always delivered, possibly empty).
+    PathCandidates(Vec<String>),
     Notice(NoticeLevel, String),
 }
 
@@ -231,6 +239,13 @@ impl App {
                     let _ = tx.send(AppEvent::ModelPickerServers(servers));
                 });
             }
+            AppEvent::ReferencesExpanded { typed, text, notes } => {
+                for note in &notes {
+                    self.transcript.push_notice(NoticeLevel::Warning, note);
+                }
+                super::input::send_expanded(self, &typed, text);
+            }
+            AppEvent::PathCandidates(paths) => self.composer.set_path_candidates(paths),
             AppEvent::ModelPickerServers(servers) => {
                 if let Some(picker) = &mut self.model_picker {
                     picker.add_local_servers(&servers);

@@ -37,6 +37,7 @@ pub fn on_terminal_event(app: &mut App, event: TermEvent) {
         TermEvent::Paste(text) => {
             if app.onboarding.is_none() {
                 app.composer.handle_paste(text);
+                feed_path_candidates(app);
             }
         }
         TermEvent::Mouse(mouse) => {
@@ -186,7 +187,9 @@ fn composer_key(app: &mut App, key: KeyEvent) {
         }
         return;
     }
-    match app.composer.handle_key(key) {
+    let action = app.composer.handle_key(key);
+    feed_path_candidates(app);
+    match action {
         ComposerAction::None | ComposerAction::Changed => {}
         ComposerAction::Submit(submission) => submit(app, submission),
         ComposerAction::OpenEditor => app.editor_request = Some(app.composer.text()),
@@ -248,9 +251,50 @@ fn remember(app: &mut App, entry: &str) {
 
 /// Show the message and hand it to the engine (which interrupts a running turn first).
 pub fn send_message(app: &mut App, text: String) {
-    app.transcript.push_user(&text);
+    if super::references::find_references(&text).is_empty() {
+        return send_expanded(app, &text, text.clone());
+    }
+    // `@file`, `@folder/`, `@diff` read the disk and run git: off the UI task.
+    let cwd = session_cwd(app);
+    let tx = app.app_tx.clone();
+    tokio::task::spawn_blocking(move || {
+        let expanded = super::references::expand_references(&text, &cwd);
+        let _ = tx.send(AppEvent::ReferencesExpanded {
+            typed: text,
+            text: expanded.text,
+            notes: expanded.notes,
+        });
+    });
+}
+
+/// Show what the user typed; send the model the text with references attached.
+pub fn send_expanded(app: &mut App, typed: &str, text: String) {
+    app.transcript.push_user(typed);
     app.chat.scroll_to_bottom();
     app.send(Op::UserInput { text });
+}
+
+/// The working directory of the session (where `@` paths resolve), else the process's.
+pub fn session_cwd(app: &App) -> std::path::PathBuf {
+    app.info
+        .as_ref()
+        .map(|info| std::path::PathBuf::from(&info.cwd))
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default()
+}
+
+/// The composer asked for paths to complete after `@`: list them off the UI task.
+pub fn feed_path_candidates(app: &mut App) {
+    if !app.composer.wants_path_candidates() {
+        return;
+    }
+    app.composer.note_path_candidates_requested();
+    let cwd = session_cwd(app);
+    let tx = app.app_tx.clone();
+    tokio::task::spawn_blocking(move || {
+        let paths = super::references::list_paths(&cwd, 5_000);
+        let _ = tx.send(AppEvent::PathCandidates(paths));
+    });
 }
 
 pub fn steer(app: &mut App, text: String) {

@@ -58,7 +58,12 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     let popup_height = app
         .composer
         .popup()
-        .map_or(0, super::popup::SlashPopup::desired_height);
+        .map_or(0, super::popup::SlashPopup::desired_height)
+        .max(
+            app.composer
+                .path_popup()
+                .map_or(0, super::path_popup::PathPopup::desired_height),
+        );
     let layout = compute_layout(&LayoutInput {
         area,
         side: app.side_visibility,
@@ -81,6 +86,9 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     }
     if let Some(popup) = app.composer.popup() {
         super::popup::render_popup(popup, layout.popup, buf, &theme);
+    }
+    if let Some(popup) = app.composer.path_popup() {
+        super::path_popup::render_path_popup(popup, layout.popup, buf, &theme);
     }
     if layout.queue.area() > 0 {
         app.queue.render(layout.queue, buf, &theme);
