@@ -495,3 +495,74 @@ async fn compression_summarises_the_middle_and_keeps_the_system_prompt() {
     );
     assert!(after.len() < messages(&requests[2].body).len() + 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_skill_slash_command_becomes_a_user_message() {
+    let server = ScriptedServer::start([Response::text(["Following the skill."])]).await;
+    let skills_dir = tempfile::tempdir().unwrap();
+    let skill = skills_dir.path().join("release-notes");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: release-notes\ndescription: Write release notes.\n---\n# Release notes\nList user-visible changes first.\n",
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let model = ModelConfig {
+        provider: "custom".into(),
+        base_url: server.base_url(),
+        default: "scripted-model".into(),
+        ..ModelConfig::default()
+    };
+    let resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
+    let loader = Arc::new(hermes::skills::catalog::SkillLoader::new(skills_dir.path()));
+    let spec = SessionSpec {
+        session_id: "skills".into(),
+        endpoint: ModelEndpoint {
+            provider: registry::build(&resolved, hermes::providers::http::build_client().unwrap()),
+            provider_name: resolved.name.clone(),
+            base_url: resolved.base_url.clone(),
+            model: resolved.model.clone(),
+            context_window: resolved.context_window,
+        },
+        tools: Arc::new(ToolRegistry::core()),
+        yolo: Yolo::On,
+        system_prompt: SYSTEM.into(),
+        cwd: dir.path().to_path_buf(),
+        limits: ToolLimits::default(),
+        max_iterations: 10,
+        max_tokens: None,
+        busy_input: BusyInputMode::Queue,
+        switcher: None,
+        store: None,
+        resumed: None,
+        skills: Some(loader),
+        slash_commands: Vec::new(),
+        discovery: None,
+        compression: hermes::engine::compress::CompressionSettings::default(),
+    };
+    let mut s = Session {
+        handle: spawn_session(spec),
+        _dir: dir,
+    };
+    s.send(Op::SlashCommand {
+        name: "release-notes".into(),
+        args: "for v2".into(),
+    });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let history = messages(&server.completion_requests()[0].body).clone();
+    assert_eq!(
+        history[0]["content"], SYSTEM,
+        "the system prompt is unchanged"
+    );
+    let user = history[1]["content"].as_str().unwrap();
+    assert!(user.contains("List user-visible changes first."), "{user}");
+    assert!(user.contains("for v2"), "{user}");
+    // An unknown command is a notice, not a turn.
+    s.send(Op::SlashCommand {
+        name: "nope".into(),
+        args: String::new(),
+    });
+    let notice = s.until(|e| matches!(e, Event::Notice { .. })).await;
+    assert!(matches!(notice, Event::Notice { text, .. } if text.contains("unknown command /nope")));
+}
