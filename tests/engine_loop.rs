@@ -53,6 +53,17 @@ fn session_with(
     compression: hermes::engine::compress::CompressionSettings,
 ) -> Session {
     let dir = tempfile::tempdir().unwrap();
+    let mut spec = spec(server, dir.path(), busy);
+    spec.max_iterations = max_iterations;
+    spec.compression = compression;
+    Session {
+        handle: spawn_session(spec),
+        _dir: dir,
+    }
+}
+
+/// A session spec against `server`, working in `cwd`, with YOLO on and no store.
+fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode) -> SessionSpec {
     let model = ModelConfig {
         provider: "custom".into(),
         base_url: server.base_url(),
@@ -62,7 +73,7 @@ fn session_with(
     let mut resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
     resolved.retry.base_delay = Duration::from_millis(10);
     let client = hermes::providers::http::build_client().unwrap();
-    let spec = SessionSpec {
+    SessionSpec {
         session_id: "test".into(),
         endpoint: ModelEndpoint {
             provider: registry::build(&resolved, client),
@@ -74,9 +85,9 @@ fn session_with(
         tools: Arc::new(ToolRegistry::core()),
         yolo: Yolo::On,
         system_prompt: SYSTEM.into(),
-        cwd: dir.path().to_path_buf(),
+        cwd: cwd.to_path_buf(),
         limits: ToolLimits::default(),
-        max_iterations,
+        max_iterations: 10,
         max_tokens: None,
         busy_input: busy,
         switcher: None,
@@ -85,11 +96,7 @@ fn session_with(
         skills: None,
         slash_commands: Vec::new(),
         discovery: None,
-        compression,
-    };
-    Session {
-        handle: spawn_session(spec),
-        _dir: dir,
+        compression: hermes::engine::compress::CompressionSettings::default(),
     }
 }
 
@@ -508,39 +515,10 @@ async fn a_skill_slash_command_becomes_a_user_message() {
     )
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let model = ModelConfig {
-        provider: "custom".into(),
-        base_url: server.base_url(),
-        default: "scripted-model".into(),
-        ..ModelConfig::default()
-    };
-    let resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
-    let loader = Arc::new(hermes::skills::catalog::SkillLoader::new(skills_dir.path()));
-    let spec = SessionSpec {
-        session_id: "skills".into(),
-        endpoint: ModelEndpoint {
-            provider: registry::build(&resolved, hermes::providers::http::build_client().unwrap()),
-            provider_name: resolved.name.clone(),
-            base_url: resolved.base_url.clone(),
-            model: resolved.model.clone(),
-            context_window: resolved.context_window,
-        },
-        tools: Arc::new(ToolRegistry::core()),
-        yolo: Yolo::On,
-        system_prompt: SYSTEM.into(),
-        cwd: dir.path().to_path_buf(),
-        limits: ToolLimits::default(),
-        max_iterations: 10,
-        max_tokens: None,
-        busy_input: BusyInputMode::Queue,
-        switcher: None,
-        store: None,
-        resumed: None,
-        skills: Some(loader),
-        slash_commands: Vec::new(),
-        discovery: None,
-        compression: hermes::engine::compress::CompressionSettings::default(),
-    };
+    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
+    spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
+        skills_dir.path(),
+    )));
     let mut s = Session {
         handle: spawn_session(spec),
         _dir: dir,

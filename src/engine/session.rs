@@ -39,10 +39,8 @@ use crate::protocol::TurnOutcome;
 use crate::protocol::Yolo;
 use crate::providers::Message;
 use crate::providers::Provider;
-use crate::providers::ToolCall;
 use crate::safety::YoloPolicy;
 use crate::skills::catalog::SkillLoader;
-use crate::skills::invoke::skill_invocation;
 use crate::store::NewSession;
 use crate::store::SessionStore;
 use crate::store::Source;
@@ -117,6 +115,9 @@ enum Internal {
 
 #[path = "session_stored.rs"]
 mod stored;
+
+#[path = "session_ops.rs"]
+mod ops;
 
 /// A stored session's state, loaded to continue it.
 pub struct ResumedSession {
@@ -339,39 +340,6 @@ impl Actor {
         }
     }
 
-    /// Skills load from disk, so resolving runs on the blocking pool and reports back.
-    fn slash_command(&mut self, name: String, args: String) {
-        let Some(loader) = self.spec.skills.clone() else {
-            return self.internal(Internal::SlashResolved {
-                name,
-                message: None,
-            });
-        };
-        let tx = self.internal.clone();
-        tokio::task::spawn_blocking(move || {
-            let catalog = loader.load();
-            let message = skill_invocation(&catalog, &name, &args);
-            let _ = tx.send(Internal::SlashResolved { name, message });
-        });
-    }
-
-    fn internal(&mut self, work: Internal) {
-        match work {
-            Internal::SlashResolved {
-                message: Some(text),
-                ..
-            } => self.user_input(text),
-            Internal::Stored(done) => self.stored_done(done),
-            Internal::SlashResolved {
-                name,
-                message: None,
-            } => self.notice(
-                NoticeLevel::Warning,
-                format!("unknown command /{name} — /help lists commands; skills are under HERMES_HOME/skills"),
-            ),
-        }
-    }
-
     fn user_input(&mut self, text: String) {
         if self.running.is_none() {
             return self.start_turn(text);
@@ -493,108 +461,6 @@ impl Actor {
         }
         if let Some(next) = self.queue.pop_front() {
             self.start_turn(next);
-        }
-    }
-
-    /// A fresh conversation: new id, empty history and counters, no background processes.
-    fn reset(&mut self) {
-        self.queue.clear();
-        self.history.clear();
-        self.session_tools.shutdown();
-        self.session_tools = Arc::new(SessionTools::default());
-        self.status = StatusUpdate {
-            context_window: self.spec.endpoint.context_window,
-            ..StatusUpdate::default()
-        };
-        self.spec.session_id = new_session_id();
-        self.title = None;
-        self.recorder.restart(self.spec.session_id.clone());
-        self.events.send(Event::SessionInfo(self.session_info()));
-        self.events.send(Event::StatusUpdate(self.status.clone()));
-    }
-
-    fn retry(&mut self) {
-        if self.running.is_some() {
-            return self.notice(
-                NoticeLevel::Warning,
-                "a turn is running: /stop it first, then /retry".to_string(),
-            );
-        }
-        let last_user = self
-            .history
-            .iter()
-            .rposition(|m| m.role == crate::providers::Role::User);
-        match last_user {
-            Some(index) => {
-                let text = self.history[index].content.clone();
-                self.history.truncate(index);
-                // The stored turn is hidden (active = 0), as /undo does, before it runs again.
-                self.recorder.undo_turns(1);
-                self.start_turn(text);
-            }
-            None => self.notice(NoticeLevel::Warning, "nothing to retry yet".to_string()),
-        }
-    }
-
-    /// `!cmd`: the terminal tool, outside the conversation, with hardline checks only —
-    /// the user typed the command themselves.
-    fn run_shell(&mut self, command: String) {
-        let id = self.next_shell_id;
-        self.next_shell_id += 1;
-        let call = ToolCall {
-            id: format!("shell_{id}"),
-            name: "terminal".to_string(),
-            arguments: serde_json::json!({ "command": command }).to_string(),
-        };
-        let cancel = CancellationToken::new();
-        let ctx = ToolContext {
-            call_id: call.id.clone(),
-            session_id: self.spec.session_id.clone(),
-            cwd: self.spec.cwd.clone(),
-            limits: self.spec.limits.clone(),
-            cancel: cancel.clone(),
-            host: Arc::new(EngineToolHost {
-                events: self.events.clone(),
-                pending: self.pending.clone(),
-                cancel,
-            }),
-            policy: Arc::new(YoloPolicy::new(Yolo::On)),
-            session: self.session_tools.clone(),
-        };
-        let tools = self.spec.tools.clone();
-        let events = self.events.clone();
-        tokio::spawn(async move {
-            super::dispatch::run_tool_calls(&[call], &tools, &ctx, &events).await;
-        });
-    }
-
-    fn switch_model(&mut self, selection: &ModelSelection) {
-        let Some(switcher) = self.spec.switcher.clone() else {
-            self.events.send(Event::Error {
-                kind: ErrorKind::Config,
-                text: "this session cannot switch models".to_string(),
-            });
-            return;
-        };
-        match switcher.switch(selection) {
-            Ok(endpoint) => {
-                self.status.context_window = endpoint.context_window;
-                self.spec.endpoint = endpoint;
-                self.events.send(Event::SessionInfo(self.session_info()));
-                let when = if self.running.is_some() {
-                    "from the next turn"
-                } else {
-                    "now"
-                };
-                self.notice(
-                    NoticeLevel::Info,
-                    format!("model switched to {} ({when})", self.spec.endpoint.model),
-                );
-            }
-            Err(text) => self.events.send(Event::Error {
-                kind: ErrorKind::Config,
-                text,
-            }),
         }
     }
 

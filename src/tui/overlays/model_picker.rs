@@ -147,15 +147,8 @@ impl ModelPicker {
     }
 
     pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let width = area.width.saturating_sub(4).clamp(20, 80);
         let rows = u16::try_from(self.entries.len()).unwrap_or(u16::MAX);
-        let height = (rows + 6).min(area.height);
-        let modal = Rect {
-            x: area.x + area.width.saturating_sub(width) / 2,
-            y: area.y + area.height.saturating_sub(height) / 2,
-            width: width.min(area.width),
-            height,
-        };
+        let modal = super::centered_modal(area, 80, rows + 6);
         Clear.render(modal, buf);
         let block = Block::bordered()
             .border_type(BorderType::Rounded)

@@ -105,15 +105,8 @@ impl SessionsPicker {
     }
 
     pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let width = area.width.saturating_sub(4).clamp(20, 100);
         let rows = u16::try_from(self.items.len().clamp(1, MAX_ROWS)).unwrap_or(1);
-        let height = (rows + 5).min(area.height);
-        let modal = Rect {
-            x: area.x + area.width.saturating_sub(width) / 2,
-            y: area.y + area.height.saturating_sub(height) / 2,
-            width: width.min(area.width),
-            height,
-        };
+        let modal = super::centered_modal(area, 100, rows + 5);
         Clear.render(modal, buf);
         let block = Block::bordered()
             .border_type(BorderType::Rounded)
