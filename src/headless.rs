@@ -128,6 +128,12 @@ pub async fn run_one_shot(
         };
         printer.event(&event);
         match event {
+            Event::SecretRequest(request) => {
+                let _ = handle.ops.send(Op::SecretReply {
+                    id: request.id,
+                    value: None,
+                });
+            }
             Event::ClarifyRequest(request) => {
                 let answer = ask(&request, clarify).await;
                 let _ = handle.ops.send(Op::ClarifyReply {
@@ -292,6 +298,10 @@ impl Printer<'_> {
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }
             | Event::ShutdownComplete => {}
+            Event::SecretRequest(request) => self.line_err(&format!(
+                "note: skipped {} — {}; headless mode never asks for secrets, put it in HERMES_HOME/.env",
+                request.name, request.reason
+            )),
         }
     }
 

@@ -27,6 +27,8 @@ pub enum Op {
     Queue { text: String },
     /// The answer to a `ClarifyRequest`.
     ClarifyReply { id: String, answer: ClarifyAnswer },
+    /// The answer to a `SecretRequest`: the value, or `None` when the user skipped it.
+    SecretReply { id: String, value: Option<String> },
     /// Use another model (and optionally provider) from the next request on.
     SwitchModel(ModelSelection),
     /// A slash command the frontend does not handle itself (skills: `/git-commit …`). The
@@ -131,6 +133,9 @@ pub enum Event {
     },
     /// The engine needs an answer from the user; reply with `Op::ClarifyReply`.
     ClarifyRequest(ClarifyRequest),
+    /// A skill needs a secret (an API key) the environment lacks. Ask with a masked input,
+    /// locally only; reply with `Op::SecretReply`. The value is saved to `HERMES_HOME/.env`.
+    SecretRequest(SecretRequest),
     /// Token, cost and context usage after each API call.
     StatusUpdate(StatusUpdate),
     /// Something the user should read that is not part of the conversation.
@@ -201,6 +206,17 @@ pub struct ClarifyRequest {
     pub question: String,
     /// Suggested answers; empty means free text.
     pub choices: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecretRequest {
+    pub id: String,
+    /// The environment variable, e.g. `GITHUB_TOKEN`.
+    pub name: String,
+    /// What to show the user.
+    pub prompt: String,
+    /// Why it is asked (the skill's name and what it is for).
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -97,6 +97,8 @@ fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode) -> 
         slash_commands: Vec::new(),
         discovery: None,
         compression: hermes::engine::compress::CompressionSettings::default(),
+        tool_env: Arc::new(hermes::tools::ToolEnv::default()),
+        env_file: None,
     }
 }
 
@@ -543,4 +545,69 @@ async fn a_skill_slash_command_becomes_a_user_message() {
     });
     let notice = s.until(|e| matches!(e, Event::Notice { .. })).await;
     assert!(matches!(notice, Event::Notice { text, .. } if text.contains("unknown command /nope")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_skill_asks_for_its_missing_secret_saves_it_and_commands_see_it() {
+    let server = ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::terminal(
+            "c1",
+            "printf %s \"$DEMO_TOKEN\" > seen.txt",
+        )]),
+        Response::text(["done"]),
+    ])
+    .await;
+    let skills_dir = tempfile::tempdir().unwrap();
+    let skill = skills_dir.path().join("demo");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: demo\ndescription: Needs a token.\nrequired_environment_variables:\n  - name: DEMO_TOKEN\n    prompt: Demo token\n---\nUse the token.\n",
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let env_file = dir.path().join("dot.env");
+    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
+    spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
+        skills_dir.path(),
+    )));
+    spec.env_file = Some(env_file.clone());
+    let mut s = Session {
+        handle: spawn_session(spec),
+        _dir: tempfile::tempdir().unwrap(),
+    };
+    s.send(Op::SlashCommand {
+        name: "demo".into(),
+        args: String::new(),
+    });
+    let request = s.until(|e| matches!(e, Event::SecretRequest(_))).await;
+    let Event::SecretRequest(request) = request else {
+        unreachable!()
+    };
+    assert_eq!(request.name, "DEMO_TOKEN");
+    assert_eq!(request.prompt, "Demo token");
+    assert!(
+        server.completion_requests().is_empty(),
+        "the skill waits for the secret"
+    );
+    s.send(Op::SecretReply {
+        id: request.id,
+        value: Some("s3cret-value".into()),
+    });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("seen.txt")).unwrap(),
+        "s3cret-value",
+        "the session's commands see the secret"
+    );
+    let saved = std::fs::read_to_string(&env_file).unwrap();
+    assert!(saved.contains("DEMO_TOKEN=s3cret-value"), "{saved}");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&env_file).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    // The secret never reaches the model.
+    let bodies = serde_json::to_string(&server.completion_requests()[0].body).unwrap();
+    assert!(!bodies.contains("s3cret-value"));
 }

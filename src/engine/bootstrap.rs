@@ -158,6 +158,8 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         resumed,
         skills: Some(skills),
         compression: compression_settings(&config.compression),
+        tool_env: Arc::new(crate::tools::ToolEnv::new(options.env.dotenv().clone())),
+        env_file: Some(options.home.env_path()),
         slash_commands,
         discovery: Some(Arc::new(SubdirContext::new(cwd_for_discovery))),
     };

@@ -95,6 +95,12 @@ pub struct SessionSpec {
     pub resumed: Option<ResumedSession>,
     /// Skills, for `Op::SlashCommand`.
     pub skills: Option<Arc<SkillLoader>>,
+    /// Variables the session's commands see on top of the process environment (`.env`,
+    /// secrets entered for skills).
+    pub tool_env: Arc<crate::tools::ToolEnv>,
+    /// Where secrets the user enters are saved (`HERMES_HOME/.env`); `None` keeps them in
+    /// memory for this session.
+    pub env_file: Option<std::path::PathBuf>,
     /// When and how to compress the conversation.
     pub compression: super::compress::CompressionSettings,
     /// The skills' slash commands, announced in `SessionInfo`.
@@ -109,6 +115,8 @@ enum Internal {
     SlashResolved {
         name: String,
         message: Option<String>,
+        /// Secrets the skill needs that are not set: (variable, prompt).
+        missing: Vec<(String, String)>,
     },
     Stored(stored::StoredDone),
 }
@@ -175,6 +183,8 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         reset_after_turn: false,
         recorder: Arc::new(recorder),
         internal: internal_tx,
+        pending_skill: None,
+        next_secret_id: 1,
         spec,
     };
     tokio::spawn(actor.run(ops_rx, internal_rx));
@@ -221,6 +231,9 @@ struct Actor {
     title: Option<String>,
     recorder: Arc<Recorder>,
     internal: mpsc::UnboundedSender<Internal>,
+    /// A skill invocation waiting for secrets the user is being asked for.
+    pending_skill: Option<ops::PendingSkill>,
+    next_secret_id: u64,
 }
 
 enum Next {
@@ -284,6 +297,7 @@ impl Actor {
                 Some(_) => self.queue.push_back(text),
                 None => self.start_turn(text),
             },
+            Op::SecretReply { id, value } => self.secret_reply(&id, value),
             Op::ClarifyReply { id, answer } => {
                 if !self.pending.answer(&id, answer) {
                     self.notice(
@@ -393,6 +407,7 @@ impl Actor {
             host,
             policy: Arc::new(YoloPolicy::new(self.spec.yolo)),
             session: self.session_tools.clone(),
+            env: self.spec.tool_env.clone(),
         };
         let ctx = TurnContext {
             turn_id,

@@ -58,6 +58,47 @@ impl Default for ToolLimits {
     }
 }
 
+/// Extra environment variables for the commands tools run: the `.env` values (as Hermes loads
+/// `.env` into its environment) plus secrets the user entered this session. Shared by every
+/// call of a session; reads take a snapshot.
+#[derive(Debug, Default)]
+pub struct ToolEnv {
+    vars: std::sync::RwLock<std::collections::BTreeMap<String, String>>,
+}
+
+impl ToolEnv {
+    pub fn new(vars: std::collections::BTreeMap<String, String>) -> Self {
+        Self {
+            vars: std::sync::RwLock::new(vars),
+        }
+    }
+
+    pub fn set(&self, key: &str, value: &str) {
+        let mut vars = self
+            .vars
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        vars.insert(key.to_string(), value.to_string());
+    }
+
+    pub fn get(&self, key: &str) -> Option<String> {
+        self.vars
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(key)
+            .cloned()
+    }
+
+    pub fn snapshot(&self) -> Vec<(String, String)> {
+        self.vars
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+}
+
 /// Per-call context. Cheap to clone.
 #[derive(Clone)]
 pub struct ToolContext {
@@ -69,4 +110,5 @@ pub struct ToolContext {
     pub host: Arc<dyn ToolHost>,
     pub policy: Arc<dyn CommandPolicy>,
     pub session: Arc<crate::tools::SessionTools>,
+    pub env: Arc<ToolEnv>,
 }

@@ -180,8 +180,13 @@ impl ProcessRegistry {
 
     /// Start `command` in `cwd` in the background; returns its id (`proc_…`) and pid.
     /// Must be called inside a tokio runtime.
-    pub fn start(&self, command: &str, cwd: &Path) -> Result<(String, u32), ProcessError> {
-        let mut child = shell::spawn(command, cwd, StdinMode::Piped)?;
+    pub fn start(
+        &self,
+        command: &str,
+        cwd: &Path,
+        env: &[(String, String)],
+    ) -> Result<(String, u32), ProcessError> {
+        let mut child = shell::spawn(command, cwd, StdinMode::Piped, env)?;
         let pid = child.id().unwrap_or(0);
         let id = format!("proc_{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
         let (done, _) = watch::channel(false);

@@ -42,8 +42,19 @@ pub fn shell_program() -> &'static str {
 }
 
 /// Start `command` in `cwd` in a new process group with stdout and stderr piped.
-pub fn spawn(command: &str, cwd: &Path, stdin: StdinMode) -> std::io::Result<Child> {
+pub fn spawn(
+    command: &str,
+    cwd: &Path,
+    stdin: StdinMode,
+    env: &[(String, String)],
+) -> std::io::Result<Child> {
     let mut cmd = Command::new(shell_program());
+    // Variables already set in the process win, as when Hermes loads `.env`.
+    for (key, value) in env {
+        if std::env::var_os(key).is_none() {
+            cmd.env(key, value);
+        }
+    }
     cmd.arg("-c")
         .arg(command)
         .current_dir(cwd)

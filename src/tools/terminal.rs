@@ -113,7 +113,11 @@ impl Tool for TerminalTool {
             ""
         };
         if args.background {
-            return match ctx.session.processes().start(&args.command, &cwd) {
+            return match ctx
+                .session
+                .processes()
+                .start(&args.command, &cwd, &ctx.env.snapshot())
+            {
                 Ok((id, pid)) => ToolOutput::ok(format!(
                     "{note}{}",
                     serde_json::json!({"session_id": id, "pid": pid})
@@ -161,7 +165,7 @@ async fn run_foreground(
     timeout: Duration,
     ctx: &ToolContext,
 ) -> ToolOutput {
-    let mut child = match shell::spawn(command, cwd, StdinMode::Null) {
+    let mut child = match shell::spawn(command, cwd, StdinMode::Null, &ctx.env.snapshot()) {
         Ok(c) => c,
         Err(e) => return ToolOutput::error(format!("could not start the command: {e}")),
     };

@@ -63,6 +63,7 @@ pub fn ctx(dir: &Path) -> ToolContext {
 
 pub fn ctx_with(dir: &Path, host: Arc<FakeHost>) -> ToolContext {
     ToolContext {
+        env: Arc::new(crate::tools::ToolEnv::default()),
         call_id: "call_1".to_string(),
         session_id: "session_1".to_string(),
         cwd: dir.to_path_buf(),

@@ -109,6 +109,7 @@ pub struct App {
     pub onboarding: Option<Onboarding>,
     pub model_picker: Option<ModelPicker>,
     pub sessions_picker: Option<SessionsPicker>,
+    pub secret_prompt: Option<super::overlays::secret_prompt::SecretPrompt>,
     pub factory: Box<dyn SessionFactory>,
     pub ops: Option<UnboundedSender<Op>>,
     /// A new session's event stream, picked up by the loop.
@@ -151,6 +152,7 @@ impl App {
             onboarding: None,
             model_picker: None,
             sessions_picker: None,
+            secret_prompt: None,
             factory: options.factory,
             ops: None,
             new_events: None,

@@ -78,6 +78,13 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             }
         }
         Event::ShutdownComplete => app.quit = true,
+        Event::SecretRequest(request) => {
+            app.transcript
+                .push_notice(crate::protocol::NoticeLevel::Info, &request.reason);
+            app.secret_prompt = Some(super::overlays::secret_prompt::SecretPrompt::new(
+                request.clone(),
+            ));
+        }
         Event::SessionList { query, sessions } => {
             if let Some(picker) = &mut app.sessions_picker {
                 picker.set_results(query, sessions.clone());

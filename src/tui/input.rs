@@ -22,6 +22,7 @@ use super::focus::Focus;
 use super::layout::SideVisibility;
 use super::overlays::model_picker::PickerAction;
 use super::overlays::onboarding::OnboardingAction;
+use super::overlays::secret_prompt::SecretAction;
 use super::overlays::sessions_picker::SessionsAction;
 use crate::protocol::ClarifyAnswer;
 use crate::protocol::NoticeLevel;
@@ -35,7 +36,9 @@ pub fn on_terminal_event(app: &mut App, event: TermEvent) {
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
         TermEvent::Key(_) => {}
         TermEvent::Paste(text) => {
-            if app.onboarding.is_none() {
+            if let Some(prompt) = &mut app.secret_prompt {
+                prompt.handle_paste(&text);
+            } else if app.onboarding.is_none() {
                 app.composer.handle_paste(text);
                 feed_path_candidates(app);
             }
@@ -54,6 +57,13 @@ pub fn on_terminal_event(app: &mut App, event: TermEvent) {
 fn on_key(app: &mut App, key: KeyEvent) {
     if app.onboarding.is_some() {
         return onboarding_key(app, key);
+    }
+    if let Some(prompt) = &mut app.secret_prompt {
+        if let SecretAction::Reply { id, value } = prompt.handle_key(key) {
+            app.secret_prompt = None;
+            app.send(Op::SecretReply { id, value });
+        }
+        return;
     }
     if let Some(picker) = &mut app.sessions_picker {
         match picker.handle_key(key) {

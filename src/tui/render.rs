@@ -128,6 +128,9 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     if let Some(picker) = &app.sessions_picker {
         picker.render(area, buf, &theme);
     }
+    if let Some(prompt) = &app.secret_prompt {
+        prompt.render(area, buf, &theme);
+    }
     if let Some(onboarding) = &app.onboarding {
         onboarding.render(area, buf, &theme);
     }

@@ -261,6 +261,7 @@ impl Transcript {
             | Event::ClarifyRequest(_)
             | Event::StatusUpdate(_)
             | Event::SessionList { .. }
+            | Event::SecretRequest(_)
             | Event::ShutdownComplete => {}
             Event::HistoryReplay { messages } => self.replay(messages),
         }

@@ -1,0 +1,164 @@
+//! A masked input for a secret a skill needs (`Event::SecretRequest`). What is typed is shown
+//! as bullets only, never echoed or logged; Enter sends it, Esc skips it.
+
+use crossterm::event::KeyCode;
+use crossterm::event::KeyEvent;
+use crossterm::event::KeyModifiers;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::text::Span;
+use ratatui::widgets::Block;
+use ratatui::widgets::BorderType;
+use ratatui::widgets::Clear;
+use ratatui::widgets::Paragraph;
+use ratatui::widgets::Widget;
+use ratatui::widgets::Wrap;
+
+use crate::protocol::SecretRequest;
+use crate::theme::Role;
+use crate::theme::Theme;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretAction {
+    None,
+    /// Send the reply: the value, or `None` when skipped.
+    Reply {
+        id: String,
+        value: Option<String>,
+    },
+}
+
+pub struct SecretPrompt {
+    request: SecretRequest,
+    value: String,
+}
+
+impl SecretPrompt {
+    pub fn new(request: SecretRequest) -> Self {
+        Self {
+            request,
+            value: String::new(),
+        }
+    }
+
+    pub fn handle_key(&mut self, key: KeyEvent) -> SecretAction {
+        match key.code {
+            KeyCode::Enter => SecretAction::Reply {
+                id: self.request.id.clone(),
+                value: Some(std::mem::take(&mut self.value)),
+            },
+            KeyCode::Esc => SecretAction::Reply {
+                id: self.request.id.clone(),
+                value: None,
+            },
+            KeyCode::Backspace => {
+                self.value.pop();
+                SecretAction::None
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.value.push(c);
+                SecretAction::None
+            }
+            _ => SecretAction::None,
+        }
+    }
+
+    /// A paste goes into the field (keys are usually pasted).
+    pub fn handle_paste(&mut self, text: &str) {
+        self.value.push_str(text.trim());
+    }
+
+    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let modal = super::centered_modal(area, 76, 8);
+        Clear.render(modal, buf);
+        let block = Block::bordered()
+            .border_type(BorderType::Rounded)
+            .border_style(theme.style(Role::BorderFocused))
+            .title(Span::styled(
+                format!(" {} ", self.request.name),
+                theme.style(Role::Title),
+            ));
+        let bullets = "•".repeat(self.value.chars().count());
+        let lines = vec![
+            Line::from(Span::styled(
+                self.request.reason.clone(),
+                theme.style(Role::Dim),
+            )),
+            Line::default(),
+            Line::from(vec![
+                Span::styled(
+                    format!("{}: ", self.request.prompt),
+                    theme.style(Role::Label),
+                ),
+                Span::styled(format!("{bullets}▏"), theme.style(Role::Text)),
+            ]),
+            Line::default(),
+            Line::from(Span::styled(
+                "Enter save · Esc skip (the skill may not work)",
+                theme.style(Role::Dim),
+            )),
+        ];
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block)
+            .render(modal, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+
+    fn request() -> SecretRequest {
+        SecretRequest {
+            id: "secret_1".into(),
+            name: "GITHUB_TOKEN".into(),
+            prompt: "GitHub token".into(),
+            reason: "the /gh-pr skill needs GITHUB_TOKEN".into(),
+        }
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn typing_is_masked_and_enter_sends_the_value() {
+        let mut prompt = SecretPrompt::new(request());
+        for c in "ghp_secret".chars() {
+            assert_eq!(prompt.handle_key(key(KeyCode::Char(c))), SecretAction::None);
+        }
+        prompt.handle_key(key(KeyCode::Backspace));
+        let mut terminal = Terminal::new(TestBackend::new(80, 10)).unwrap();
+        terminal
+            .draw(|f| prompt.render(f.area(), f.buffer_mut(), &Theme::default()))
+            .unwrap();
+        let screen = format!("{}", terminal.backend());
+        assert!(!screen.contains("ghp_secre"), "the value is never drawn");
+        assert!(screen.contains("•••••••••"), "{screen}");
+        insta::assert_snapshot!("secret_prompt", terminal.backend());
+        assert_eq!(
+            prompt.handle_key(key(KeyCode::Enter)),
+            SecretAction::Reply {
+                id: "secret_1".into(),
+                value: Some("ghp_secre".into())
+            }
+        );
+    }
+
+    #[test]
+    fn esc_skips() {
+        let mut prompt = SecretPrompt::new(request());
+        assert_eq!(
+            prompt.handle_key(key(KeyCode::Esc)),
+            SecretAction::Reply {
+                id: "secret_1".into(),
+                value: None
+            }
+        );
+    }
+}
