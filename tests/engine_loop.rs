@@ -99,6 +99,7 @@ fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode) -> 
         compression: hermes::engine::compress::CompressionSettings::default(),
         tool_env: Arc::new(hermes::tools::ToolEnv::default()),
         env_file: None,
+        summariser: None,
     }
 }
 
@@ -610,4 +611,56 @@ async fn a_skill_asks_for_its_missing_secret_saves_it_and_commands_see_it() {
     // The secret never reaches the model.
     let bodies = serde_json::to_string(&server.completion_requests()[0].body).unwrap();
     assert!(!bodies.contains("s3cret-value"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_auxiliary_model_writes_the_compression_summary() {
+    use hermes::engine::compress::CompressionSettings;
+    use hermes::engine::compress::Enabled;
+    let main = ScriptedServer::start([
+        Response::text(["one"]),
+        Response::text(["two"]),
+        Response::text(["three"]),
+        Response::text(["four"]),
+    ])
+    .await;
+    let aux = ScriptedServer::start([Response::text(["## Task so far\nsummarised by aux"])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = spec(&main, dir.path(), BusyInputMode::Queue);
+    spec.summariser = Some(self::spec(&aux, dir.path(), BusyInputMode::Queue).endpoint);
+    spec.compression = CompressionSettings {
+        enabled: Enabled::Yes,
+        threshold: 0.2,
+        protect_first_n: 1,
+        protect_last_n: 2,
+    };
+    let mut s = Session {
+        handle: spawn_session(spec),
+        _dir: dir,
+    };
+    for text in ["a", "b", "c"] {
+        s.send(Op::UserInput { text: text.into() });
+        assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    }
+    s.send(Op::UserInput {
+        text: "x".repeat(40_000),
+    });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    assert_eq!(
+        aux.completion_requests().len(),
+        1,
+        "the summary came from the aux model"
+    );
+    assert_eq!(
+        main.completion_requests().len(),
+        4,
+        "the main model was not asked to summarise"
+    );
+    let last = messages(&main.completion_requests()[3].body).clone();
+    assert!(
+        last[2]["content"]
+            .as_str()
+            .unwrap()
+            .contains("summarised by aux")
+    );
 }

@@ -117,6 +117,21 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 0,
     },
     KnownKey {
+        key: "auxiliary.compression.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.compression.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.compression.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
         key: "compression.enabled",
         kind: FieldKind::Bool,
         max: 0,
@@ -145,6 +160,7 @@ pub(super) const SECTIONS: &[&str] = &[
     "display",
     "skills",
     "compression",
+    "auxiliary",
 ];
 
 /// How `config set` wrote the file.

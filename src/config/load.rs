@@ -93,6 +93,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.display = section(text, &raw, path, "display", w);
             config.skills = section(text, &raw, path, "skills", w);
             config.compression = section(text, &raw, path, "compression", w);
+            config.auxiliary = section(text, &raw, path, "auxiliary", w);
         }
         _ => loaded.warnings.push(ConfigWarning::new(
             path,

@@ -17,6 +17,7 @@ pub struct Config {
     pub display: DisplayConfig,
     pub skills: SkillsConfig,
     pub compression: CompressionConfig,
+    pub auxiliary: AuxiliaryConfig,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,4 +135,19 @@ impl Default for CompressionConfig {
             protect_last_n: 20,
         }
     }
+}
+
+/// Models for side tasks (Hermes's `auxiliary.<task>`); empty fields mean "the main model".
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AuxiliaryConfig {
+    pub compression: AuxiliaryModel,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AuxiliaryModel {
+    pub model: String,
+    pub provider: String,
+    pub base_url: String,
 }

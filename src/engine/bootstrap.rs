@@ -136,6 +136,14 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         terminal_timeout: std::time::Duration::from_secs(config.terminal.timeout.max(1)),
         ..ToolLimits::default()
     };
+    let summariser = auxiliary_endpoint(
+        &model_config,
+        &config.auxiliary.compression,
+        config,
+        options.env,
+        &client,
+        &mut notices,
+    );
     let switcher = Arc::new(ConfigSwitcher {
         base: model_config.clone(),
         config: config.clone(),
@@ -158,6 +166,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         resumed,
         skills: Some(skills),
         compression: compression_settings(&config.compression),
+        summariser,
         tool_env: Arc::new(crate::tools::ToolEnv::new(options.env.dotenv().clone())),
         env_file: Some(options.home.env_path()),
         slash_commands,
@@ -167,6 +176,36 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         handle: spawn_session(spec),
         notices,
     })
+}
+
+/// The endpoint for an auxiliary task, or `None` to use the main model (empty settings, or
+/// settings that do not resolve — then the user is told).
+fn auxiliary_endpoint(
+    main: &ModelConfig,
+    aux: &crate::config::AuxiliaryModel,
+    config: &Config,
+    env: &EnvLookup,
+    client: &reqwest::Client,
+    notices: &mut Vec<String>,
+) -> Option<ModelEndpoint> {
+    if aux.model.trim().is_empty() {
+        return None;
+    }
+    let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
+    let overrides = ModelOverrides {
+        model: non_empty(&aux.model),
+        provider: non_empty(&aux.provider),
+        base_url: non_empty(&aux.base_url),
+    };
+    match resolve_endpoint(&apply_overrides(main, &overrides), config, env, client) {
+        Ok(endpoint) => Some(endpoint),
+        Err(err) => {
+            notices.push(format!(
+                "auxiliary.compression is not usable ({err}); summaries use the main model"
+            ));
+            None
+        }
+    }
 }
 
 fn compression_settings(config: &crate::config::CompressionConfig) -> CompressionSettings {

@@ -103,6 +103,8 @@ pub struct SessionSpec {
     pub env_file: Option<std::path::PathBuf>,
     /// When and how to compress the conversation.
     pub compression: super::compress::CompressionSettings,
+    /// `auxiliary.compression`: the model that writes summaries, when not the main one.
+    pub summariser: Option<ModelEndpoint>,
     /// The skills' slash commands, announced in `SessionInfo`.
     pub slash_commands: Vec<SlashCommandInfo>,
     /// Context files of subdirectories, appended to tool results as the agent reaches them.
@@ -424,6 +426,11 @@ impl Actor {
             recorder: self.recorder.clone(),
             discovery: self.spec.discovery.clone(),
             compression: self.spec.compression,
+            summariser: self
+                .spec
+                .summariser
+                .as_ref()
+                .map(|e| (e.provider.clone(), e.model.clone())),
             context_window: self.spec.endpoint.context_window,
             session_id: self.spec.session_id.clone(),
         };

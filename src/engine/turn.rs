@@ -49,6 +49,9 @@ pub struct TurnContext {
     pub recorder: Arc<super::recorder::Recorder>,
     pub discovery: Option<Arc<crate::knowledge::discovery::SubdirContext>>,
     pub compression: CompressionSettings,
+    /// The model that writes compression summaries (`auxiliary.compression`), else the
+    /// main one.
+    pub summariser: Option<(Arc<dyn Provider>, String)>,
     pub context_window: u64,
     pub session_id: String,
 }
@@ -262,9 +265,13 @@ async fn compress_now(
         text: format!("compressing {} earlier messages…", range.1 - range.0),
     });
     let cancel = ctx.tool_ctx.cancel.clone();
+    let (provider, model) = match &ctx.summariser {
+        Some((provider, model)) => (provider.clone(), model.clone()),
+        None => (ctx.provider.clone(), ctx.model.clone()),
+    };
     let summary = compress::summarise(
-        ctx.provider.as_ref(),
-        &ctx.model,
+        provider.as_ref(),
+        &model,
         &history[range.0..range.1],
         &cancel,
     )
