@@ -17,7 +17,6 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::theme::Role;
 use crate::theme::Theme;
 use crate::tui::queue::fit;
 
@@ -178,10 +177,6 @@ impl PathPopup {
     pub fn desired_height(&self) -> u16 {
         u16::try_from(self.matches.len().min(MAX_ROWS)).unwrap_or(0)
     }
-
-    fn first_visible(&self, rows: usize) -> usize {
-        self.selected.saturating_sub(rows.saturating_sub(1))
-    }
 }
 
 /// Candidates matching `query`, best first, at most `MAX_MATCHES`; an exact match is left out
@@ -226,46 +221,30 @@ fn tier(query: &str, path: &str) -> Option<u8> {
 
 /// Draws the popup into `area` (normally `desired_height` rows directly above the composer).
 pub fn render_path_popup(popup: &PathPopup, area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let rows = usize::from(area.height).min(MAX_ROWS);
-    if rows == 0 || area.width == 0 {
-        return;
-    }
     let width = usize::from(area.width);
-    let menu = theme.style(Role::Menu);
-    let meta = theme.style(Role::MenuMeta);
-    let current = theme.style(Role::MenuCurrent);
-    let first = popup.first_visible(rows);
-    for (row, (index, path)) in popup
-        .matches
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .enumerate()
-    {
-        let y = area.y + u16::try_from(row).unwrap_or(0);
-        let is_current = index == popup.selected;
-        let (name_style, meta_style) = if is_current {
-            (current, current)
-        } else {
-            (menu, meta)
-        };
-        buf.set_style(Rect::new(area.x, y, area.width, 1), name_style);
-        let hint = match path.as_str() {
-            DIFF => "unstaged and staged changes",
-            p if p.ends_with('/') => "folder",
-            _ => "",
-        };
-        let hint_width = if hint.is_empty() { 0 } else { hint.len() + 2 };
-        let name_room = width.saturating_sub(hint_width + 1).max(width / 2);
-        let name = fit(&format!(" @{path}"), name_room);
-        let (x, _) = buf.set_stringn(area.x, y, &name, width, name_style);
-        let used = usize::from(x - area.x);
-        if !hint.is_empty() && used + hint.len() + 1 < width {
-            let hx = area.x + u16::try_from(width - hint.len() - 1).unwrap_or(0);
-            buf.set_stringn(hx, y, hint, hint.len(), meta_style);
-        }
-    }
+    super::popup::draw_menu_rows(
+        &popup.matches,
+        popup.selected,
+        area,
+        buf,
+        theme,
+        |path, y, buf, (name_style, meta_style)| {
+            let hint = match path.as_str() {
+                DIFF => "unstaged and staged changes",
+                p if p.ends_with('/') => "folder",
+                _ => "",
+            };
+            let hint_width = if hint.is_empty() { 0 } else { hint.len() + 2 };
+            let name_room = width.saturating_sub(hint_width + 1).max(width / 2);
+            let name = fit(&format!(" @{path}"), name_room);
+            let (x, _) = buf.set_stringn(area.x, y, &name, width, name_style);
+            let used = usize::from(x - area.x);
+            if !hint.is_empty() && used + hint.len() + 1 < width {
+                let hx = area.x + u16::try_from(width - hint.len() - 1).unwrap_or(0);
+                buf.set_stringn(hx, y, hint, hint.len(), meta_style);
+            }
+        },
+    );
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::theme::Role;
 use pretty_assertions::assert_eq;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

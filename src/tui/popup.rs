@@ -106,11 +106,6 @@ impl SlashPopup {
     pub fn desired_height(&self) -> u16 {
         u16::try_from(self.matches.len().min(MAX_ROWS)).unwrap_or(0)
     }
-
-    /// The first match shown when `rows` rows are available.
-    fn first_visible(&self, rows: usize) -> usize {
-        self.selected.saturating_sub(rows.saturating_sub(1))
-    }
 }
 
 /// Draws the popup into `area` (normally `desired_height` rows directly above the composer).
@@ -128,41 +123,57 @@ pub fn render_popup(popup: &SlashPopup, area: Rect, buf: &mut Buffer, theme: &Th
         .max()
         .unwrap_or(0)
         .min(width / 2);
-    let menu = theme.style(Role::Menu);
-    let meta = theme.style(Role::MenuMeta);
+    draw_menu_rows(
+        &popup.matches,
+        popup.selected,
+        area,
+        buf,
+        theme,
+        |m, y, buf, (name_style, desc_style)| {
+            let name = fit(&m.command.usage(), name_col);
+            let name = format!(" {name:<name_col$}  ");
+            let (x, _) = buf.set_stringn(area.x, y, &name, width, name_style);
+            let used = usize::from(x - area.x);
+            let tag_width = if m.command.is_skill() {
+                draw_skill_tag(area, y, used, buf, desc_style)
+            } else {
+                0
+            };
+            let room = width.saturating_sub(used + tag_width);
+            if room > 0 {
+                let desc = fit(m.command.description(), room);
+                buf.set_stringn(x, y, &desc, room, desc_style);
+            }
+        },
+    );
+}
+
+/// The one loop behind the completion popups: the rows that fit in `area` (at most
+/// `MAX_ROWS`), scrolled so `selected` is visible, each row filled with the menu style and
+/// handed to `draw` with its `(name, detail)` styles (both `MenuCurrent` on the selected row).
+pub fn draw_menu_rows<T>(
+    items: &[T],
+    selected: usize,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+    mut draw: impl FnMut(&T, u16, &mut Buffer, (Style, Style)),
+) {
+    let rows = usize::from(area.height).min(MAX_ROWS);
+    if rows == 0 || area.width == 0 {
+        return;
+    }
     let current = theme.style(Role::MenuCurrent);
-    let first = popup.first_visible(rows);
-    for (row, (index, m)) in popup
-        .matches
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .enumerate()
-    {
+    let first = selected.saturating_sub(rows - 1);
+    for (row, (index, item)) in items.iter().enumerate().skip(first).take(rows).enumerate() {
         let y = area.y + u16::try_from(row).unwrap_or(0);
-        let is_current = index == popup.selected;
-        let (name_style, desc_style) = if is_current {
+        let styles = if index == selected {
             (current, current)
         } else {
-            (menu, meta)
+            (theme.style(Role::Menu), theme.style(Role::MenuMeta))
         };
-        let line_area = Rect::new(area.x, y, area.width, 1);
-        buf.set_style(line_area, name_style);
-        let name = fit(&m.command.usage(), name_col);
-        let name = format!(" {name:<name_col$}  ");
-        let (x, _) = buf.set_stringn(area.x, y, &name, width, name_style);
-        let used = usize::from(x - area.x);
-        let tag_width = if m.command.is_skill() {
-            draw_skill_tag(area, y, used, buf, desc_style)
-        } else {
-            0
-        };
-        let room = width.saturating_sub(used + tag_width);
-        if room > 0 {
-            let desc = fit(m.command.description(), room);
-            buf.set_stringn(x, y, &desc, room, desc_style);
-        }
+        buf.set_style(Rect::new(area.x, y, area.width, 1), styles.0);
+        draw(item, y, buf, styles);
     }
 }
 

@@ -65,8 +65,13 @@ fn desired_height_caps_and_selection_stays_visible() {
     for _ in 0..10 {
         p.select_next();
     }
-    let first = p.first_visible(MAX_ROWS);
-    assert!(first <= p.selected_index() && p.selected_index() < first + MAX_ROWS);
+    assert_eq!(p.selected_index(), 10);
+    // Drawn in MAX_ROWS rows, the selected (MenuCurrent) row is on screen.
+    let area = Rect::new(0, 0, 60, u16::try_from(MAX_ROWS).unwrap());
+    let mut buf = Buffer::empty(area);
+    render_popup(&p, area, &mut buf, &Theme::default());
+    let current = Theme::default().style(crate::theme::Role::MenuCurrent).bg;
+    assert!((0..area.height).any(|y| Some(buf[(1, y)].bg) == current));
 }
 
 #[test]
