@@ -20,6 +20,45 @@ fn slow_words(prefix: &str, n: usize) -> Response {
     Response::text((0..n).map(|i| format!("{prefix}{i} "))).with_delay_ms(100)
 }
 
+/// A HERMES_HOME configured for `server` and the command line that runs hermes in it.
+struct App {
+    dir: tempfile::TempDir,
+    command: String,
+}
+
+impl App {
+    fn new(server: &ScriptedServer, flags: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        std::fs::write(
+            dir.path().join("home/config.yaml"),
+            format!(
+                "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
+                server.base_url()
+            ),
+        )
+        .unwrap();
+        let command = format!(
+            "cd {} && {} {flags}",
+            dir.path().display(),
+            env!("CARGO_BIN_EXE_hermes")
+        );
+        Self { dir, command }
+    }
+
+    /// hermes in a new 120×40 tmux session.
+    fn start(&self) -> Tmux {
+        let env = [
+            (
+                "HERMES_HOME",
+                self.dir.path().join("home").display().to_string(),
+            ),
+            ("TERM", "xterm-256color".to_string()),
+        ];
+        Tmux::start(&self.command, 120, 40, &env)
+    }
+}
+
 fn alternate_screen_on(session: &Tmux) -> bool {
     let out = std::process::Command::new("tmux")
         .args([
@@ -48,31 +87,8 @@ fn chat_tool_interrupt_queue_and_quit_in_tmux() {
         slow_words("busy", 300),
         Response::text(["Queued ", "answer."]),
     ]);
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::write(
-        home.join("config.yaml"),
-        format!(
-            "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
-            server.base_url()
-        ),
-    )
-    .unwrap();
-    let command = format!(
-        "cd {} && {} --yolo",
-        dir.path().display(),
-        env!("CARGO_BIN_EXE_hermes")
-    );
-    let tmux = Tmux::start(
-        &command,
-        120,
-        40,
-        &[
-            ("HERMES_HOME", home.display().to_string()),
-            ("TERM", "xterm-256color".to_string()),
-        ],
-    );
+    let app = App::new(&server, "--yolo");
+    let tmux = app.start();
     tmux.wait_for_text("Message Hermes", WAIT);
     assert!(
         alternate_screen_on(&tmux),
@@ -137,28 +153,9 @@ fn close_reopen_find_by_word_and_resume_in_tmux() {
         Response::text(["Pineapples ", "noted."]).with_usage(1_234, 56),
         Response::text(["Still ", "here."]),
     ]);
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::write(
-        home.join("config.yaml"),
-        format!(
-            "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
-            server.base_url()
-        ),
-    )
-    .unwrap();
-    let command = format!(
-        "cd {} && {}",
-        dir.path().display(),
-        env!("CARGO_BIN_EXE_hermes")
-    );
-    let env = [
-        ("HERMES_HOME", home.display().to_string()),
-        ("TERM", "xterm-256color".to_string()),
-    ];
+    let app = App::new(&server, "");
     {
-        let tmux = Tmux::start(&command, 120, 40, &env);
+        let tmux = app.start();
         tmux.wait_for_text("Message Hermes", WAIT);
         tmux.type_text("/title fruit planning");
         tmux.keys(&["Enter"]);
@@ -170,7 +167,7 @@ fn close_reopen_find_by_word_and_resume_in_tmux() {
         tmux.wait_for_text("[exited 0]", WAIT);
     }
     // A new hermes: find the session by a word in it and resume it.
-    let tmux = Tmux::start(&command, 120, 40, &env);
+    let tmux = app.start();
     tmux.wait_for_text("Message Hermes", WAIT);
     tmux.type_text("/sessions");
     tmux.keys(&["Enter"]);
