@@ -110,12 +110,7 @@ impl Provider for AnthropicMessages {
             self.attempt(&body, &sink, cancel)
         })
         .await;
-        match &result {
-            Ok(c) => {
-                tracing::debug!(provider = %self.name, tool_calls = c.tool_calls.len(), output_tokens = c.usage.output_tokens, "messages request done")
-            }
-            Err(e) => tracing::debug!(provider = %self.name, error = %e, "messages request failed"),
-        }
+        retry::log_outcome(&self.name, "messages request", &result);
         result
     }
 }

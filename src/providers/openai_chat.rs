@@ -169,12 +169,7 @@ impl Provider for OpenAiChat {
             self.attempt(request, &sink, cancel)
         })
         .await;
-        match &result {
-            Ok(c) => {
-                tracing::debug!(provider = %self.name, tool_calls = c.tool_calls.len(), output_tokens = c.usage.output_tokens, "chat completion done")
-            }
-            Err(e) => tracing::debug!(provider = %self.name, error = %e, "chat completion failed"),
-        }
+        retry::log_outcome(&self.name, "chat completion", &result);
         result
     }
 }

@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
+use super::Completion;
 use super::ProviderError;
 use super::sse::excerpt;
 
@@ -202,6 +203,19 @@ pub fn server_message(body: &str) -> String {
         return "(empty response body)".to_string();
     }
     excerpt(&redact(&one_line), 300)
+}
+
+/// The debug line both wire formats log when a call ends.
+pub fn log_outcome(provider: &str, what: &str, result: &Result<Completion, ProviderError>) {
+    match result {
+        Ok(c) => tracing::debug!(
+            provider,
+            tool_calls = c.tool_calls.len(),
+            output_tokens = c.usage.output_tokens,
+            "{what} done"
+        ),
+        Err(e) => tracing::debug!(provider, error = %e, "{what} failed"),
+    }
 }
 
 /// Replaces anything that looks like a key or an auth header with `***` (the shared
