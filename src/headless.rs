@@ -294,6 +294,10 @@ impl Printer<'_> {
             | Event::ReasoningDelta { .. }
             | Event::ToolProgress { .. }
             | Event::ClarifyRequest(_)
+            | Event::ApprovalRequest(_)
+            | Event::ApprovalResolved { .. }
+            | Event::CheckpointList { .. }
+            | Event::CheckpointDiff { .. }
             | Event::StatusUpdate(_)
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }

@@ -1,7 +1,7 @@
 //! The contract between frontends (TUI, headless) and the engine.
 //!
 //! `Op`s flow from a frontend to the engine, `Event`s flow back. Requests that need an answer
-//! (`ClarifyRequest`, later approvals and secrets) carry an id and are answered exactly once by
+//! (`ClarifyRequest`, `ApprovalRequest`, `SecretRequest`) carry an id and are answered exactly once by
 //! the matching `Op` reply; a frontend that goes away counts as "deny"/"no answer".
 //!
 //! This module holds plain data only: no behaviour, no engine or UI types. Every type is
@@ -29,6 +29,19 @@ pub enum Op {
     ClarifyReply { id: String, answer: ClarifyAnswer },
     /// The answer to a `SecretRequest`: the value, or `None` when the user skipped it.
     SecretReply { id: String, value: Option<String> },
+    /// The answer to an `ApprovalRequest`.
+    ApprovalReply {
+        id: String,
+        decision: ApprovalDecision,
+    },
+    /// File checkpoints of the working directory (`/rollback`); answered with
+    /// `Event::CheckpointList`.
+    ListCheckpoints,
+    /// What restoring checkpoint `id` would change; answered with `Event::CheckpointDiff`.
+    CheckpointDiff { id: String },
+    /// Restore the working directory's files to checkpoint `id` (`/rollback N`); answered with
+    /// a `Notice` naming the restored files.
+    RestoreCheckpoint { id: String },
     /// Use another model (and optionally provider) from the next request on.
     SwitchModel(ModelSelection),
     /// A slash command the frontend does not handle itself (skills: `/git-commit …`). The
@@ -70,6 +83,42 @@ pub enum Op {
 pub enum Yolo {
     On,
     Off,
+}
+
+/// How a dangerous command or sensitive write was answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalDecision {
+    /// Run this one call.
+    Once,
+    /// Allow this kind of command (its pattern) for the rest of the session.
+    Session,
+    /// Allow this kind of command from now on (`command_allowlist` in config.yaml).
+    Always,
+    Deny,
+}
+
+/// Who settled an approval request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecidedBy {
+    User,
+    /// `approvals.timeout` passed without an answer: denied.
+    Timeout,
+    /// The turn was interrupted or the session ended while the request was open: denied.
+    Cancelled,
+    /// The auxiliary model (`approvals.mode: smart`) approved or denied it.
+    Smart,
+}
+
+/// What an approval request is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalKind {
+    /// A shell command (`terminal`).
+    Command,
+    /// A file tool (`write_file`, `patch`) writing a sensitive path; `subject` is the path.
+    FileWrite,
 }
 
 /// How the user answered a clarifying question.
@@ -136,6 +185,21 @@ pub enum Event {
     /// A skill needs a secret (an API key) the environment lacks. Ask with a masked input,
     /// locally only; reply with `Op::SecretReply`. The value is saved to `HERMES_HOME/.env`.
     SecretRequest(SecretRequest),
+    /// A tool wants to do something dangerous; reply with `Op::ApprovalReply`. Requests queue:
+    /// several may be open at once (parallel calls, subagents), each answered exactly once.
+    ApprovalRequest(ApprovalRequest),
+    /// An approval request was settled: by the user's reply, a timeout, an interrupt or the
+    /// smart approver. Frontends drop it from their queue.
+    ApprovalResolved {
+        id: String,
+        decision: ApprovalDecision,
+        decided_by: DecidedBy,
+    },
+    /// The working directory's checkpoints, newest first (answer to `Op::ListCheckpoints`).
+    CheckpointList { checkpoints: Vec<CheckpointInfo> },
+    /// The diff between the working directory now and checkpoint `id` (what a restore would
+    /// undo), as a unified diff.
+    CheckpointDiff { id: String, diff: String },
     /// Token, cost and context usage after each API call.
     StatusUpdate(StatusUpdate),
     /// Something the user should read that is not part of the conversation.
@@ -206,6 +270,37 @@ pub struct ClarifyRequest {
     pub question: String,
     /// Suggested answers; empty means free text.
     pub choices: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalRequest {
+    pub id: String,
+    /// Who asks: `main`, or a subagent's label.
+    pub agent: String,
+    pub kind: ApprovalKind,
+    /// The command line, or the path a file tool wants to write.
+    pub subject: String,
+    /// Why it was flagged, e.g. "recursive delete".
+    pub reason: String,
+    /// The working directory the command would run in.
+    pub cwd: String,
+    /// The answers offered, in order (`Always` is left out when it cannot apply).
+    pub choices: Vec<ApprovalDecision>,
+    /// Seconds until the request is denied unanswered (`approvals.timeout`).
+    pub timeout_secs: u64,
+}
+
+/// One file checkpoint: the working directory as it was before a turn changed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointInfo {
+    pub id: String,
+    /// `YYYY-MM-DD HH:MM` (UTC).
+    pub created: String,
+    /// What it was taken before, e.g. "before turn 3: write_file src/main.rs".
+    pub label: String,
+    /// Files that differ between this checkpoint and the next one (or the working directory,
+    /// for the newest): what the turn changed.
+    pub changed_files: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

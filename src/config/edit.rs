@@ -151,6 +151,51 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         kind: FieldKind::Count,
         max: 1_000,
     },
+    KnownKey {
+        key: "approvals.mode",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "approvals.timeout",
+        kind: FieldKind::Seconds,
+        max: 3_600,
+    },
+    KnownKey {
+        key: "approvals.bell",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "command_allowlist",
+        kind: FieldKind::List,
+        max: 0,
+    },
+    KnownKey {
+        key: "security.redact_secrets",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "checkpoints.enabled",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "checkpoints.max_snapshots",
+        kind: FieldKind::Count,
+        max: 10_000,
+    },
+    KnownKey {
+        key: "checkpoints.max_file_size_mb",
+        kind: FieldKind::Count,
+        max: 100_000,
+    },
+    KnownKey {
+        key: "hooks_auto_accept",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
 ];
 pub(super) const SECTIONS: &[&str] = &[
     "model",
@@ -161,6 +206,9 @@ pub(super) const SECTIONS: &[&str] = &[
     "skills",
     "compression",
     "auxiliary",
+    "approvals",
+    "security",
+    "checkpoints",
 ];
 
 /// How `config set` wrote the file.

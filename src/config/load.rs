@@ -94,6 +94,12 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.skills = section(text, &raw, path, "skills", w);
             config.compression = section(text, &raw, path, "compression", w);
             config.auxiliary = section(text, &raw, path, "auxiliary", w);
+            config.approvals = section(text, &raw, path, "approvals", w);
+            config.command_allowlist = section(text, &raw, path, "command_allowlist", w);
+            config.security = section(text, &raw, path, "security", w);
+            config.checkpoints = section(text, &raw, path, "checkpoints", w);
+            config.hooks = raw.get("hooks").cloned().unwrap_or(Value::Null);
+            config.hooks_auto_accept = section(text, &raw, path, "hooks_auto_accept", w);
         }
         _ => loaded.warnings.push(ConfigWarning::new(
             path,

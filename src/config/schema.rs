@@ -18,6 +18,17 @@ pub struct Config {
     pub skills: SkillsConfig,
     pub compression: CompressionConfig,
     pub auxiliary: AuxiliaryConfig,
+    pub approvals: ApprovalsConfig,
+    /// Command patterns approved with "always" (Hermes's top-level `command_allowlist`).
+    pub command_allowlist: Vec<String>,
+    pub security: SecurityConfig,
+    pub checkpoints: CheckpointsConfig,
+    /// Shell hooks: event name → list of `{matcher, command, timeout}`. Kept raw here and
+    /// validated by `safety::hooks` (unknown events get a "did you mean" warning there).
+    #[serde(skip_serializing)]
+    pub hooks: serde_norway::Value,
+    /// Run configured hooks without asking for consent (like `--accept-hooks`).
+    pub hooks_auto_accept: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,4 +161,97 @@ pub struct AuxiliaryModel {
     pub model: String,
     pub provider: String,
     pub base_url: String,
+}
+
+/// `approvals:` — how dangerous commands are approved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ApprovalsConfig {
+    pub mode: ApprovalMode,
+    /// Seconds to wait for an answer before denying.
+    pub timeout: u64,
+    /// Ring the terminal bell when a request arrives.
+    pub bell: bool,
+}
+
+impl Default for ApprovalsConfig {
+    fn default() -> Self {
+        Self {
+            mode: ApprovalMode::Manual,
+            timeout: 60,
+            bell: true,
+        }
+    }
+}
+
+/// `approvals.mode`: ask the user (`manual`), let the auxiliary model decide and ask only when
+/// it escalates (`smart`), or run dangerous commands without asking (`off`; hardline commands
+/// stay blocked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ApprovalMode {
+    Manual,
+    Smart,
+    Off,
+}
+
+impl<'de> Deserialize<'de> for ApprovalMode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // YAML 1.1 writers (PyYAML, i.e. Hermes) turn a bare `off` into `false`.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Flag(bool),
+            Text(String),
+        }
+        match Raw::deserialize(deserializer)? {
+            Raw::Flag(false) => Ok(Self::Off),
+            Raw::Flag(true) => Ok(Self::Manual),
+            Raw::Text(text) => match text.trim().to_ascii_lowercase().as_str() {
+                "manual" | "" => Ok(Self::Manual),
+                "smart" => Ok(Self::Smart),
+                "off" | "false" | "no" => Ok(Self::Off),
+                other => Err(serde::de::Error::custom(format!(
+                    "unknown approvals mode `{other}`, expected manual, smart or off"
+                ))),
+            },
+        }
+    }
+}
+
+/// `security:`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SecurityConfig {
+    /// Mask API keys, tokens and private keys in tool output, logs and exports.
+    pub redact_secrets: bool,
+}
+
+impl Default for SecurityConfig {
+    fn default() -> Self {
+        Self {
+            redact_secrets: true,
+        }
+    }
+}
+
+/// `checkpoints:` — snapshots of the working directory before a turn changes files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CheckpointsConfig {
+    pub enabled: bool,
+    /// Checkpoints kept per working directory; older ones are pruned.
+    pub max_snapshots: u32,
+    /// Files larger than this (MB) are left out of a snapshot.
+    pub max_file_size_mb: u64,
+}
+
+impl Default for CheckpointsConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_snapshots: 50,
+            max_file_size_mb: 10,
+        }
+    }
 }

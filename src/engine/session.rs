@@ -129,6 +129,9 @@ mod stored;
 #[path = "session_ops.rs"]
 mod ops;
 
+#[path = "session_safety.rs"]
+mod safety_ops;
+
 /// A stored session's state, loaded to continue it.
 pub struct ResumedSession {
     pub history: Vec<Message>,
@@ -308,6 +311,10 @@ impl Actor {
                     );
                 }
             }
+            Op::ApprovalReply { id, decision } => self.approval_reply(&id, decision),
+            Op::ListCheckpoints => self.list_checkpoints(),
+            Op::CheckpointDiff { id } => self.checkpoint_diff(&id),
+            Op::RestoreCheckpoint { id } => self.restore_checkpoint(&id),
             Op::SwitchModel(selection) => self.switch_model(&selection),
             Op::SlashCommand { name, args } => self.slash_command(name, args),
             Op::ListSessions { query, limit } => self.list_sessions(query, limit),

@@ -94,7 +94,11 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             app.queue.clear();
             app.chat.scroll_to_bottom();
         }
-        Event::MessageStart { .. }
+        Event::ApprovalRequest(_)
+        | Event::ApprovalResolved { .. }
+        | Event::CheckpointList { .. }
+        | Event::CheckpointDiff { .. }
+        | Event::MessageStart { .. }
         | Event::MessageDelta { .. }
         | Event::ReasoningDelta { .. }
         | Event::ToolStart { .. }

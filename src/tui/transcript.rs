@@ -259,6 +259,10 @@ impl Transcript {
             Event::SessionInfo(_)
             | Event::TurnStarted { .. }
             | Event::ClarifyRequest(_)
+            | Event::ApprovalRequest(_)
+            | Event::ApprovalResolved { .. }
+            | Event::CheckpointList { .. }
+            | Event::CheckpointDiff { .. }
             | Event::StatusUpdate(_)
             | Event::SessionList { .. }
             | Event::SecretRequest(_)
