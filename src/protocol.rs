@@ -119,6 +119,9 @@ pub enum ApprovalKind {
     Command,
     /// A file tool (`write_file`, `patch`) writing a sensitive path; `subject` is the path.
     FileWrite,
+    /// A configured shell hook runs for the first time; `subject` is its command and `reason`
+    /// names the event. `Always` records consent in `shell-hooks-allowlist.json`.
+    HookConsent,
 }
 
 /// How the user answered a clarifying question.
