@@ -5,6 +5,7 @@
 //! merely *dangerous* commands or ask the user for approval; the approvals issue adds that on
 //! top of the same `CommandPolicy` trait. Invariant: a hardline match is refused in every mode.
 
+pub mod checkpoints;
 pub mod hardline;
 pub mod policy;
 
