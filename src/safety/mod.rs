@@ -7,6 +7,7 @@
 
 pub mod checkpoints;
 pub mod hardline;
+pub mod hooks;
 pub mod policy;
 
 pub use policy::YoloMode;
