@@ -1,55 +1,69 @@
+use std::path::PathBuf;
+
 use super::*;
+use crate::safety::classify::keys::*;
+
+fn ctx() -> ShellContext {
+    ShellContext {
+        home: PathBuf::from("/home/dev"),
+        hermes_home: PathBuf::from("/home/dev/.hermes"),
+    }
+}
+
+fn check(command: &str) -> Option<&'static str> {
+    check_in(command, &ctx())
+}
 
 const BLOCKED: &[(&str, &str)] = &[
-    ("rm -rf /", ROOT),
-    ("rm -fr /", ROOT),
-    ("rm -r /", ROOT),
-    ("rm --recursive --force /", ROOT),
-    ("rm -Rf /*", ROOT),
-    ("rm -rf //", ROOT),
-    ("rm -rf /.", ROOT),
-    ("rm -rf /tmp/../", ROOT),
-    ("rm -vrf '/'", ROOT),
-    ("rm -r -f -- /", ROOT),
-    ("sudo rm -rf /", ROOT),
-    ("sudo -u root rm -rf /", ROOT),
-    ("/bin/rm -rf /", ROOT),
-    ("/usr/bin/sudo /bin/rm -rf /", ROOT),
-    ("env FOO=1 rm -rf /", ROOT),
-    ("nohup rm -rf / &", ROOT),
-    ("time rm -rf /", ROOT),
-    ("exec rm -rf /", ROOT),
-    ("nice -n 10 rm -rf /", ROOT),
-    ("timeout 10 rm -rf /", ROOT),
-    ("FOO=bar rm -rf /", ROOT),
-    ("\\rm -rf /", ROOT),
-    ("rm -rf / 2>/dev/null", ROOT),
-    ("echo hi; rm -rf /", ROOT),
-    ("echo hi && rm -rf /", ROOT),
-    ("false || rm -rf /", ROOT),
-    ("ls | rm -rf /", ROOT),
-    ("cd /tmp\nrm -rf /", ROOT),
-    ("(rm -rf /)", ROOT),
-    ("if true; then rm -rf /; fi", ROOT),
-    ("echo $(rm -rf /)", ROOT),
-    ("echo \"$(rm -rf /)\"", ROOT),
-    ("echo `rm -rf /`", ROOT),
-    ("bash -c 'rm -rf /'", ROOT),
-    ("sh -ec \"sudo rm -rf /\"", ROOT),
-    ("eval rm -rf /", ROOT),
-    ("env -S 'rm -rf /'", ROOT),
-    ("rm -rf /etc", SYSTEM_DIR),
-    ("rm -rf /usr/", SYSTEM_DIR),
-    ("rm -rf /var/*", SYSTEM_DIR),
-    ("sudo rm -r /boot", SYSTEM_DIR),
-    ("rm -rf /lib64", SYSTEM_DIR),
-    ("rm -rf ~", HOME),
-    ("rm -rf ~/", HOME),
-    ("rm -rf ~/*", HOME),
-    ("rm -rf $HOME", HOME),
-    ("rm -rf \"$HOME\"", HOME),
-    ("rm -rf ${HOME}/", HOME),
-    ("rm -rf ~/..", HOME),
+    ("rm -rf /", RM_ROOT),
+    ("rm -fr /", RM_ROOT),
+    ("rm -r /", RM_ROOT),
+    ("rm --recursive --force /", RM_ROOT),
+    ("rm -Rf /*", RM_ROOT),
+    ("rm -rf //", RM_ROOT),
+    ("rm -rf /.", RM_ROOT),
+    ("rm -rf /tmp/../", RM_ROOT),
+    ("rm -vrf '/'", RM_ROOT),
+    ("rm -r -f -- /", RM_ROOT),
+    ("sudo rm -rf /", RM_ROOT),
+    ("sudo -u root rm -rf /", RM_ROOT),
+    ("/bin/rm -rf /", RM_ROOT),
+    ("/usr/bin/sudo /bin/rm -rf /", RM_ROOT),
+    ("env FOO=1 rm -rf /", RM_ROOT),
+    ("nohup rm -rf / &", RM_ROOT),
+    ("time rm -rf /", RM_ROOT),
+    ("exec rm -rf /", RM_ROOT),
+    ("nice -n 10 rm -rf /", RM_ROOT),
+    ("timeout 10 rm -rf /", RM_ROOT),
+    ("FOO=bar rm -rf /", RM_ROOT),
+    ("\\rm -rf /", RM_ROOT),
+    ("rm -rf / 2>/dev/null", RM_ROOT),
+    ("echo hi; rm -rf /", RM_ROOT),
+    ("echo hi && rm -rf /", RM_ROOT),
+    ("false || rm -rf /", RM_ROOT),
+    ("ls | rm -rf /", RM_ROOT),
+    ("cd /tmp\nrm -rf /", RM_ROOT),
+    ("(rm -rf /)", RM_ROOT),
+    ("if true; then rm -rf /; fi", RM_ROOT),
+    ("echo $(rm -rf /)", RM_ROOT),
+    ("echo \"$(rm -rf /)\"", RM_ROOT),
+    ("echo `rm -rf /`", RM_ROOT),
+    ("bash -c 'rm -rf /'", RM_ROOT),
+    ("sh -ec \"sudo rm -rf /\"", RM_ROOT),
+    ("eval rm -rf /", RM_ROOT),
+    ("env -S 'rm -rf /'", RM_ROOT),
+    ("rm -rf /etc", RM_SYSTEM_DIR),
+    ("rm -rf /usr/", RM_SYSTEM_DIR),
+    ("rm -rf /var/*", RM_SYSTEM_DIR),
+    ("sudo rm -r /boot", RM_SYSTEM_DIR),
+    ("rm -rf /lib64", RM_SYSTEM_DIR),
+    ("rm -rf ~", RM_HOME),
+    ("rm -rf ~/", RM_HOME),
+    ("rm -rf ~/*", RM_HOME),
+    ("rm -rf $HOME", RM_HOME),
+    ("rm -rf \"$HOME\"", RM_HOME),
+    ("rm -rf ${HOME}/", RM_HOME),
+    ("rm -rf ~/..", RM_SYSTEM_DIR),
     ("mkfs.ext4 /dev/sda1", MKFS),
     ("sudo mkfs -t xfs /dev/nvme0n1", MKFS),
     ("/sbin/mkfs.vfat /dev/sdb", MKFS),
@@ -122,8 +136,12 @@ const ALLOWED: &[&str] = &[
 
 #[test]
 fn blocks_hardline_commands() {
-    for (command, reason) in BLOCKED {
-        assert_eq!(check(command), Some(*reason), "command: {command:?}");
+    for (command, key) in BLOCKED {
+        assert_eq!(
+            check(command),
+            Some(hardline_reason(key)),
+            "command: {command:?}"
+        );
     }
 }
 
@@ -136,7 +154,7 @@ fn allows_ordinary_commands() {
 
 #[test]
 fn unbalanced_quotes_still_checked() {
-    assert_eq!(check("rm -rf / 'oops"), Some(ROOT));
+    assert_eq!(check("rm -rf / 'oops"), Some(hardline_reason(RM_ROOT)));
     assert_eq!(check("echo 'unterminated"), None);
 }
 
@@ -149,5 +167,36 @@ fn deep_nesting_does_not_overflow() {
     }
     assert_eq!(check(&command), None);
     assert_eq!(check(&"$(".repeat(10_000)), None);
-    assert_eq!(check(&format!("{}rm -rf /", "$(".repeat(3))), Some(ROOT));
+    assert_eq!(
+        check(&format!("{}rm -rf /", "$(".repeat(3))),
+        Some(hardline_reason(RM_ROOT))
+    );
+}
+
+#[test]
+fn check_reads_the_environment_and_still_blocks() {
+    // `check` builds its context from $HOME; these verdicts do not depend on it.
+    assert_eq!(
+        super::check("sudo rm -rf /"),
+        Some(hardline_reason(RM_ROOT))
+    );
+    assert_eq!(super::check("rm -rf ~"), Some(hardline_reason(RM_HOME)));
+    assert_eq!(super::check("ls -la"), None);
+}
+
+#[test]
+fn every_hardline_key_has_a_reason() {
+    for key in [
+        RM_ROOT,
+        RM_SYSTEM_DIR,
+        RM_HOME,
+        MKFS,
+        DISK_WRITE,
+        FORK_BOMB,
+        KILL_ALL,
+        POWER,
+    ] {
+        assert!(!hardline_reason(key).is_empty(), "{key}");
+    }
+    assert_eq!(hardline_reason(RECURSIVE_RM), "");
 }

@@ -1,0 +1,422 @@
+//! Code hermes can only partly see: interpreter inline code, SQL, and what feeds a shell.
+//!
+//! - Interpreters (`python -c`, `perl -e`, `ruby -e`, `node -e|-p`, `php -r`, `lua -e`,
+//!   `deno eval`): the inline code is searched for a short list of destructive-looking
+//!   markers (`RISKY_CODE`: `shutil.rmtree`, `os.remove`, `subprocess`, `os.system`,
+//!   `rm -rf`, `child_process`, `unlink`, paths like `.ssh/` …). This is a plain substring
+//!   search on the already-unquoted code, on purpose: it is a hint, not a parser.
+//! - SQL: the words of a pipeline that mentions a database client (`psql`, `mysql`,
+//!   `sqlite3`, … also via `docker exec`) and its here-documents are scanned for
+//!   `DROP TABLE|DATABASE|SCHEMA`, `TRUNCATE`, and `DELETE FROM` without `WHERE`.
+//! - Sources: what a shell or interpreter reads on stdin (or from `<(…)`, `$(…)`) is
+//!   summarised as fetched from the network, literal text (`echo`/`printf`/here-documents,
+//!   `base64 -d` of a literal), obfuscated (other decoders), or something else.
+//!
+//! It does not parse any language but the shell, and does not read scripts from disk.
+//! Invariant: code and SQL checks only see text that the shell passes to an interpreter or
+//! a database client, never data given to other programs.
+
+use base64::Engine as _;
+
+use super::cx::Sink;
+use super::keys;
+use super::parse::Simple;
+use super::unwrap::unwrap;
+use super::words::{Word, basename};
+
+const RISKY_CODE: &[&str] = &[
+    "rmtree",
+    "os.remove",
+    "removedirs",
+    "os.rmdir",
+    "unlink",
+    "os.system",
+    "subprocess",
+    "popen",
+    "os.exec",
+    "os.spawn",
+    "pty.spawn",
+    "os.kill",
+    "child_process",
+    "execsync",
+    "spawnsync",
+    "fs.rm",
+    "rmsync",
+    "rmdirsync",
+    "rimraf",
+    "file.delete",
+    "fileutils.rm",
+    "rm -rf",
+    "rm -fr",
+    "rm -r ",
+    "system(",
+    "shell_exec",
+    "passthru",
+    "%x(",
+    ".ssh/",
+    "authorized_keys",
+    ".bashrc",
+    ".zshrc",
+    ".profile",
+    ".hermes/",
+];
+
+const SQL_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "sqlite",
+    "sqlcmd",
+    "clickhouse-client",
+    "clickhouse",
+    "duckdb",
+    "cockroach",
+    "pgcli",
+    "mycli",
+    "litecli",
+    "usql",
+    "snowsql",
+    "sqlplus",
+    "isql",
+    "trino",
+    "presto",
+    "spark-sql",
+    "beeline",
+    "impala-shell",
+    "cqlsh",
+];
+
+const FETCHERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "http",
+    "https",
+    "xh",
+    "aria2c",
+    "lwp-request",
+    "GET",
+    "nc",
+    "ncat",
+];
+const DECODERS: &[&str] = &[
+    "base64", "base32", "xxd", "openssl", "gzip", "gunzip", "zcat", "bzip2", "bzcat", "xz",
+    "xzcat", "rev", "tr", "uudecode",
+];
+pub(super) const SHELLS: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "tcsh", "csh",
+];
+
+/// The first risky marker in inline code, if any.
+pub(super) fn risky_code(code: &str) -> Option<&'static str> {
+    let lower = code.to_lowercase();
+    RISKY_CODE.iter().copied().find(|m| lower.contains(m))
+}
+
+/// What an interpreter invocation runs.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Interp {
+    /// Inline code (`-c`, `-e`, …).
+    Code(String),
+    /// A script file or module.
+    File,
+    /// Code read from stdin.
+    Stdin,
+}
+
+/// How `prog` (an interpreter name) runs code, or `None` when it is not an interpreter.
+pub(super) fn interpreter(prog: &str, args: &[Word]) -> Option<Interp> {
+    let (code_short, code_long, value_short, value_long): (&str, &[&str], &str, &[&str]) =
+        match prog {
+            _ if prog.starts_with("python") || prog == "pypy" || prog == "pypy3" => {
+                ("c", &[], "WXQ", &[])
+            }
+            "perl" | "ruby" => ("eE", &[], "IrCMmdxFl0i", &[]),
+            "node" | "nodejs" | "bun" => (
+                "ep",
+                &["--eval", "--print"],
+                "r",
+                &["--require", "--import", "--loader"],
+            ),
+            "php" => ("r", &[], "dcz", &[]),
+            "lua" | "luajit" => ("e", &[], "l", &[]),
+            "deno" => {
+                return match args.first().map(|a| a.text.as_str()) {
+                    Some("eval") => Some(Interp::Code(
+                        args.iter()
+                            .skip(1)
+                            .map(|a| a.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    )),
+                    _ => Some(Interp::File),
+                };
+            }
+            _ => return None,
+        };
+    let mut code = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let t = a.text.as_str();
+        if t == "-" {
+            return Some(Interp::Stdin);
+        }
+        if t == "--" || !t.starts_with('-') {
+            let operand = t != "--" || args.get(i).is_some();
+            return Some(code_or(
+                code,
+                if operand { Interp::File } else { Interp::Stdin },
+            ));
+        }
+        if let Some((name, value)) = t.split_once('=').filter(|_| t.starts_with("--")) {
+            if code_long.contains(&name) {
+                code.push(value.to_string());
+            }
+            continue;
+        }
+        if t.starts_with("--") {
+            if code_long.contains(&t) {
+                code.extend(args.get(i).map(|w| w.text.clone()));
+                i += 1;
+            } else if value_long.contains(&t) {
+                i += 1;
+            }
+            continue;
+        }
+        let cluster: Vec<char> = t.chars().skip(1).collect();
+        for (k, c) in cluster.iter().enumerate() {
+            let rest: String = cluster[k + 1..].iter().collect();
+            if prog.starts_with("python") && *c == 'm' {
+                return Some(code_or(code, Interp::File));
+            }
+            if code_short.contains(*c) {
+                if rest.is_empty() {
+                    code.extend(args.get(i).map(|w| w.text.clone()));
+                    i += 1;
+                } else {
+                    code.push(rest);
+                }
+                break;
+            }
+            if value_short.contains(*c) {
+                // perl/ruby `-i.bak`, `-Ilib`: the value is attached; python `-W x`: next.
+                if rest.is_empty() && !matches!(*c, 'i' | 'l' | '0') {
+                    i += 1;
+                }
+                break;
+            }
+        }
+        if prog.starts_with("python") && !code.is_empty() {
+            // Python stops option parsing at `-c CODE`.
+            break;
+        }
+    }
+    Some(code_or(code, Interp::Stdin))
+}
+
+fn code_or(code: Vec<String>, fallback: Interp) -> Interp {
+    if code.is_empty() {
+        fallback
+    } else {
+        Interp::Code(code.join("\n"))
+    }
+}
+
+/// How a shell invocation gets its script.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum ShellInput {
+    /// `-c`: the script is the argument at this index.
+    Command(usize),
+    /// A script file operand at this index.
+    File(usize),
+    Stdin,
+}
+
+pub(super) fn shell_input(args: &[Word]) -> ShellInput {
+    let mut stdin_flag = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        match t {
+            "--" => break,
+            "-o" | "+o" | "--rcfile" | "--init-file" => i += 2,
+            _ if t.starts_with("--") => i += 1,
+            _ if (t.starts_with('-') && t.len() > 1) || t.starts_with('+') => {
+                if t.starts_with('-') && t.contains('c') {
+                    return ShellInput::Command(i + 1);
+                }
+                stdin_flag |= t.starts_with('-') && t.contains('s');
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    if t_at(args, i) == Some("--") {
+        i += 1;
+    }
+    match t_at(args, i) {
+        _ if stdin_flag => ShellInput::Stdin,
+        None | Some("-" | "/dev/stdin") => ShellInput::Stdin,
+        Some(_) => ShellInput::File(i),
+    }
+}
+
+fn t_at(args: &[Word], i: usize) -> Option<&str> {
+    args.get(i).map(|a| a.text.as_str())
+}
+
+/// What a pipeline's output (fed to a shell or interpreter) is.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Source {
+    Fetch(String),
+    Literal(String),
+    Obfuscated,
+    Other,
+}
+
+pub(super) fn source_of(cmds: &[Simple]) -> Source {
+    let progs: Vec<Option<String>> = cmds.iter().map(program).collect();
+    if let Some(fetcher) = progs
+        .iter()
+        .flatten()
+        .find(|p| FETCHERS.contains(&p.as_str()))
+    {
+        return Source::Fetch(fetcher.clone());
+    }
+    let Some(last) = cmds.last() else {
+        return Source::Other;
+    };
+    let last_prog = progs.last().cloned().flatten().unwrap_or_default();
+    if last_prog == "base64" && cmds.len() >= 2 && decodes(last) {
+        if let Source::Literal(text) = source_of(&cmds[..cmds.len() - 1]) {
+            return base64::engine::general_purpose::STANDARD
+                .decode(text.trim())
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .map_or(Source::Obfuscated, Source::Literal);
+        }
+    }
+    if progs
+        .iter()
+        .flatten()
+        .any(|p| DECODERS.contains(&p.as_str()))
+    {
+        return Source::Obfuscated;
+    }
+    literal_output(&last_prog, last)
+}
+
+fn program(cmd: &Simple) -> Option<String> {
+    let p = unwrap(&cmd.words).program?;
+    Some(basename(&cmd.words[p].text).to_string())
+}
+
+fn decodes(cmd: &Simple) -> bool {
+    cmd.words
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "-d" | "-D" | "--decode"))
+}
+
+/// The text `echo`/`printf`/`cat <<EOF` print, when it is written in the command.
+fn literal_output(prog: &str, cmd: &Simple) -> Source {
+    let Some(p) = unwrap(&cmd.words).program else {
+        return Source::Other;
+    };
+    let args = &cmd.words[p + 1..];
+    if args.iter().any(Word::opaque) {
+        return Source::Obfuscated;
+    }
+    match prog {
+        "echo" => {
+            let start = args
+                .iter()
+                .take_while(|a| {
+                    a.text.len() > 1
+                        && a.text.starts_with('-')
+                        && a.text[1..].chars().all(|c| "neE".contains(c))
+                })
+                .count();
+            let escapes = args[..start].iter().any(|a| a.text.contains('e'));
+            let text = join(&args[start..], " ");
+            Source::Literal(if escapes { unescape(&text) } else { text })
+        }
+        "printf" => match args.split_first() {
+            Some((format, [])) => Source::Literal(unescape(&format.text)),
+            Some((_, rest)) => Source::Literal(join(rest, "\n")),
+            None => Source::Other,
+        },
+        "cat" if args.is_empty() => cmd
+            .redirects
+            .iter()
+            .find_map(|r| match r.kind {
+                super::lex::RedirKind::Heredoc => r.body.clone(),
+                super::lex::RedirKind::HereString => Some(r.target.text.clone()),
+                _ => None,
+            })
+            .map_or(Source::Other, Source::Literal),
+        _ => Source::Other,
+    }
+}
+
+fn join(words: &[Word], sep: &str) -> String {
+    words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+fn unescape(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '\\' && i + 1 < chars.len() {
+            let (c, used) = super::words::c_escape(&chars[i + 1..]);
+            out.extend(c);
+            i += 1 + used.max(1);
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Whether any word of the pipeline names a database client.
+pub(super) fn mentions_sql_client(cmds: &[Simple]) -> bool {
+    cmds.iter()
+        .flat_map(|c| &c.words)
+        .any(|w| SQL_CLIENTS.contains(&basename(&w.text)))
+}
+
+/// SQL families in `text` (statements split on `;`).
+pub(super) fn sql(text: &str, sink: &mut Sink) {
+    for statement in text.split(';') {
+        let words: Vec<String> = statement
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        for (k, w) in words.iter().enumerate() {
+            let next = words.get(k + 1).map_or("", String::as_str);
+            match w.as_str() {
+                "drop" if matches!(next, "table" | "database" | "schema") => {
+                    sink.dangerous(keys::SQL_DROP, format!("SQL DROP {}", next.to_uppercase()));
+                }
+                "truncate" if !next.is_empty() => {
+                    sink.dangerous(keys::SQL_TRUNCATE, "SQL TRUNCATE".to_string());
+                }
+                "delete" if next == "from" && !words[k..].iter().any(|w| w == "where") => {
+                    sink.dangerous(
+                        keys::SQL_DELETE_WITHOUT_WHERE,
+                        "SQL DELETE without WHERE".to_string(),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! What a simple command writes: the paths it modifies and whether it changes files at all.
+//!
+//! Known writers: `rm`, `unlink`, `rmdir`, `shred`, `touch`, `mkdir`, `truncate`, `tee`,
+//! `mv` (sources and destination), `cp`/`install`/`ln`/`rsync`/`scp` (destination),
+//! `sed -i`, `perl -i`/`ruby -i`, `dd of=`, `patch`, `sort -o`, `curl -o|-O`, `wget`,
+//! `tar x` and `unzip` (with their `-C`/`-d` directory), and the git subcommands that touch
+//! the working tree. Redirections are handled by the walker, since any program can have
+//! them. It does not know what unknown programs (`make`, `npm`, scripts) write: they count
+//! as not writing. Invariant: a returned path is a word as written (already `~`-expanded);
+//! resolving it against the working directory is the caller's job.
+
+use super::opts::scan;
+use super::words::Word;
+
+/// Git subcommands that change files in the working tree.
+const GIT_WRITERS: &[&str] = &[
+    "checkout",
+    "reset",
+    "clean",
+    "restore",
+    "stash",
+    "apply",
+    "am",
+    "merge",
+    "rebase",
+    "pull",
+    "switch",
+    "rm",
+    "mv",
+    "cherry-pick",
+    "revert",
+];
+
+#[derive(Debug, Default)]
+pub(super) struct Writes {
+    /// Paths written, created, truncated or removed.
+    pub paths: Vec<Word>,
+    /// The command modifies files (even when the paths are not known).
+    pub modifies: bool,
+}
+
+impl Writes {
+    fn of(paths: Vec<Word>) -> Self {
+        Self {
+            paths,
+            modifies: true,
+        }
+    }
+
+    fn unknown() -> Self {
+        Self::of(Vec::new())
+    }
+}
+
+pub(super) fn writes(prog: &str, args: &[Word]) -> Writes {
+    let operands = |short_value: &str, long_value: &[&str]| -> Vec<Word> {
+        scan(args, short_value, long_value)
+            .operands
+            .into_iter()
+            .cloned()
+            .collect()
+    };
+    match prog {
+        "rm" | "unlink" | "rmdir" | "tee" => Writes::of(operands("", &[])),
+        "shred" => Writes::of(operands("ns", &["--iterations", "--size"])),
+        "touch" => Writes::of(operands("rdt", &["--reference", "--date"])),
+        "mkdir" => Writes::of(operands("m", &["--mode", "--context"])),
+        "truncate" => Writes::of(operands("sr", &["--size", "--reference"])),
+        "mv" => {
+            let mut paths = operands("tS", &["--target-directory", "--suffix"]);
+            paths.extend(option_value(args, 't', "--target-directory"));
+            Writes::of(paths)
+        }
+        "cp" | "ln" | "install" | "rsync" | "scp" => destination(prog, args),
+        "sed" => sed(args),
+        "perl" | "ruby" => {
+            let s = scan(args, "eEIrCx", &[]);
+            if s.short.contains('i') {
+                Writes::of(s.operands.into_iter().cloned().collect())
+            } else {
+                Writes::default()
+            }
+        }
+        "dd" => {
+            let paths: Vec<Word> = args
+                .iter()
+                .filter_map(|a| {
+                    a.text.strip_prefix("of=").map(|p| Word {
+                        text: p.to_string(),
+                        ..a.clone()
+                    })
+                })
+                .collect();
+            Writes {
+                modifies: !paths.is_empty(),
+                paths,
+            }
+        }
+        "patch" if !args.iter().any(|a| a.text == "--dry-run") => Writes::unknown(),
+        "sort" => {
+            let paths: Vec<Word> = option_value(args, 'o', "--output").into_iter().collect();
+            Writes {
+                modifies: !paths.is_empty(),
+                paths,
+            }
+        }
+        "curl" => {
+            let mut w = Writes::of(option_value(args, 'o', "--output").into_iter().collect());
+            let remote_name = scan(
+                args,
+                "oHdXAeuFTbcrwxKEmy",
+                &[
+                    "--output",
+                    "--header",
+                    "--data",
+                    "--request",
+                    "--user-agent",
+                    "--referer",
+                    "--user",
+                    "--form",
+                    "--upload-file",
+                    "--cookie",
+                    "--config",
+                ],
+            );
+            w.modifies = !w.paths.is_empty()
+                || remote_name.short.contains('O')
+                || remote_name.long.contains(&"--remote-name");
+            w
+        }
+        "wget" => wget(args),
+        "tar" => {
+            let first = args.first().map_or("", |a| a.text.as_str());
+            let s = scan(args, "CfTXbLN", &["--directory", "--file"]);
+            let extract = (!first.starts_with('-') && first.contains('x'))
+                || s.short.contains('x')
+                || s.long.contains(&"--extract")
+                || s.long.contains(&"--get");
+            if extract {
+                Writes::of(option_value(args, 'C', "--directory").into_iter().collect())
+            } else {
+                Writes::default()
+            }
+        }
+        "unzip" => {
+            let s = scan(args, "dx", &[]);
+            if ['l', 't', 'v', 'Z', 'p']
+                .iter()
+                .any(|c| s.short.contains(*c))
+            {
+                Writes::default()
+            } else {
+                Writes::of(option_value(args, 'd', "").into_iter().collect())
+            }
+        }
+        "git" => {
+            let sub = args
+                .iter()
+                .scan(false, |skip, a| {
+                    let take = !*skip && !a.text.starts_with('-');
+                    *skip = matches!(a.text.as_str(), "-C" | "-c" | "--git-dir" | "--work-tree");
+                    Some(take.then_some(a))
+                })
+                .flatten()
+                .next();
+            let dry_run =
+                sub.is_some_and(|s| s.text == "clean") && scan(args, "", &[]).has('n', "--dry-run");
+            Writes {
+                paths: Vec::new(),
+                modifies: !dry_run && sub.is_some_and(|s| GIT_WRITERS.contains(&s.text.as_str())),
+            }
+        }
+        _ => Writes::default(),
+    }
+}
+
+fn destination(prog: &str, args: &[Word]) -> Writes {
+    let s = match prog {
+        "install" => scan(
+            args,
+            "tSgmo",
+            &[
+                "--target-directory",
+                "--suffix",
+                "--group",
+                "--mode",
+                "--owner",
+            ],
+        ),
+        "rsync" => scan(
+            args,
+            "efT",
+            &["--rsh", "--exclude", "--include", "--filter", "--temp-dir"],
+        ),
+        "scp" => scan(args, "cFiJloPS", &[]),
+        _ => scan(args, "tS", &["--target-directory", "--suffix"]),
+    };
+    if let Some(dir) = option_value(args, 't', "--target-directory") {
+        return Writes::of(vec![dir]);
+    }
+    if prog == "install" && s.short.contains('d') {
+        return Writes::of(s.operands.into_iter().cloned().collect());
+    }
+    let dest = match s.operands.as_slice() {
+        [_, .., last] => Some(*last),
+        _ => None,
+    };
+    // `host:path` is remote.
+    let remote = |w: &Word| {
+        w.text
+            .split_once(':')
+            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
+    };
+    Writes::of(dest.filter(|w| !remote(w)).cloned().into_iter().collect())
+}
+
+fn sed(args: &[Word]) -> Writes {
+    let mut rest: Vec<Word> = Vec::new();
+    let mut in_place = false;
+    let mut skip_empty = false;
+    for a in args {
+        if skip_empty && a.text.is_empty() {
+            skip_empty = false;
+            continue;
+        }
+        skip_empty = false;
+        if a.text == "-i" {
+            in_place = true;
+            skip_empty = true;
+        } else if a.text.starts_with("--in-place")
+            || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('i'))
+        {
+            in_place = true;
+        }
+        rest.push(a.clone());
+    }
+    if !in_place {
+        return Writes::default();
+    }
+    let s = scan(&rest, "efl", &["--expression", "--file", "--line-length"]);
+    let explicit_script = s.short.contains('e')
+        || s.short.contains('f')
+        || s.long.contains(&"--expression")
+        || s.long.contains(&"--file");
+    let skip = usize::from(!explicit_script);
+    Writes::of(s.operands.into_iter().skip(skip).cloned().collect())
+}
+
+fn wget(args: &[Word]) -> Writes {
+    let spider = args.iter().any(|a| a.text == "--spider");
+    let mut paths: Vec<Word> = option_value(args, 'O', "--output-document")
+        .into_iter()
+        .chain(option_value(args, 'P', "--directory-prefix"))
+        .collect();
+    let to_stdout = paths.iter().any(|p| p.text == "-");
+    paths.retain(|p| p.text != "-");
+    Writes {
+        modifies: !spider && !to_stdout,
+        paths,
+    }
+}
+
+/// The value of `-x VALUE`, `-xVALUE`, a cluster ending in `x` (`-qO FILE`) or holding it
+/// (`-qO-`), `--long VALUE`, `--long=VALUE`.
+fn option_value(args: &[Word], short: char, long: &str) -> Option<Word> {
+    let mut iter = args.iter().peekable();
+    while let Some(a) = iter.next() {
+        let t = a.text.as_str();
+        if t == "--" {
+            return None;
+        }
+        if !long.is_empty() {
+            if t == long {
+                return iter.next().cloned();
+            }
+            if let Some(v) = t.strip_prefix(long).and_then(|r| r.strip_prefix('=')) {
+                return Some(with_text(a, v));
+            }
+        }
+        if t.starts_with('-') && !t.starts_with("--") {
+            if let Some(at) = t.find(short) {
+                let value = &t[at + short.len_utf8()..];
+                if value.is_empty() {
+                    return iter.next().cloned();
+                }
+                return Some(with_text(a, value));
+            }
+        }
+    }
+    None
+}
+
+fn with_text(word: &Word, text: &str) -> Word {
+    Word {
+        text: text.to_string(),
+        ..word.clone()
+    }
+}
