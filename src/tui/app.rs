@@ -18,6 +18,8 @@ use super::SessionFactory;
 use super::StartFailure;
 use super::TuiError;
 use super::TuiOptions;
+use super::approvals_flow::ApprovalsUi;
+use super::approvals_flow::Bell;
 use super::composer::Composer;
 use super::focus::Focus;
 use super::frame::FrameScheduler;
@@ -110,6 +112,8 @@ pub struct App {
     pub model_picker: Option<ModelPicker>,
     pub sessions_picker: Option<SessionsPicker>,
     pub secret_prompt: Option<super::overlays::secret_prompt::SecretPrompt>,
+    /// Focus, bell and typing bookkeeping around the approvals queue (`app.side.approvals`).
+    pub approvals: ApprovalsUi,
     pub factory: Box<dyn SessionFactory>,
     pub ops: Option<UnboundedSender<Op>>,
     /// A new session's event stream, picked up by the loop.
@@ -130,8 +134,10 @@ pub struct App {
 }
 
 impl App {
-    fn new(options: TuiOptions, app_tx: UnboundedSender<AppEvent>) -> Self {
+    pub(crate) fn new(options: TuiOptions, app_tx: UnboundedSender<AppEvent>) -> Self {
         let history = InputHistory::load(&options.home.root().join("tui_history"));
+        // Only `approvals.bell` is needed here; the session re-reads the rest itself.
+        let bell = Bell::from_config(&crate::config::load(&options.home).config.approvals);
         let now = Instant::now();
         let mut transcript = Transcript::new();
         for warning in &options.warnings {
@@ -153,6 +159,7 @@ impl App {
             model_picker: None,
             sessions_picker: None,
             secret_prompt: None,
+            approvals: ApprovalsUi::new(bell),
             factory: options.factory,
             ops: None,
             new_events: None,
@@ -293,6 +300,7 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
                 Some(event) => super::engine_link::on_engine_event(&mut app, event),
                 None => {
                     engine_events = None;
+                    super::approvals_flow::session_ended(&mut app);
                     if app.ops.take().is_some() && !app.quit {
                         app.transcript.push_notice(NoticeLevel::Warning, "the engine session ended");
                         app.request_frame();
@@ -308,6 +316,11 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
         }
         if let Some(events) = app.new_events.take() {
             engine_events = Some(events);
+        }
+        if app.approvals.take_bell() {
+            if let Err(err) = super::terminal::ring_bell(&mut session.terminal) {
+                tracing::debug!(error = %err, "could not ring the bell");
+            }
         }
     }
     if let Some(ops) = app.ops.take() {

@@ -7,73 +7,11 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
-use crate::protocol::SessionHandle;
 use crate::protocol::ToolStatus;
 use crate::protocol::TurnOutcome;
-use crate::protocol::Yolo;
-use crate::tui::StartedSession;
-
-struct FakeFactory {
-    ops: Option<UnboundedSender<Op>>,
-    events: Option<UnboundedReceiver<Event>>,
-}
-
-impl SessionFactory for FakeFactory {
-    fn start(&mut self) -> Result<super::super::StartedSession, StartFailure> {
-        match (self.ops.take(), self.events.take()) {
-            (Some(ops), Some(events)) => Ok(StartedSession {
-                handle: SessionHandle { ops, events },
-                notices: Vec::new(),
-            }),
-            _ => Err(StartFailure::NeedsProvider("no provider".into())),
-        }
-    }
-}
-
-fn app(dir: &tempfile::TempDir, with_session: bool) -> (App, mpsc::UnboundedReceiver<Op>) {
-    let (ops_tx, ops_rx) = mpsc::unbounded_channel();
-    let (_events_tx, events_rx) = mpsc::unbounded_channel();
-    let factory = if with_session {
-        FakeFactory {
-            ops: Some(ops_tx),
-            events: Some(events_rx),
-        }
-    } else {
-        FakeFactory {
-            ops: None,
-            events: None,
-        }
-    };
-    let options = TuiOptions {
-        home: HermesHome::from_base(dir.path(), None).unwrap(),
-        display: crate::config::DisplayConfig::default(),
-        theme: Theme::default(),
-        factory: Box::new(factory),
-        warnings: Vec::new(),
-    };
-    let (app_tx, _app_rx) = mpsc::unbounded_channel();
-    let mut app = App::new(options, app_tx);
-    if with_session {
-        app.start_session();
-    }
-    (app, ops_rx)
-}
-
-fn session_info() -> Event {
-    Event::SessionInfo(SessionInfo {
-        session_id: "s1".into(),
-        model: "anthropic/claude-sonnet-4".into(),
-        provider: "openrouter".into(),
-        base_url: "https://openrouter.ai/api/v1".into(),
-        cwd: "/work".into(),
-        tools: vec!["terminal".into()],
-        context_window: 200_000,
-        yolo: Yolo::Off,
-        title: None,
-        resumed_messages: 0,
-        slash_commands: Vec::new(),
-    })
-}
+use crate::tui::test_support::WithSession;
+use crate::tui::test_support::session_info;
+use crate::tui::test_support::test_app;
 
 fn conversation(app: &mut App) {
     super::super::engine_link::on_engine_event(app, session_info());
@@ -123,7 +61,7 @@ fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
 #[tokio::test]
 async fn empty_app_wide() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut app, _ops) = app(&dir, true);
+    let (mut app, _ops) = test_app(&dir, WithSession::Yes);
     super::super::engine_link::on_engine_event(&mut app, session_info());
     insta::assert_snapshot!("app_empty_120x30", draw(&mut app, 120, 30).backend());
 }
@@ -131,7 +69,7 @@ async fn empty_app_wide() {
 #[tokio::test]
 async fn conversation_wide_and_narrow() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut app, mut ops) = app(&dir, true);
+    let (mut app, mut ops) = test_app(&dir, WithSession::Yes);
     conversation(&mut app);
     assert_eq!(
         ops.try_recv().unwrap(),
@@ -149,7 +87,7 @@ async fn conversation_wide_and_narrow() {
 #[tokio::test]
 async fn busy_turn_shows_spinner_and_hint() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut app, _ops) = app(&dir, true);
+    let (mut app, _ops) = test_app(&dir, WithSession::Yes);
     super::super::engine_link::on_engine_event(&mut app, session_info());
     super::super::input::send_message(&mut app, "think hard".into());
     super::super::engine_link::on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
@@ -169,7 +107,7 @@ async fn busy_turn_shows_spinner_and_hint() {
 #[tokio::test]
 async fn no_provider_opens_onboarding() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut app, _ops) = app(&dir, false);
+    let (mut app, _ops) = test_app(&dir, WithSession::No);
     app.start_session();
     assert!(app.onboarding.is_some());
     let _ = Instant::now();

@@ -143,7 +143,9 @@ fn help_body(skills: &[super::slash::SkillCommand]) -> String {
         "{}\nKeys: Enter send · Shift/Alt+Enter or Ctrl+J newline · Tab queue while busy · \
          ↑/↓ history · Ctrl+G edit in $EDITOR · !cmd run a shell command\n\
          Esc/Ctrl+C interrupt · Ctrl+C twice or Ctrl+D exit · PgUp/PgDn scroll · \
-         Ctrl+O cycle focus · Ctrl+T subagents · F2 show/hide side panes",
+         Ctrl+O cycle focus · Ctrl+T subagents · F2 show/hide side panes · F3 approvals\n\
+         Approvals pane: y once · s session · a always · n/Esc deny · ←→ Enter choose · \
+         ↑↓ next request",
         super::slash::help_text_with(skills).trim_end()
     )
 }

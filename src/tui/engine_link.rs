@@ -1,6 +1,6 @@
 //! Engine events → app state: the transcript, the status bar, the side panes, busy state,
 //! clarifying questions and the queue. Also where queued messages are released when a turn
-//! ends.
+//! ends. Approval requests go to `approvals_flow`.
 
 use std::time::Instant;
 
@@ -94,9 +94,15 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             app.queue.clear();
             app.chat.scroll_to_bottom();
         }
-        Event::ApprovalRequest(_)
-        | Event::ApprovalResolved { .. }
-        | Event::CheckpointList { .. }
+        Event::ApprovalRequest(request) => {
+            super::approvals_flow::on_request(app, request.clone(), now);
+        }
+        Event::ApprovalResolved {
+            id,
+            decision,
+            decided_by,
+        } => super::approvals_flow::on_resolved(app, id, *decision, *decided_by),
+        Event::CheckpointList { .. }
         | Event::CheckpointDiff { .. }
         | Event::MessageStart { .. }
         | Event::MessageDelta { .. }

@@ -1,6 +1,7 @@
 //! Terminal input → intent. Keys go to the topmost thing that wants them: the onboarding
-//! overlay, then app-level keys (interrupt, quit, focus), then the focused pane or the
-//! composer. Also the follow-ups of what the composer produces: messages, slash commands,
+//! overlay and the other overlays, then the Approvals pane when it has focus and a request
+//! (`approvals_flow`; so Esc denies there instead of interrupting), then app-level keys
+//! (interrupt, quit, focus), then the focused pane or the composer. Also the follow-ups of what the composer produces: messages, slash commands,
 //! shell commands, queueing and steering.
 
 use std::time::Duration;
@@ -16,6 +17,7 @@ use super::app::App;
 use super::app::AppEvent;
 use super::app::BusyMode;
 use super::app::Hint;
+use super::approvals_flow::KeyOutcome;
 use super::composer::ComposerAction;
 use super::composer::Submission;
 use super::focus::Focus;
@@ -88,9 +90,16 @@ fn on_key(app: &mut App, key: KeyEvent) {
         }
         return;
     }
+    if super::approvals_flow::handle_key(app, key) == KeyOutcome::Handled {
+        return;
+    }
+    // Only keys meant for the composer, chat or app count as typing (an approval request
+    // never takes focus from someone typing).
+    app.approvals.note_key(Instant::now());
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     match key.code {
         KeyCode::Char('c') if ctrl => return ctrl_c(app),
+        KeyCode::F(3) => return super::approvals_flow::toggle_focus(app),
         KeyCode::Char('t') if ctrl => {
             app.focus = if app.focus == Focus::Agents {
                 Focus::Composer

@@ -12,6 +12,9 @@
 //! rect becomes empty) so the focused border stays visible — overlaying only part of the chat
 //! would leave the panes too short to read on small terminals. A focused side pane is shown
 //! even when the side region is hidden, because focus must always be visible (`focus.rs`).
+//! The three panes share the column evenly, except that an Approvals pane with requests
+//! waiting grows to the rows it asks for ([`compute_layout_with_approvals`]), the others
+//! keeping at least [`MIN_PANE_ROWS`].
 //!
 //! Rows are handed out bottom-up: status, composer, summary, then the popup and the queue,
 //! each leaving the chat at least [`MIN_CHAT_ROWS`] when the terminal has them; the chat gets
@@ -31,6 +34,9 @@ pub const SIDE_MAX_WIDTH: u16 = 56;
 const SIDE_PERCENT: u16 = 36;
 /// The popup and queue stop growing once the chat would have fewer rows than this.
 pub const MIN_CHAT_ROWS: u16 = 3;
+/// A growing Approvals pane leaves the Subagents and Goals panes at least this many rows
+/// (borders and one line).
+pub const MIN_PANE_ROWS: u16 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SideVisibility {
@@ -121,8 +127,17 @@ fn side_mode(input: &LayoutInput) -> SideMode {
     }
 }
 
-/// Computes the main screen's layout. Pure: same input, same output.
+/// Computes the main screen's layout with the side panes sharing the column evenly. Pure:
+/// same input, same output.
 pub fn compute_layout(input: &LayoutInput) -> AppLayout {
+    compute_layout_with_approvals(input, 0)
+}
+
+/// Like [`compute_layout`], but the Approvals pane asks for `approvals_height` rows (borders
+/// included) while requests wait. It gets them when the column has them, leaving the other
+/// two panes at least [`MIN_PANE_ROWS`] each, and never less than its even share; 0 asks for
+/// nothing more.
+pub fn compute_layout_with_approvals(input: &LayoutInput, approvals_height: u16) -> AppLayout {
     let area = input.area;
     let mode = side_mode(input);
     let mut rows = area.height;
@@ -151,7 +166,10 @@ pub fn compute_layout(input: &LayoutInput) -> AppLayout {
     let (chat, side) = match mode {
         SideMode::Hidden => (upper, SideRegion::Hidden),
         SideMode::Summary => (upper, SideRegion::Summary(summary)),
-        SideMode::Expanded => (Rect { height: 0, ..upper }, stack_panes(upper)),
+        SideMode::Expanded => (
+            Rect { height: 0, ..upper },
+            stack_panes(upper, approvals_height),
+        ),
         SideMode::Column => {
             // u32: the product overflows u16 on very wide terminals.
             let share = u32::from(area.width) * u32::from(SIDE_PERCENT) / 100;
@@ -168,7 +186,7 @@ pub fn compute_layout(input: &LayoutInput) -> AppLayout {
                 width: side_w,
                 ..upper
             };
-            (chat, stack_panes(column))
+            (chat, stack_panes(column, approvals_height))
         }
     };
     AppLayout {
@@ -188,23 +206,33 @@ fn take(rows: &mut u16, want: u16, keep: u16) -> u16 {
     got
 }
 
-/// Splits `column` into three stacked panes; spare rows go to Subagents, then Approvals.
-fn stack_panes(column: Rect) -> SideRegion {
+/// Splits `column` into three stacked panes; spare rows go to Subagents, then Approvals. An
+/// Approvals pane that wants more than its share (`approvals_want`) takes rows from the other
+/// two, down to [`MIN_PANE_ROWS`] each; they split what is left, Subagents first.
+fn stack_panes(column: Rect, approvals_want: u16) -> SideRegion {
     let base = column.height / 3;
     let extra = column.height % 3;
-    let agents_h = base + u16::from(extra > 0);
-    let approvals_h = base + u16::from(extra > 1);
+    let even_agents_h = base + u16::from(extra > 0);
+    let even_approvals_h = base + u16::from(extra > 1);
+    let most = column.height.saturating_sub(2 * MIN_PANE_ROWS);
+    let approvals_h = approvals_want.min(most).max(even_approvals_h);
+    let (agents_h, goals_h) = if approvals_h == even_approvals_h {
+        (even_agents_h, base)
+    } else {
+        let rest = column.height - approvals_h;
+        (rest - rest / 2, rest / 2)
+    };
     let agents = Rect {
         height: agents_h,
         ..column
     };
     let goals = Rect {
         y: column.y + agents_h,
-        height: base,
+        height: goals_h,
         ..column
     };
     let approvals = Rect {
-        y: column.y + agents_h + base,
+        y: column.y + agents_h + goals_h,
         height: approvals_h,
         ..column
     };

@@ -31,8 +31,8 @@ fn inside(r: Rect, area: Rect) -> bool {
             && r.y + r.height <= area.y + area.height)
 }
 
-fn check(input: &LayoutInput) {
-    let layout = compute_layout(input);
+fn check(input: &LayoutInput, approvals_height: u16) {
+    let layout = compute_layout_with_approvals(input, approvals_height);
     let rects = layout.rects();
     for (i, a) in rects.iter().enumerate() {
         assert!(inside(*a, input.area), "{a:?} outside for {input:?}");
@@ -84,15 +84,18 @@ fn never_overlaps_or_leaves_the_area_at_any_size() {
         for height in (0..=70u16).step_by(3).chain([1, 2, 5]) {
             for focus in focuses {
                 for side in [SideVisibility::Shown, SideVisibility::Hidden] {
-                    for (composer, popup, queue) in [(3, 0, 0), (3, 8, 2), (12, 20, 9), (0, 0, 0)] {
-                        check(&LayoutInput {
+                    for (composer, popup, queue, approvals) in
+                        [(3, 0, 0, 0), (3, 8, 2, 14), (12, 20, 9, 200), (0, 0, 0, 5)]
+                    {
+                        let input = LayoutInput {
                             area: Rect::new(3, 2, width, height),
                             side,
                             focus,
                             composer_height: composer,
                             popup_height: popup,
                             queue_height: queue,
-                        });
+                        };
+                        check(&input, approvals);
                     }
                 }
             }
@@ -208,4 +211,34 @@ fn tiny_terminal_keeps_status_and_composer() {
     let one_row = compute_layout(&input(20, 1));
     assert_eq!(one_row.status, Rect::new(0, 0, 20, 1));
     assert_eq!(one_row.composer.height, 0);
+}
+
+#[test]
+fn approvals_pane_grows_to_what_it_asks_for_leaving_the_others_three_rows() {
+    let even = compute_layout(&input(120, 40));
+    let SideRegion::Panes { approvals, .. } = even.side else {
+        panic!("expected panes: {:?}", even.side);
+    };
+    assert_eq!(approvals.height, 12);
+    let grown = compute_layout_with_approvals(&input(120, 40), 20);
+    assert_eq!(
+        grown.side,
+        SideRegion::Panes {
+            agents: Rect::new(77, 0, 43, 8),
+            goals: Rect::new(77, 8, 43, 8),
+            approvals: Rect::new(77, 16, 43, 20),
+        }
+    );
+    let capped = compute_layout_with_approvals(&input(120, 40), 200);
+    assert_eq!(
+        capped.side,
+        SideRegion::Panes {
+            agents: Rect::new(77, 0, 43, 3),
+            goals: Rect::new(77, 3, 43, 3),
+            approvals: Rect::new(77, 6, 43, 30),
+        }
+    );
+    // Asking for less than the even share changes nothing.
+    let small = compute_layout_with_approvals(&input(120, 40), 4);
+    assert_eq!(small.side, even.side);
 }

@@ -44,6 +44,12 @@ pub fn preload() {
     highlight::preload();
 }
 
+/// Syntax-highlights `code` as `lang` (e.g. `bash` for an approval's command): one span list
+/// per line, or `None` for an unknown language or an oversized block (render it plain).
+pub fn highlight_code(code: &str, lang: &str, theme: &Theme) -> Option<Vec<Vec<Span<'static>>>> {
+    highlight::highlight(code, lang, theme)
+}
+
 /// The part of a streaming text that may be shown: everything up to and including the last
 /// newline (empty when no line is complete yet).
 pub fn complete_lines(text: &str) -> &str {

@@ -5,6 +5,7 @@
 //! rendered from plain data so every visible state can be snapshot-tested with `TestBackend`.
 
 pub mod app;
+pub mod approvals_flow;
 pub mod commands;
 pub mod composer;
 pub mod copy;
@@ -28,6 +29,8 @@ pub mod signals;
 pub mod slash;
 pub mod status_bar;
 pub mod terminal;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod transcript;
 
 use crate::config::DisplayConfig;

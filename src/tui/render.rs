@@ -22,6 +22,7 @@ use super::focus::Focus;
 use super::layout::LayoutInput;
 use super::layout::SideRegion;
 use super::layout::compute_layout;
+use super::layout::compute_layout_with_approvals;
 use super::status_bar::Visibility;
 use super::status_bar::next_animation_deadline;
 use super::status_bar::render_status_bar;
@@ -50,6 +51,10 @@ pub fn draw(terminal: &mut Tui, app: &mut App) -> std::io::Result<()> {
     if let Some(at) = next_animation_deadline(&app.status, now) {
         app.frames.request_at(at);
     }
+    // The approvals countdown: one redraw per second while a request waits, none otherwise.
+    if let Some(at) = app.side.approvals.next_redraw(now) {
+        app.frames.request_at(at);
+    }
     Ok(())
 }
 
@@ -64,14 +69,29 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
                 .path_popup()
                 .map_or(0, super::path_popup::PathPopup::desired_height),
         );
-    let layout = compute_layout(&LayoutInput {
+    let input = LayoutInput {
         area,
         side: app.side_visibility,
         focus: app.focus,
         composer_height: app.composer.desired_height(area.width),
         popup_height,
         queue_height: app.queue.desired_height(),
-    });
+    };
+    let mut layout = compute_layout(&input);
+    // A waiting request grows the Approvals pane: ask how tall it wants to be at the width
+    // the first pass gave it, then lay out again.
+    if let SideRegion::Panes { approvals, .. } = layout.side {
+        if !app.side.approvals.is_empty() {
+            let wanted = app.side.approvals.desired_height(approvals.width, now);
+            layout = compute_layout_with_approvals(&input, wanted);
+        }
+    }
+    app.status.hidden_approvals = match layout.side {
+        SideRegion::Panes { approvals, .. } if approvals.height > 0 => 0,
+        SideRegion::Hidden | SideRegion::Summary(_) | SideRegion::Panes { .. } => {
+            app.side.approvals.pending_count()
+        }
+    };
     if layout.chat.area() > 0 {
         app.chat
             .render(&app.transcript, layout.chat, buf, &theme, app.focus.into());
@@ -82,7 +102,9 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
             let line = app.side.summary_line(rect.width, &theme);
             line.render(rect, buf);
         }
-        region @ SideRegion::Panes { .. } => app.side.render(&region, app.focus, buf, &theme),
+        region @ SideRegion::Panes { .. } => {
+            app.side.render_at(&region, app.focus, buf, &theme, now);
+        }
     }
     if let Some(popup) = app.composer.popup() {
         super::popup::render_popup(popup, layout.popup, buf, &theme);

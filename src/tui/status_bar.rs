@@ -1,13 +1,14 @@
 //! The one-line status bar at the bottom of the screen (Hermes `StatusRule`, reference §5.3).
 //!
-//! Left to right: busy spinner with verb and elapsed time (or `✓ ready`), model, context
-//! tokens, a 10-cell context bar, session duration, token totals and cost; a `YOLO` badge
-//! sits at the right edge. The app keeps a [`StatusModel`] (plain data updated from protocol
+//! Left to right: busy spinner with verb and elapsed time (or `✓ ready`), `⚠ N approvals · F3`
+//! when requests wait while the Approvals pane is not on screen, model, context tokens, a
+//! 10-cell context bar, session duration, token totals and cost; a `YOLO` badge sits at the
+//! right edge. The app keeps a [`StatusModel`] (plain data updated from protocol
 //! events) and renders it with [`render_status_bar`] or the [`StatusBar`] widget.
 //!
 //! Progressive disclosure: segments are kept in priority order
-//! [`Segment::PRIORITY`] — busy/idle, YOLO, model, context numbers, bar, duration, tokens,
-//! cost — and the bar keeps the longest prefix of that list that fits. So as the terminal
+//! [`Segment::PRIORITY`] — busy/idle, approvals, YOLO, model, context numbers, bar, duration,
+//! tokens, cost — and the bar keeps the longest prefix of that list that fits. So as the terminal
 //! narrows, cost goes first, then tokens, duration, the bar, the context numbers; the model
 //! name is shortened with `…` before it goes. With a typical model name this matches Hermes's
 //! thresholds closely (bar from about 72 columns, everything from about 100).
@@ -79,6 +80,8 @@ pub struct StatusModel {
     pub visible: Visibility,
     /// Context compressions so far (`cmp N`).
     pub compressions: u32,
+    /// Approval requests waiting while the Approvals pane is not on screen (0: no hint).
+    pub hidden_approvals: usize,
 }
 
 impl StatusModel {
@@ -96,6 +99,7 @@ impl StatusModel {
             yolo: YoloBadge::Off,
             visible: Visibility::Shown,
             compressions: 0,
+            hidden_approvals: 0,
         }
     }
 }
@@ -104,6 +108,7 @@ impl StatusModel {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Segment {
     Busy,
+    Approvals,
     Yolo,
     Model,
     Context,
@@ -116,8 +121,9 @@ pub enum Segment {
 
 impl Segment {
     /// Most important first; the bar shows the longest prefix that fits.
-    pub const PRIORITY: [Segment; 9] = [
+    pub const PRIORITY: [Segment; 10] = [
         Segment::Busy,
+        Segment::Approvals,
         Segment::Yolo,
         Segment::Model,
         Segment::Context,
@@ -272,6 +278,17 @@ fn segment_spans(
                 Span::styled(" ✓ ", theme.style(Role::StatusBarGood)),
                 Span::styled("ready", text),
             ],
+        },
+        Segment::Approvals => match m.hidden_approvals {
+            0 => return None,
+            1 => vec![Span::styled(
+                "⚠ 1 approval · F3",
+                theme.style(Role::StatusBarWarn),
+            )],
+            n => vec![Span::styled(
+                format!("⚠ {n} approvals · F3"),
+                theme.style(Role::StatusBarWarn),
+            )],
         },
         Segment::Yolo => match m.yolo {
             YoloBadge::On => vec![Span::styled(YOLO_BADGE, theme.style(Role::Badge))],

@@ -25,6 +25,7 @@ fn sample(now: Instant, busy: bool) -> StatusModel {
         yolo: YoloBadge::On,
         visible: Visibility::Shown,
         compressions: 2,
+        hidden_approvals: 0,
     }
 }
 
@@ -79,7 +80,8 @@ fn never_wider_than_the_width_at_any_size() {
 #[test]
 fn segments_drop_in_reverse_priority_as_width_shrinks() {
     let now = Instant::now();
-    let model = sample(now, true);
+    let mut model = sample(now, true);
+    model.hidden_approvals = 2;
     let mut previous = visible_segments(&model, now, 220);
     assert_eq!(previous, Segment::PRIORITY.to_vec());
     for width in (0..220u16).rev() {

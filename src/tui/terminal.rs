@@ -105,6 +105,14 @@ pub fn restore() -> std::io::Result<()> {
     disable_raw_mode()
 }
 
+/// Ring the terminal bell: BEL written through the backend's writer (between frames, so it
+/// never lands inside a synchronized update).
+pub fn ring_bell(terminal: &mut Tui) -> std::io::Result<()> {
+    let backend = terminal.backend_mut();
+    backend.write_all(b"\x07")?;
+    Write::flush(backend)
+}
+
 /// Restore the terminal and write a crash report before the default panic output.
 pub fn install_panic_hook(crash_dir: PathBuf) {
     let previous = std::panic::take_hook();

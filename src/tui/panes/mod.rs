@@ -3,6 +3,7 @@
 
 pub mod agents;
 pub mod approvals;
+pub mod approvals_view;
 pub mod chat;
 pub mod goals;
 pub mod side;

@@ -5,6 +5,8 @@
 //! (title in `Role::Title`; border `Role::BorderFocused` when focused, so focus is always
 //! visible). It does not decide where panes go (that is `layout`) or handle keys.
 
+use std::time::Instant;
+
 use ratatui::buffer::Buffer;
 use ratatui::text::Line;
 use ratatui::text::Span;
@@ -42,7 +44,7 @@ impl PaneFocus {
 }
 
 /// A side pane's frame: rounded border, title in `Role::Title`.
-pub fn pane_block(title: &'static str, focus: PaneFocus, theme: &Theme) -> Block<'static> {
+pub fn pane_block(title: &str, focus: PaneFocus, theme: &Theme) -> Block<'static> {
     let border = match focus {
         PaneFocus::Focused => Role::BorderFocused,
         PaneFocus::Unfocused => Role::Border,
@@ -63,15 +65,30 @@ pub struct SidePanes {
 }
 
 impl SidePanes {
-    /// Feeds one protocol event to every pane.
+    /// Feeds one protocol event to the Subagents and Goals panes. Approval events reach the
+    /// Approvals pane through `approvals_flow`, because they also move focus, ring the bell
+    /// and need their arrival time.
     pub fn apply(&mut self, event: &Event) {
         self.agents.apply(event);
         self.goals.apply(event);
-        self.approvals.apply(event);
     }
 
-    /// Draws the side region: the panes, the summary line, or nothing.
+    /// Draws the side region with the approvals countdown as of the current time; see
+    /// [`Self::render_at`].
     pub fn render(&self, region: &SideRegion, focus: Focus, buf: &mut Buffer, theme: &Theme) {
+        self.render_at(region, focus, buf, theme, Instant::now());
+    }
+
+    /// Draws the side region: the panes, the summary line, or nothing. `now` drives the
+    /// approvals countdown.
+    pub fn render_at(
+        &self,
+        region: &SideRegion,
+        focus: Focus,
+        buf: &mut Buffer,
+        theme: &Theme,
+        now: Instant,
+    ) {
         match *region {
             SideRegion::Hidden => {}
             SideRegion::Panes {
@@ -88,6 +105,7 @@ impl SidePanes {
                     buf,
                     theme,
                     PaneFocus::of(Focus::Approvals, focus),
+                    now,
                 );
             }
             SideRegion::Summary(rect) => {

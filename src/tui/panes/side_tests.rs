@@ -1,3 +1,5 @@
+use std::time::Instant;
+
 use pretty_assertions::assert_eq;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -32,7 +34,9 @@ fn empty_panes_focused_and_not() {
         insta::assert_snapshot!(format!("agents_empty_{name}"), t.backend());
         let t = draw(40, 6, |a, b| panes.goals.render(a, b, &theme, focus));
         insta::assert_snapshot!(format!("goals_empty_{name}"), t.backend());
-        let t = draw(40, 6, |a, b| panes.approvals.render(a, b, &theme, focus));
+        let t = draw(40, 6, |a, b| {
+            panes.approvals.render(a, b, &theme, focus, Instant::now())
+        });
         insta::assert_snapshot!(format!("approvals_empty_{name}"), t.backend());
     }
 }
