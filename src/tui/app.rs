@@ -27,6 +27,7 @@ use super::history::InputHistory;
 use super::layout::SideVisibility;
 use super::overlays::model_picker::ModelPicker;
 use super::overlays::onboarding::Onboarding;
+use super::overlays::rollback::RollbackOverlay;
 use super::overlays::sessions_picker::SessionsPicker;
 use super::panes::chat::ChatView;
 use super::panes::side::SidePanes;
@@ -112,6 +113,8 @@ pub struct App {
     pub model_picker: Option<ModelPicker>,
     pub sessions_picker: Option<SessionsPicker>,
     pub secret_prompt: Option<super::overlays::secret_prompt::SecretPrompt>,
+    /// `/rollback`: checkpoints, diff and restore confirmation.
+    pub rollback: Option<RollbackOverlay>,
     /// Focus, bell and typing bookkeeping around the approvals queue (`app.side.approvals`).
     pub approvals: ApprovalsUi,
     pub factory: Box<dyn SessionFactory>,
@@ -159,6 +162,7 @@ impl App {
             model_picker: None,
             sessions_picker: None,
             secret_prompt: None,
+            rollback: None,
             approvals: ApprovalsUi::new(bell),
             factory: options.factory,
             ops: None,

@@ -104,6 +104,7 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
         },
         "history" => history(app),
         "compress" => app.send(Op::Compress),
+        "rollback" => super::rollback_link::open(app, args),
         "quit" => app.quit = true,
         other => notice(app, &format!("/{other} is not available here")),
     }

@@ -1,6 +1,6 @@
 //! Engine events → app state: the transcript, the status bar, the side panes, busy state,
 //! clarifying questions and the queue. Also where queued messages are released when a turn
-//! ends. Approval requests go to `approvals_flow`.
+//! ends. Approval requests go to `approvals_flow`, checkpoint answers to `rollback_link`.
 
 use std::time::Instant;
 
@@ -102,9 +102,9 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             decision,
             decided_by,
         } => super::approvals_flow::on_resolved(app, id, *decision, *decided_by),
-        Event::CheckpointList { .. }
-        | Event::CheckpointDiff { .. }
-        | Event::MessageStart { .. }
+        Event::CheckpointList { checkpoints } => super::rollback_link::on_list(app, checkpoints),
+        Event::CheckpointDiff { id, diff } => super::rollback_link::on_diff(app, id, diff),
+        Event::MessageStart { .. }
         | Event::MessageDelta { .. }
         | Event::ReasoningDelta { .. }
         | Event::ToolStart { .. }

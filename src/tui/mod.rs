@@ -25,6 +25,7 @@ pub mod probe;
 pub mod queue;
 pub mod references;
 pub mod render;
+pub mod rollback_link;
 pub mod signals;
 pub mod slash;
 pub mod status_bar;

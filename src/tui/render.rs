@@ -150,6 +150,9 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     if let Some(picker) = &app.sessions_picker {
         picker.render(area, buf, &theme);
     }
+    if let Some(overlay) = &mut app.rollback {
+        overlay.render(area, buf, &theme);
+    }
     if let Some(prompt) = &app.secret_prompt {
         prompt.render(area, buf, &theme);
     }

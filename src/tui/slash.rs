@@ -144,6 +144,13 @@ pub static COMMANDS: &[SlashCommand] = &[
         Category::Session,
     ),
     cmd(
+        "rollback",
+        &[],
+        "[N]",
+        "List file checkpoints, restore one after showing the diff",
+        Category::Session,
+    ),
+    cmd(
         "clear",
         &[],
         "",

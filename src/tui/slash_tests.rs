@@ -33,6 +33,8 @@ fn registry_holds_exactly_the_implemented_commands() {
         "undo",
         "history",
         "compress",
+        // File checkpoints.
+        "rollback",
     ];
     want.sort_unstable();
     assert_eq!(have, want);

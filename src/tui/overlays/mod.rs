@@ -2,6 +2,7 @@
 
 pub mod model_picker;
 pub mod onboarding;
+pub mod rollback;
 pub mod secret_prompt;
 pub mod sessions_picker;
 
