@@ -1,5 +1,10 @@
 //! Text for the `hermes sessions …` commands: list, show, export, delete, prune. The binary
 //! only parses flags and prints what these return.
+//!
+//! `show` and `export` print conversation text, so they take a [`Redactor`]
+//! (`security.redact_secrets` and the known secret values); [`show`] and [`export`] without
+//! one redact with the default (on, format rules only), so nothing prints a key unmasked
+//! unless the caller passes a redactor that is off.
 
 use super::Result;
 use super::SessionStore;
@@ -7,6 +12,7 @@ use super::StoreError;
 use super::time::format_utc;
 use super::types::Hidden;
 use super::types::ListQuery;
+use crate::util::redact::Redactor;
 
 /// `hermes sessions export --format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,15 +50,21 @@ pub fn list(store: &SessionStore, search: Option<&str>, limit: usize) -> Result<
     Ok(out)
 }
 
-/// `hermes sessions show ID`: the session's facts and its conversation as markdown.
+/// `hermes sessions show ID`: the session's facts and its conversation as markdown,
+/// redacted with the default [`Redactor`] (on). See [`show_with`].
 pub fn show(store: &SessionStore, key: &str) -> Result<String> {
+    show_with(store, key, &Redactor::default())
+}
+
+/// [`show`] with the caller's redactor.
+pub fn show_with(store: &SessionStore, key: &str, redactor: &Redactor) -> Result<String> {
     let row = store
         .get_session(key)?
         .ok_or_else(|| StoreError::NotFound(key.to_string()))?;
     let mut out = format!(
         "session  {}\ntitle    {}\nstarted  {}\nmodel    {} ({})\ncwd      {}\nmessages {}  tool calls {}\ntokens   in {}  out {}  cache read {}\ncost     {}\n\n",
         row.id,
-        row.title.as_deref().unwrap_or("—"),
+        redactor.redact(row.title.as_deref().unwrap_or("—")),
         format_utc(row.started_at),
         row.model.as_deref().unwrap_or("?"),
         row.billing_provider.as_deref().unwrap_or("?"),
@@ -65,19 +77,31 @@ pub fn show(store: &SessionStore, key: &str) -> Result<String> {
         row.estimated_cost_usd
             .map_or_else(|| "unknown".to_string(), |c| format!("${c:.4}")),
     );
-    out.push_str(&store.export_markdown(&row.id)?);
+    out.push_str(&store.export_markdown(&row.id, redactor)?);
     Ok(out)
 }
 
-/// `hermes sessions export ID --format md|json`.
+/// `hermes sessions export ID --format md|json`, redacted with the default [`Redactor`]
+/// (on). See [`export_with`].
 pub fn export(store: &SessionStore, key: &str, format: ExportFormat) -> Result<String> {
+    export_with(store, key, format, &Redactor::default())
+}
+
+/// [`export`] with the caller's redactor: build it from `security.redact_secrets` and the
+/// known secret values (`EnvLookup::secret_values`).
+pub fn export_with(
+    store: &SessionStore,
+    key: &str,
+    format: ExportFormat,
+    redactor: &Redactor,
+) -> Result<String> {
     let row = store
         .get_session(key)?
         .ok_or_else(|| StoreError::NotFound(key.to_string()))?;
     match format {
-        ExportFormat::Markdown => store.export_markdown(&row.id),
+        ExportFormat::Markdown => store.export_markdown(&row.id, redactor),
         ExportFormat::Json => {
-            let value = store.export_json(&row.id)?;
+            let value = store.export_json(&row.id, redactor)?;
             Ok(serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string()))
         }
     }

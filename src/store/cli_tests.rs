@@ -2,6 +2,7 @@ use super::*;
 use crate::providers::Role;
 use crate::store::NewSession;
 use crate::store::StoredMessage;
+use crate::util::redact::Redactor;
 
 fn store_with_session() -> SessionStore {
     let store = SessionStore::open_in_memory().unwrap();
@@ -56,4 +57,30 @@ fn show_export_and_delete_resolve_prefixes() {
         "deleted session 20261129_1000_abcdef\n"
     );
     assert_eq!(list(&store, None, 20).unwrap(), "no sessions yet\n");
+}
+
+#[test]
+fn show_and_export_redact_by_default_and_follow_the_redactor() {
+    let store = store_with_session();
+    store
+        .append_message(
+            "20261129_1000_abcdef",
+            &StoredMessage::new(Role::User, "use OPENAI_API_KEY=sk-proj-AbC123dEf456GhI7"),
+        )
+        .unwrap();
+    for out in [
+        show(&store, "20261129").unwrap(),
+        export(&store, "20261129", ExportFormat::Markdown).unwrap(),
+        export(&store, "20261129", ExportFormat::Json).unwrap(),
+    ] {
+        assert!(!out.contains("AbC123dEf456GhI7"), "{out}");
+        assert!(out.contains("OPENAI_API_KEY=***"), "{out}");
+    }
+    let off = Redactor::off();
+    for out in [
+        show_with(&store, "20261129", &off).unwrap(),
+        export_with(&store, "20261129", ExportFormat::Json, &off).unwrap(),
+    ] {
+        assert!(out.contains("sk-proj-AbC123dEf456GhI7"), "{out}");
+    }
 }

@@ -1,7 +1,11 @@
 //! `hermes sessions export`: a session as Markdown (for reading) or JSON (for tools).
 //!
 //! Both contain the session's metadata and its active messages in order, tool calls included.
-//! Nothing is truncated. Not here: writing files (the CLI does that).
+//! Nothing is truncated. Every text field (title, message text, reasoning, tool arguments,
+//! tool output; in JSON every string) goes through the caller's [`Redactor`], so with
+//! `security.redact_secrets` on an export never carries an API key the session saw. Markdown
+//! is redacted field by field, before fencing, so an unterminated private key in one message
+//! cannot mask the rest of the document. Not here: writing files (the CLI does that).
 
 use serde_json::json;
 
@@ -11,12 +15,14 @@ use crate::store::StoreError;
 use crate::store::time;
 use crate::store::types::MessageRow;
 use crate::store::types::SessionRow;
+use crate::util::redact::Redactor;
 
 impl SessionStore {
-    /// The session (exact id) as Markdown.
-    pub fn export_markdown(&self, session_id: &str) -> Result<String> {
+    /// The session (exact id) as Markdown, its text passed through `redactor`.
+    pub fn export_markdown(&self, session_id: &str, redactor: &Redactor) -> Result<String> {
         let (s, messages) = self.load_for_export(session_id)?;
-        let mut out = format!("# {}\n\n", s.title.as_deref().unwrap_or("Untitled session"));
+        let title = s.title.as_deref().unwrap_or("Untitled session");
+        let mut out = format!("# {}\n\n", redactor.redact(title));
         out.push_str(&format!("- id: `{}`\n", s.id));
         out.push_str(&format!(
             "- started: {} UTC\n",
@@ -37,20 +43,22 @@ impl SessionStore {
         }
         out.push('\n');
         for m in &messages {
-            out.push_str(&message_markdown(m));
+            out.push_str(&message_markdown(m, redactor));
         }
         Ok(out)
     }
 
     /// The session (exact id) as JSON: `{"session": {...}, "messages": [...]}`, messages in
-    /// OpenAI chat shape plus `id` and `timestamp`.
-    pub fn export_json(&self, session_id: &str) -> Result<serde_json::Value> {
+    /// OpenAI chat shape plus `id` and `timestamp`; every string passed through `redactor`.
+    pub fn export_json(&self, session_id: &str, redactor: &Redactor) -> Result<serde_json::Value> {
         let (s, messages) = self.load_for_export(session_id)?;
         let messages: Vec<serde_json::Value> = messages.iter().map(message_json).collect();
-        Ok(json!({
+        let mut value = json!({
             "session": session_json(&s),
             "messages": messages,
-        }))
+        });
+        redactor.redact_json(&mut value);
+        Ok(value)
     }
 
     fn load_for_export(&self, session_id: &str) -> Result<(SessionRow, Vec<MessageRow>)> {
@@ -62,7 +70,7 @@ impl SessionStore {
     }
 }
 
-fn message_markdown(m: &MessageRow) -> String {
+fn message_markdown(m: &MessageRow, redactor: &Redactor) -> String {
     let mut out = format!("\n## {}", m.role);
     if let Some(name) = &m.tool_name {
         out.push_str(&format!(" ({name})"));
@@ -70,18 +78,19 @@ fn message_markdown(m: &MessageRow) -> String {
     out.push_str(&format!(" · {}\n\n", time::format_utc(m.timestamp)));
     if let Some(reasoning) = m.reasoning.as_deref().filter(|r| !r.trim().is_empty()) {
         out.push_str("<details><summary>reasoning</summary>\n\n");
-        out.push_str(reasoning.trim_end());
+        out.push_str(redactor.redact(reasoning).trim_end());
         out.push_str("\n\n</details>\n\n");
     }
+    let content = redactor.redact(&m.content);
     if m.role == "tool" {
-        out.push_str(&fenced(&m.content));
-    } else if !m.content.is_empty() {
-        out.push_str(m.content.trim_end());
+        out.push_str(&fenced(&content));
+    } else if !content.is_empty() {
+        out.push_str(content.trim_end());
         out.push('\n');
     }
     for call in &m.tool_calls {
         out.push_str(&format!("\n**→ {}**\n\n", call.name));
-        out.push_str(&fenced(&call.arguments));
+        out.push_str(&fenced(&redactor.redact(&call.arguments)));
     }
     out
 }
