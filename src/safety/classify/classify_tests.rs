@@ -302,3 +302,69 @@ fn context_from_env_has_absolute_paths() {
     assert!(ctx.home.is_absolute(), "{:?}", ctx.home);
     assert!(ctx.hermes_home.is_absolute(), "{:?}", ctx.hermes_home);
 }
+
+#[test]
+fn input_that_becomes_a_command() {
+    assert_eq!(
+        keys_of("echo / | xargs rm -rf"),
+        [keys::RM_ROOT, keys::XARGS_RM]
+    );
+    assert_eq!(
+        keys_of("echo 'rm -rf ~' | xargs -0 bash -c"),
+        [keys::RM_HOME]
+    );
+    assert_eq!(keys_of("echo 'sudo reboot' | at midnight"), [keys::POWER]);
+    assert_eq!(keys_of("trap 'rm -rf /' EXIT"), [keys::RM_ROOT]);
+    assert!(keys_of("trap - EXIT").is_empty());
+    assert!(keys_of("echo hi | at now").is_empty());
+    assert!(keys_of("cat list | xargs rm").contains(&keys::XARGS_RM));
+}
+
+#[test]
+fn commands_for_other_machines_are_one_dangerous_finding() {
+    let c = classify("ssh prod 'sudo rm -rf /'", &ctx());
+    assert_eq!(c.tier(), Tier::Dangerous);
+    assert_eq!(c.findings.len(), 1);
+    assert_eq!(c.findings[0].key, keys::REMOTE_COMMAND);
+    assert!(
+        c.findings[0].reason.starts_with("on host prod: "),
+        "{}",
+        c.findings[0].reason
+    );
+    assert!(!c.writes_files);
+    assert_eq!(
+        keys_of("docker exec -u root web sh -c 'git reset --hard'"),
+        [keys::REMOTE_COMMAND]
+    );
+    assert_eq!(
+        keys_of("podman container exec web rm -rf /data"),
+        [keys::REMOTE_COMMAND]
+    );
+    assert!(keys_of("ssh -p 2222 host uptime").is_empty());
+    assert!(keys_of("kubectl exec api -- ls /").is_empty());
+    assert!(keys_of("ssh host").is_empty());
+}
+
+#[test]
+fn copies_into_a_directory_are_checked_at_their_landing_path() {
+    assert_eq!(keys_of("cp .zshrc ~"), [keys::WRITE_SHELL_RC]);
+    assert_eq!(
+        keys_of("cp -t ~/.ssh id_ed25519"),
+        [keys::WRITE_SSH, keys::WRITE_SSH]
+    );
+    assert_eq!(
+        keys_of("install -m 600 .env ~/.hermes/"),
+        [keys::HERMES_SETTINGS]
+    );
+    assert!(keys_of("cp notes.md ~/Documents/").is_empty());
+}
+
+#[test]
+fn awk_programs_are_inline_code() {
+    assert_eq!(
+        keys_of("awk 'BEGIN { system(\"rm -rf build\") }'"),
+        [keys::INLINE_CODE]
+    );
+    assert!(keys_of("awk '{ print $2 }' file").is_empty());
+    assert!(keys_of("awk -f prog.awk file").is_empty());
+}

@@ -1,7 +1,7 @@
 //! Code hermes can only partly see: interpreter inline code, SQL, and what feeds a shell.
 //!
 //! - Interpreters (`python -c`, `perl -e`, `ruby -e`, `node -e|-p`, `php -r`, `lua -e`,
-//!   `deno eval`): the inline code is searched for a short list of destructive-looking
+//!   `deno eval`, an `awk` program): the inline code is searched for a short list of destructive-looking
 //!   markers (`RISKY_CODE`: `shutil.rmtree`, `os.remove`, `subprocess`, `os.system`,
 //!   `rm -rf`, `child_process`, `unlink`, paths like `.ssh/` …). This is a plain substring
 //!   search on the already-unquoted code, on purpose: it is a hint, not a parser.
@@ -20,6 +20,7 @@ use base64::Engine as _;
 
 use super::cx::Sink;
 use super::keys;
+use super::opts::scan;
 use super::parse::Simple;
 use super::unwrap::unwrap;
 use super::words::{Word, basename};
@@ -141,6 +142,17 @@ pub(super) fn interpreter(prog: &str, args: &[Word]) -> Option<Interp> {
             ),
             "php" => ("r", &[], "dcz", &[]),
             "lua" | "luajit" => ("e", &[], "l", &[]),
+            "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => {
+                let s = scan(args, "Fvf", &["--file", "--assign", "--field-separator"]);
+                if s.short.contains('f') || s.long.contains(&"--file") {
+                    return Some(Interp::File);
+                }
+                return Some(
+                    s.operands
+                        .first()
+                        .map_or(Interp::File, |code| Interp::Code(code.text.clone())),
+                );
+            }
             "deno" => {
                 return match args.first().map(|a| a.text.as_str()) {
                     Some("eval") => Some(Interp::Code(

@@ -74,6 +74,9 @@ pub(super) fn fork_bomb(sink: &mut Sink) {
 
 /// Hardline checks on one simple command (program basename and its arguments).
 pub(super) fn check(prog: &str, args: &[Word], cx: &Cx, sink: &mut Sink) {
+    let asks_for_help = args
+        .iter()
+        .any(|a| a.text == "--help" || a.text == "--version");
     match prog {
         "rm" => rm(args, cx, sink),
         _ if prog.starts_with("mkfs") || prog == "mke2fs" => {
@@ -88,6 +91,7 @@ pub(super) fn check(prog: &str, args: &[Word], cx: &Cx, sink: &mut Sink) {
             }
         }
         "kill" if kills_all(args) => sink.hardline(keys::KILL_ALL, KILL_ALL.to_string()),
+        _ if asks_for_help => {}
         "shutdown" if !args.iter().any(|a| a.text == "-c" || a.text == "-k") => power(sink, prog),
         "reboot" | "halt" | "poweroff" => power(sink, prog),
         "init" | "telinit" if args.first().is_some_and(|a| a.text == "0" || a.text == "6") => {
@@ -169,7 +173,11 @@ fn rm(args: &[Word], cx: &Cx, sink: &mut Sink) {
 pub(super) fn hardline_target(path: &str, home: &str) -> Option<(&'static str, &'static str)> {
     let parts = components(path);
     let home_parts = components(home);
-    let everything = |rest: &[&str]| rest.is_empty() || rest == ["*"] || rest == [".*"];
+    let everything = |rest: &[&str]| match rest {
+        [] => true,
+        [glob] => glob.contains('*') && glob.chars().all(|c| "*?[]!.".contains(c)),
+        _ => false,
+    };
     if !home_parts.is_empty()
         && parts.starts_with(&home_parts)
         && everything(&parts[home_parts.len()..])

@@ -92,5 +92,8 @@ pub const FIND_DELETE: &str = "find_delete";
 pub const XARGS_RM: &str = "xargs_rm";
 /// `chmod +x FILE` followed by running FILE in the same command line.
 pub const CHMOD_EXEC: &str = "chmod_exec";
+/// `ssh HOST CMD`, `docker exec CTR CMD`, `kubectl exec POD -- CMD` where CMD would need
+/// approval (or be hardline) here.
+pub const REMOTE_COMMAND: &str = "remote_command";
 /// `crontab FILE` / `crontab -r`: installing or removing scheduled jobs.
 pub const CRONTAB: &str = "crontab";

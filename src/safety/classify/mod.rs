@@ -30,6 +30,7 @@ mod lex;
 mod normal;
 mod opts;
 mod parse;
+mod remote;
 mod rules;
 mod unwrap;
 mod walk;

@@ -5,7 +5,8 @@
 //! disk devices and the sensitive-path lists, and recurses into what the command runs as
 //! shell text: `$(…)`, backticks and `<(…)` (all classified as scripts), `bash -c '…'`,
 //! `eval`, `env -S`, `watch`, `su -c`, `find -exec`, here-documents and `echo … |` fed to a
-//! shell. It tracks `cd DIR` along the command line so `cd / && rm -rf *` is seen as
+//! shell or to `at`, literal input fed to `xargs`; commands for another machine or container
+//! (`ssh`, `docker exec`, `kubectl exec`) are classified apart and reported as one finding. It tracks `cd DIR` along the command line so `cd / && rm -rf *` is seen as
 //! `rm -rf /*`. It does not execute anything or evaluate conditions: every branch is
 //! treated as if it runs. Invariant: recursion depth is bounded by `MAX_DEPTH`; going deeper
 //! is a dangerous `opaque_shell` finding, never a silent pass.
@@ -16,6 +17,7 @@ use super::code::{self, Interp, SHELLS, ShellInput, Source};
 use super::cx::{Cx, Sink, is_null_sink};
 use super::lex::{RedirKind, lex};
 use super::parse::{Pipeline, Simple, is_fork_bomb, parse};
+use super::remote::remote;
 use super::unwrap::unwrap;
 use super::words::{Expand, Word, basename};
 use super::{Classification, MAX_DEPTH, ShellContext, hard, keys, rules, writes};
@@ -59,7 +61,10 @@ impl Walker<'_> {
             hard::fork_bomb(&mut self.sink);
         }
         for inner in &lexed.substitutions {
+            // A substitution runs in a subshell: its `cd` does not move us.
+            let cwd = self.cx.cwd.clone();
             self.script(inner, depth + 1);
+            self.cx.cwd = cwd;
         }
         for pipeline in parse(lexed.tokens) {
             self.pipeline(&pipeline, depth);
@@ -129,7 +134,25 @@ impl Walker<'_> {
             return;
         }
         let prog = basename(&word.text);
-        let args = &cmd.words[p + 1..];
+        let mut args = &cmd.words[p + 1..];
+        // Under xargs, literal input becomes more arguments (one per line with -0/-d).
+        let with_input: Vec<Word>;
+        if uw.xargs {
+            if let Some(Source::Literal(text)) = stdin.take() {
+                let whole = cmd.words[..p].iter().any(|w| {
+                    let t = w.text.as_str();
+                    t == "-0" || t == "--null" || t.starts_with("-d") || t.starts_with("--delim")
+                });
+                let mut all = args.to_vec();
+                if whole {
+                    all.push(Word::plain(text.trim_end_matches('\n')));
+                } else {
+                    all.extend(text.split_whitespace().map(Word::plain));
+                }
+                with_input = all;
+                args = &with_input;
+            }
+        }
         let invoked = word.text.trim_start_matches("./");
         if word.text.contains('/') && self.executable.iter().any(|e| e == invoked) {
             self.sink.dangerous(
@@ -155,7 +178,26 @@ impl Walker<'_> {
 
     /// Program-specific recursion and state: shells, interpreters, eval, find, cd, chmod.
     fn program(&mut self, prog: &str, args: &[Word], stdin: Option<Source>, depth: usize) {
+        if let Some(r) = remote(prog, args) {
+            let command = if !r.command.is_empty() && !r.via_shell {
+                Remote::Argv(r.command.to_vec())
+            } else if !r.command.is_empty() {
+                let words: Vec<&str> = r.command.iter().map(|w| w.text.as_str()).collect();
+                Remote::Script(words.join(" "))
+            } else if let Some(Source::Literal(text)) = stdin {
+                Remote::Script(text)
+            } else {
+                return;
+            };
+            self.remote_command(&r.label, command, depth);
+            return;
+        }
         match prog {
+            "at" | "batch" if !args.iter().any(|a| a.text.starts_with("-f")) => {
+                if let Some(source) = stdin {
+                    self.feed_shell(source, depth);
+                }
+            }
             "cd" | "pushd" => self
                 .cx
                 .change_dir(args.iter().find(|a| !a.text.starts_with('-'))),
@@ -166,6 +208,10 @@ impl Walker<'_> {
                 }
             }
             "eval" => self.nested(args, depth),
+            // `trap 'CMD' EXIT`: CMD runs later, in this shell.
+            "trap" if args.first().is_some_and(|a| !a.text.starts_with('-')) => {
+                self.nested(&args[..1], depth);
+            }
             "source" | "." => {
                 if let Some(file) = args.first().filter(|a| a.process) {
                     let source = self.word_source(file);
@@ -241,6 +287,36 @@ impl Walker<'_> {
         }
         let text: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         self.script(&text.join(" "), depth + 1);
+    }
+
+    /// Classifies a command that runs elsewhere; anything flagged becomes one dangerous
+    /// `remote_command` finding.
+    fn remote_command(&mut self, label: &str, command: Remote, depth: usize) {
+        let mut sub = Walker {
+            cx: Cx {
+                ctx: self.cx.ctx,
+                expand: self.cx.expand.clone(),
+                cwd: None,
+            },
+            sink: Sink::default(),
+            executable: Vec::new(),
+        };
+        match command {
+            Remote::Script(text) => sub.script(&text, depth + 1),
+            Remote::Argv(words) => {
+                let simple = Simple {
+                    words,
+                    redirects: Vec::new(),
+                };
+                sub.simple(&simple, &[], depth + 1);
+            }
+        }
+        if let Some(worst) = sub.sink.findings.iter().max_by_key(|f| f.tier) {
+            self.sink.dangerous(
+                keys::REMOTE_COMMAND,
+                format!("on {label}: {}", worst.reason),
+            );
+        }
     }
 
     fn feed_shell(&mut self, source: Source, depth: usize) {
@@ -337,6 +413,14 @@ impl Walker<'_> {
             self.sink.add(finding.tier, finding.key, finding.reason);
         }
     }
+}
+
+/// What runs on the other side of `ssh` / `docker exec` / `kubectl exec`.
+enum Remote {
+    /// Text a remote shell parses.
+    Script(String),
+    /// An argv, run without a shell.
+    Argv(Vec<Word>),
 }
 
 /// The source a substitution's text provides: its last pipeline's output.

@@ -67,8 +67,13 @@ pub(super) fn writes(prog: &str, args: &[Word]) -> Writes {
         "mkdir" => Writes::of(operands("m", &["--mode", "--context"])),
         "truncate" => Writes::of(operands("sr", &["--size", "--reference"])),
         "mv" => {
-            let mut paths = operands("tS", &["--target-directory", "--suffix"]);
-            paths.extend(option_value(args, 't', "--target-directory"));
+            let s = scan(args, "tS", &["--target-directory", "--suffix"]);
+            let mut paths: Vec<Word> = s.operands.iter().map(|w| (*w).clone()).collect();
+            if let Some(dir) = option_value(args, 't', "--target-directory") {
+                paths.extend(into_dir(&dir, &s.operands));
+            } else if let Some((dest, sources)) = s.operands.split_last() {
+                paths.extend(into_dir(dest, sources).into_iter().skip(1));
+            }
             Writes::of(paths)
         }
         "cp" | "ln" | "install" | "rsync" | "scp" => destination(prog, args),
@@ -196,22 +201,46 @@ fn destination(prog: &str, args: &[Word]) -> Writes {
         _ => scan(args, "tS", &["--target-directory", "--suffix"]),
     };
     if let Some(dir) = option_value(args, 't', "--target-directory") {
-        return Writes::of(vec![dir]);
+        return Writes::of(into_dir(&dir, &s.operands));
     }
     if prog == "install" && s.short.contains('d') {
         return Writes::of(s.operands.into_iter().cloned().collect());
     }
-    let dest = match s.operands.as_slice() {
-        [_, .., last] => Some(*last),
-        _ => None,
-    };
-    // `host:path` is remote.
-    let remote = |w: &Word| {
-        w.text
-            .split_once(':')
-            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
-    };
-    Writes::of(dest.filter(|w| !remote(w)).cloned().into_iter().collect())
+    match s.operands.split_last() {
+        Some((dest, sources)) if !sources.is_empty() && !is_remote(dest) => {
+            Writes::of(into_dir(dest, sources))
+        }
+        _ => Writes::unknown(),
+    }
+}
+
+/// `host:path` names a remote file (scp, rsync).
+fn is_remote(w: &Word) -> bool {
+    w.text
+        .split_once(':')
+        .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
+}
+
+/// A destination that may be a directory: itself, and where each source lands inside it.
+fn into_dir(dest: &Word, sources: &[&Word]) -> Vec<Word> {
+    let mut out = vec![dest.clone()];
+    let dir = dest.text.trim_end_matches('/');
+    for source in sources.iter().filter(|s| !s.opaque() && !is_remote(s)) {
+        let name = source
+            .text
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or("");
+        if !name.is_empty() && name != "." && name != ".." {
+            out.push(Word {
+                text: format!("{dir}/{name}"),
+                dynamic: dest.dynamic || source.dynamic,
+                ..Word::plain("")
+            });
+        }
+    }
+    out
 }
 
 fn sed(args: &[Word]) -> Writes {
