@@ -18,8 +18,7 @@ use async_trait::async_trait;
 use hermes::protocol::ClarifyAnswer;
 use hermes::providers::Role;
 use hermes::providers::ToolCall;
-use hermes::safety::YoloMode;
-use hermes::safety::YoloPolicy;
+use hermes::safety::HardlineOnly;
 use hermes::store::NewSession;
 use hermes::store::SessionStore;
 use hermes::store::StoredMessage;
@@ -170,7 +169,7 @@ fn context(dir: &std::path::Path) -> ToolContext {
         limits: ToolLimits::default(),
         cancel: CancellationToken::new(),
         host: Arc::new(NullHost),
-        policy: Arc::new(YoloPolicy::new(YoloMode::On)),
+        policy: Arc::new(HardlineOnly),
         session: Arc::new(SessionTools::new()),
     }
 }

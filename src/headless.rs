@@ -9,6 +9,8 @@
 use std::io::IsTerminal;
 use std::io::Write;
 
+mod approvals;
+
 use crate::protocol::ClarifyAnswer;
 use crate::protocol::ClarifyRequest;
 use crate::protocol::ErrorKind;
@@ -27,16 +29,17 @@ pub enum OutputMode {
     Json,
 }
 
-/// How `clarify` questions are answered.
+/// How `clarify` questions and approval requests are answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClarifyMode {
+pub enum PromptMode {
     /// Ask on the terminal (stderr) and read the answer from stdin.
     AskOnTerminal,
-    /// stdin is not a terminal: decline, so the agent proceeds on its own judgement.
+    /// stdin is not a terminal: decline questions (the agent proceeds on its own judgement)
+    /// and deny approvals (`--yolo` is how a script allows dangerous commands).
     Decline,
 }
 
-impl ClarifyMode {
+impl PromptMode {
     pub fn detect() -> Self {
         if std::io::stdin().is_terminal() {
             Self::AskOnTerminal
@@ -91,7 +94,7 @@ pub async fn run_one_shot(
     mut handle: SessionHandle,
     prompt: String,
     output: OutputMode,
-    clarify: ClarifyMode,
+    clarify: PromptMode,
     out: &mut (dyn Write + Send),
     err: &mut (dyn Write + Send),
 ) -> HeadlessReport {
@@ -134,6 +137,13 @@ pub async fn run_one_shot(
                     value: None,
                 });
             }
+            Event::ApprovalRequest(request) => {
+                let decision = approvals::ask(&request, clarify, printer.err).await;
+                let _ = handle.ops.send(Op::ApprovalReply {
+                    id: request.id,
+                    decision,
+                });
+            }
             Event::ClarifyRequest(request) => {
                 let answer = ask(&request, clarify).await;
                 let _ = handle.ops.send(Op::ClarifyReply {
@@ -165,10 +175,10 @@ pub async fn run_one_shot(
     }
 }
 
-async fn ask(request: &ClarifyRequest, mode: ClarifyMode) -> ClarifyAnswer {
+async fn ask(request: &ClarifyRequest, mode: PromptMode) -> ClarifyAnswer {
     match mode {
-        ClarifyMode::Decline => ClarifyAnswer::Declined,
-        ClarifyMode::AskOnTerminal => {
+        PromptMode::Decline => ClarifyAnswer::Declined,
+        PromptMode::AskOnTerminal => {
             // The tool-call line already showed the question (`❓ …`), cut at 80 characters.
             let mut prompt = String::new();
             if request.question.chars().count() > 80 {

@@ -68,7 +68,7 @@ async fn run(script: Vec<Event>, output: OutputMode) -> (HeadlessReport, String,
         handle,
         "hi".into(),
         output,
-        ClarifyMode::Decline,
+        PromptMode::Decline,
         &mut out,
         &mut err,
     )
@@ -162,7 +162,7 @@ async fn clarify_is_declined_without_a_terminal() {
             handle,
             "hi".into(),
             OutputMode::Text,
-            ClarifyMode::Decline,
+            PromptMode::Decline,
             &mut out,
             &mut err,
         )

@@ -2,6 +2,9 @@
 //! the frontends live in the library; this file turns flags into calls and errors into exit
 //! codes (`anyhow` is used here, at the edge, and nowhere else).
 
+#[path = "cli/safety_commands.rs"]
+mod safety_commands;
+
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -17,8 +20,8 @@ use hermes::engine::bootstrap::ModelOverrides;
 use hermes::engine::bootstrap::StartOptions;
 use hermes::engine::bootstrap::start_session;
 use hermes::engine::setup::ResumeTarget;
-use hermes::headless::ClarifyMode;
 use hermes::headless::OutputMode;
+use hermes::headless::PromptMode;
 use hermes::headless::exit_code;
 use hermes::headless::run_one_shot;
 use hermes::safety::YoloMode;
@@ -59,9 +62,14 @@ struct GlobalArgs {
     /// Print every engine event as a JSON line instead of the answer (headless).
     #[arg(long, global = true)]
     json: bool,
-    /// Let the agent run terminal commands without asking (hardline commands stay blocked).
+    /// Let the agent run dangerous commands without asking (hardline commands stay blocked).
+    /// Also HERMES_YOLO_MODE=1.
     #[arg(long, global = true)]
     yolo: bool,
+    /// Run the shell hooks configured in config.yaml without asking for consent first (also
+    /// HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true).
+    #[arg(long = "accept-hooks", global = true)]
+    accept_hooks: bool,
     /// Debug-level logging to HERMES_HOME/logs/hermes.log.
     #[arg(short = 'v', long, global = true)]
     verbose: bool,
@@ -101,6 +109,16 @@ enum Command {
     Skills {
         #[command(subcommand)]
         action: SkillsAction,
+    },
+    /// List, test, revoke or check the shell hooks in config.yaml.
+    Hooks {
+        #[command(subcommand)]
+        action: safety_commands::HooksAction,
+    },
+    /// List or prune file checkpoints (HERMES_HOME/checkpoints).
+    Checkpoints {
+        #[command(subcommand)]
+        action: safety_commands::CheckpointsAction,
     },
 }
 
@@ -189,6 +207,10 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Command::Config { action }) => config_command(&home, action),
         Some(Command::Sessions { action }) => sessions_command(&home, action),
         Some(Command::Skills { action }) => skills_command(&home, action),
+        Some(Command::Hooks { action }) => safety_commands::hooks_command(&home, action),
+        Some(Command::Checkpoints { action }) => {
+            safety_commands::checkpoints_command(&home, action)
+        }
         Some(Command::Chat {
             query: Some(prompt),
         }) => one_shot(&home, &cli.global, prompt),
@@ -271,8 +293,24 @@ fn resume_target(global: &GlobalArgs) -> Option<ResumeTarget> {
     }
 }
 
+fn accept_hooks(global: &GlobalArgs) -> hermes::safety::hooks::AcceptHooks {
+    if global.accept_hooks {
+        hermes::safety::hooks::AcceptHooks::AcceptAll
+    } else {
+        hermes::safety::hooks::AcceptHooks::Ask
+    }
+}
+
+/// `--yolo`, or `HERMES_YOLO_MODE=1` (read at each start, never frozen at import time —
+/// Hermes #60328).
 fn yolo(global: &GlobalArgs) -> YoloMode {
-    if global.yolo {
+    let from_env = std::env::var("HERMES_YOLO_MODE").is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on"
+        )
+    });
+    if global.yolo || from_env {
         YoloMode::On
     } else {
         YoloMode::Off
@@ -326,6 +364,7 @@ impl hermes::tui::SessionFactory for TuiSessionFactory {
             env: &env,
             overrides: overrides(&self.global),
             yolo: yolo(&self.global),
+            accept_hooks: accept_hooks(&self.global),
             launch_dir,
             // Resume only once: a later restart (after onboarding) starts fresh.
             resume: self.resume.take(),
@@ -350,19 +389,30 @@ fn sessions_command(home: &HermesHome, action: SessionsAction) -> anyhow::Result
     let store = hermes::store::SessionStore::open(&home.state_db_path())?;
     let text = match action {
         SessionsAction::List { search, limit } => cli::list(&store, search.as_deref(), limit)?,
-        SessionsAction::Show { id } => cli::show(&store, &id)?,
+        SessionsAction::Show { id } => cli::show_with(&store, &id, &redactor(home)?)?,
         SessionsAction::Export { id, format } => {
             let format = match format {
                 ExportArg::Md => cli::ExportFormat::Markdown,
                 ExportArg::Json => cli::ExportFormat::Json,
             };
-            cli::export(&store, &id, format)?
+            cli::export_with(&store, &id, format, &redactor(home)?)?
         }
         SessionsAction::Delete { id } => cli::delete(&store, &id)?,
         SessionsAction::Prune { older_than } => cli::prune(&store, older_than)?,
     };
     print!("{text}");
     Ok(exit_code::OK)
+}
+
+/// `security.redact_secrets` and the `.env` values, for exports.
+fn redactor(home: &HermesHome) -> anyhow::Result<hermes::util::redact::Redactor> {
+    use hermes::util::redact::RedactSecrets;
+    let (env, _) = EnvLookup::load(home)?;
+    let switch = RedactSecrets::from(load::load(home).config.security.redact_secrets);
+    Ok(hermes::util::redact::Redactor::new(
+        switch,
+        env.secret_values(),
+    ))
 }
 
 fn skills_command(home: &HermesHome, action: SkillsAction) -> anyhow::Result<i32> {
@@ -423,6 +473,7 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
             env,
             overrides: overrides(global),
             yolo: yolo(global),
+            accept_hooks: accept_hooks(global),
             launch_dir: std::env::current_dir()?,
             resume: resume_target(global),
         });
@@ -447,7 +498,7 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
             session.handle,
             prompt,
             output,
-            ClarifyMode::detect(),
+            PromptMode::detect(),
             &mut stdout,
             &mut stderr,
         )

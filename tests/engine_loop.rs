@@ -9,129 +9,24 @@ mod support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hermes::config::ModelConfig;
-use hermes::config::ProviderConfig;
 use hermes::engine::BusyInputMode;
-use hermes::engine::ModelEndpoint;
-use hermes::engine::SessionSpec;
 use hermes::engine::spawn_session;
 use hermes::protocol::ClarifyAnswer;
 use hermes::protocol::Event;
 use hermes::protocol::Op;
-use hermes::protocol::SessionHandle;
 use hermes::protocol::ToolStatus;
 use hermes::protocol::TurnOutcome;
 use hermes::protocol::Yolo;
-use hermes::providers::registry;
-use hermes::tools::ToolLimits;
-use hermes::tools::registry::ToolRegistry;
 use serde_json::Value;
 use support::Response;
 use support::ScriptedCall;
 use support::ScriptedServer;
 
-const SYSTEM: &str = "You are a test agent.";
-
-struct Session {
-    handle: SessionHandle,
-    _dir: tempfile::TempDir,
-}
-
-fn session(server: &ScriptedServer, max_iterations: u32, busy: BusyInputMode) -> Session {
-    session_with(
-        server,
-        max_iterations,
-        busy,
-        hermes::engine::compress::CompressionSettings::default(),
-    )
-}
-
-fn session_with(
-    server: &ScriptedServer,
-    max_iterations: u32,
-    busy: BusyInputMode,
-    compression: hermes::engine::compress::CompressionSettings,
-) -> Session {
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(server, dir.path(), busy);
-    spec.max_iterations = max_iterations;
-    spec.compression = compression;
-    Session {
-        handle: spawn_session(spec),
-        _dir: dir,
-    }
-}
-
-/// A session spec against `server`, working in `cwd`, with YOLO on and no store.
-fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode) -> SessionSpec {
-    let model = ModelConfig {
-        provider: "custom".into(),
-        base_url: server.base_url(),
-        default: "scripted-model".into(),
-        ..ModelConfig::default()
-    };
-    let mut resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
-    resolved.retry.base_delay = Duration::from_millis(10);
-    let client = hermes::providers::http::build_client().unwrap();
-    SessionSpec {
-        session_id: "test".into(),
-        endpoint: ModelEndpoint {
-            provider: registry::build(&resolved, client),
-            provider_name: resolved.name.clone(),
-            base_url: resolved.base_url.clone(),
-            model: resolved.model.clone(),
-            context_window: resolved.context_window,
-        },
-        tools: Arc::new(ToolRegistry::core()),
-        yolo: Yolo::On,
-        system_prompt: SYSTEM.into(),
-        cwd: cwd.to_path_buf(),
-        limits: ToolLimits::default(),
-        max_iterations: 10,
-        max_tokens: None,
-        busy_input: busy,
-        switcher: None,
-        store: None,
-        resumed: None,
-        skills: None,
-        slash_commands: Vec::new(),
-        discovery: None,
-        compression: hermes::engine::compress::CompressionSettings::default(),
-        tool_env: Arc::new(hermes::tools::ToolEnv::default()),
-        env_file: None,
-        summariser: None,
-    }
-}
-
-impl Session {
-    fn send(&self, op: Op) {
-        self.handle.ops.send(op).unwrap();
-    }
-
-    /// Next event matching `pred`, failing after 10 s.
-    async fn until(&mut self, mut pred: impl FnMut(&Event) -> bool) -> Event {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        loop {
-            let event = tokio::time::timeout_at(deadline, self.handle.events.recv())
-                .await
-                .expect("timed out waiting for an event")
-                .expect("event stream ended");
-            if pred(&event) {
-                return event;
-            }
-        }
-    }
-
-    async fn turn_outcome(&mut self) -> TurnOutcome {
-        match self
-            .until(|e| matches!(e, Event::TurnComplete { .. }))
-            .await
-        {
-            Event::TurnComplete { outcome, .. } => outcome,
-            _ => unreachable!(),
-        }
-    }
-}
+use support::engine::SYSTEM;
+use support::engine::Session;
+use support::engine::session;
+use support::engine::session_with;
+use support::engine::spec;
 
 fn messages(body: &Value) -> &Vec<Value> {
     body["messages"].as_array().unwrap()
@@ -412,13 +307,14 @@ async fn new_session_forgets_the_conversation() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
     let server = ScriptedServer::start([
-        Response::tool_calls([ScriptedCall::terminal("c1", "echo from-model")]),
+        Response::tool_calls([ScriptedCall::terminal("c1", "rm -rf from-model")]),
         Response::text(["done"]),
     ])
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
+    // The user's own command runs without asking, even a dangerous one.
     s.send(Op::RunShell {
-        command: "echo typed-by-user".into(),
+        command: "mkdir -p from-model/x && rm -rf from-model/x && echo typed-by-user".into(),
     });
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
     let Event::ToolComplete { output, status, .. } = done else {
@@ -426,12 +322,20 @@ async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
     };
     assert_eq!(status, ToolStatus::Ok);
     assert!(output.contains("typed-by-user"), "{output}");
-    // With YOLO off the model's command is refused, and the model is told why.
+    // With YOLO off the model's dangerous command asks; denied, the model is told why.
     s.send(Op::SetYolo(Yolo::Off));
     let info = s.until(|e| matches!(e, Event::SessionInfo(_))).await;
     assert!(matches!(info, Event::SessionInfo(ref i) if i.yolo == Yolo::Off));
     s.send(Op::UserInput {
         text: "run it".into(),
+    });
+    let Event::ApprovalRequest(request) = s.until(|e| matches!(e, Event::ApprovalRequest(_))).await
+    else {
+        unreachable!()
+    };
+    s.send(Op::ApprovalReply {
+        id: request.id,
+        decision: hermes::protocol::ApprovalDecision::Deny,
     });
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
     assert!(matches!(
@@ -524,7 +428,7 @@ async fn a_skill_slash_command_becomes_a_user_message() {
     )));
     let mut s = Session {
         handle: spawn_session(spec),
-        _dir: dir,
+        dir,
     };
     s.send(Op::SlashCommand {
         name: "release-notes".into(),
@@ -575,7 +479,7 @@ async fn a_skill_asks_for_its_missing_secret_saves_it_and_commands_see_it() {
     spec.env_file = Some(env_file.clone());
     let mut s = Session {
         handle: spawn_session(spec),
-        _dir: tempfile::tempdir().unwrap(),
+        dir: tempfile::tempdir().unwrap(),
     };
     s.send(Op::SlashCommand {
         name: "demo".into(),
@@ -636,7 +540,7 @@ async fn an_auxiliary_model_writes_the_compression_summary() {
     };
     let mut s = Session {
         handle: spawn_session(spec),
-        _dir: dir,
+        dir,
     };
     for text in ["a", "b", "c"] {
         s.send(Op::UserInput { text: text.into() });

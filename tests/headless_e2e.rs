@@ -184,21 +184,39 @@ async fn two_parallel_calls_both_answered_in_order() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn terminal_is_refused_without_yolo_and_hardline_even_with_it() {
+async fn benign_commands_run_dangerous_ones_are_denied_without_a_terminal_hardline_always() {
     let server = ScriptedServer::start([
-        Response::tool_calls([ScriptedCall::terminal("call_1", "echo hi > x.txt")]),
-        Response::text(["I could not run it."]),
-        Response::tool_calls([ScriptedCall::terminal("call_2", "rm -rf /")]),
+        Response::tool_calls([
+            ScriptedCall::terminal("call_1", "echo hi > x.txt"),
+            ScriptedCall::terminal("call_2", "rm -rf keep"),
+        ]),
+        Response::text(["One ran, one was refused."]),
+        Response::tool_calls([ScriptedCall::terminal("call_3", "/usr/bin/sudo rm -rf /")]),
         Response::text(["Refused, good."]),
     ])
     .await;
     let fx = Fixture::openai(&server);
+    std::fs::create_dir_all(fx.work().join("keep")).unwrap();
     let run = fx.run(&["-z", "write x"]).await;
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
-    assert!(!fx.work().join("x.txt").exists());
-    assert!(run.stderr.contains("denied"), "{}", run.stderr);
-    let denial = tool_messages(&server.completion_requests()[1].body)[0]["content"].clone();
-    assert!(denial.as_str().unwrap().contains("--yolo"), "{denial}");
+    assert!(
+        fx.work().join("x.txt").exists(),
+        "a benign command runs without asking"
+    );
+    assert!(
+        fx.work().join("keep").exists(),
+        "the recursive delete must not run"
+    );
+    assert!(run.stderr.contains("$ rm -rf keep"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("stdin is not a terminal"),
+        "{}",
+        run.stderr
+    );
+    let requests = server.completion_requests();
+    let results = tool_messages(&requests[1].body);
+    let denial = results[1]["content"].as_str().unwrap();
+    assert!(denial.contains("denied"), "{denial}");
 
     let run = fx.run(&["--yolo", "-z", "wipe"]).await;
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);

@@ -132,6 +132,21 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 0,
     },
     KnownKey {
+        key: "auxiliary.approval.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.approval.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.approval.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
         key: "compression.enabled",
         kind: FieldKind::Bool,
         max: 0,

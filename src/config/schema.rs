@@ -153,6 +153,8 @@ impl Default for CompressionConfig {
 #[serde(default)]
 pub struct AuxiliaryConfig {
     pub compression: AuxiliaryModel,
+    /// The reviewer for `approvals.mode: smart`.
+    pub approval: AuxiliaryModel,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -39,7 +39,10 @@ fn show_masks_secrets_and_lists_env_names() {
     let env_keys = vec!["OPENROUTER_API_KEY".to_string()];
     let process = |k: &str| (k == "ANTHROPIC_API_KEY").then(|| "x".to_string());
     let out = render_show(&loaded, &home.env_path(), &env_keys, &process).unwrap();
-    assert!(!out.contains("sk-secret") && !out.contains("sk-or-secret"), "{out}");
+    assert!(
+        !out.contains("sk-secret") && !out.contains("sk-or-secret"),
+        "{out}"
+    );
     assert!(out.contains("api_key: '***'"), "{out}");
     assert!(out.contains(&format!("# config: {}\n", home.config_path().display())));
     assert!(out.contains("#   OPENROUTER_API_KEY=***\n"), "{out}");

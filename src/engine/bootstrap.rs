@@ -26,12 +26,15 @@ use super::session::new_session_id;
 use super::session::spawn_session;
 use super::setup::ResumeError;
 use super::setup::ResumeTarget;
+use super::setup::SafetyInputs;
 use super::setup::build_tools;
 use super::setup::load_resumed;
 use super::setup::open_store;
 use super::setup::prompt_sections;
+use super::setup::safety_spec;
 use super::setup::skill_loader;
 use super::setup::skills_overview;
+use crate::config::ApprovalMode;
 use crate::config::Config;
 use crate::config::HermesHome;
 use crate::config::ModelConfig;
@@ -54,6 +57,8 @@ pub struct ModelOverrides {
 
 pub struct StartOptions<'a> {
     pub home: &'a HermesHome,
+    /// `--accept-hooks`: run configured shell hooks without asking for consent.
+    pub accept_hooks: crate::safety::hooks::AcceptHooks,
     pub config: &'a Config,
     pub env: &'a EnvLookup,
     pub overrides: ModelOverrides,
@@ -138,12 +143,34 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     };
     let summariser = auxiliary_endpoint(
         &model_config,
-        &config.auxiliary.compression,
+        AuxTask::Compression,
         config,
         options.env,
         &client,
         &mut notices,
     );
+    let smart = match config.approvals.mode {
+        ApprovalMode::Smart => Some(
+            auxiliary_endpoint(
+                &model_config,
+                AuxTask::Approval,
+                config,
+                options.env,
+                &client,
+                &mut notices,
+            )
+            .unwrap_or_else(|| endpoint.clone()),
+        ),
+        ApprovalMode::Manual | ApprovalMode::Off => None,
+    };
+    let safety = safety_spec(SafetyInputs {
+        home: options.home,
+        config,
+        env: options.env,
+        accept_hooks: options.accept_hooks,
+        notices: &mut notices,
+        smart,
+    });
     let switcher = Arc::new(ConfigSwitcher {
         base: model_config.clone(),
         config: config.clone(),
@@ -171,6 +198,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         env_file: Some(options.home.env_path()),
         slash_commands,
         discovery: Some(Arc::new(SubdirContext::new(cwd_for_discovery))),
+        safety,
     };
     Ok(StartedSession {
         handle: spawn_session(spec),
@@ -180,14 +208,33 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
 
 /// The endpoint for an auxiliary task, or `None` to use the main model (empty settings, or
 /// settings that do not resolve — then the user is told).
+/// The side tasks that may use their own model (`auxiliary.<task>`).
+#[derive(Debug, Clone, Copy)]
+enum AuxTask {
+    Compression,
+    Approval,
+}
+
 fn auxiliary_endpoint(
     main: &ModelConfig,
-    aux: &crate::config::AuxiliaryModel,
+    task: AuxTask,
     config: &Config,
     env: &EnvLookup,
     client: &reqwest::Client,
     notices: &mut Vec<String>,
 ) -> Option<ModelEndpoint> {
+    let (aux, name, fallback) = match task {
+        AuxTask::Compression => (
+            &config.auxiliary.compression,
+            "compression",
+            "summaries use the main model",
+        ),
+        AuxTask::Approval => (
+            &config.auxiliary.approval,
+            "approval",
+            "smart approvals use the main model",
+        ),
+    };
     if aux.model.trim().is_empty() {
         return None;
     }
@@ -201,7 +248,7 @@ fn auxiliary_endpoint(
         Ok(endpoint) => Some(endpoint),
         Err(err) => {
             notices.push(format!(
-                "auxiliary.compression is not usable ({err}); summaries use the main model"
+                "auxiliary.{name} is not usable ({err}); {fallback}"
             ));
             None
         }

@@ -6,6 +6,7 @@
 //! when it was never started because the turn was interrupted, because the APIs reject a
 //! history with unanswered tool calls.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
@@ -14,12 +15,14 @@ use super::events::EventSink;
 use crate::protocol::Event;
 use crate::protocol::ToolStatus;
 use crate::providers::ToolCall;
+use crate::safety::hooks::HookRunner;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutcome;
 use crate::tools::ToolOutput;
 use crate::tools::registry::ToolRegistry;
+use crate::util::redact::Redactor;
 
 /// Hermes's `_MAX_TOOL_WORKERS`.
 pub const MAX_PARALLEL_TOOLS: usize = 8;
@@ -31,11 +34,21 @@ pub struct ToolRun {
     pub duration: Duration,
 }
 
+/// What wraps every tool call: the shell hooks around it (`None` for the user's own `!cmd`)
+/// and the secret redaction of its output (`security.redact_secrets`), applied before the
+/// model or the frontend sees it.
+#[derive(Clone, Default)]
+pub struct CallWrapping {
+    pub hooks: Option<HookRunner>,
+    pub redactor: Redactor,
+}
+
 pub async fn run_tool_calls(
     calls: &[ToolCall],
     registry: &ToolRegistry,
     base: &ToolContext,
     events: &EventSink,
+    wrapping: &CallWrapping,
 ) -> Vec<ToolRun> {
     let mut runs = Vec::with_capacity(calls.len());
     let mut index = 0;
@@ -48,13 +61,13 @@ pub async fn run_tool_calls(
             for chunk in calls[index..parallel_end].chunks(MAX_PARALLEL_TOOLS) {
                 let started: Vec<_> = chunk
                     .iter()
-                    .map(|call| run_one(call, registry, base, events))
+                    .map(|call| run_one(call, registry, base, events, wrapping))
                     .collect();
                 runs.extend(futures::future::join_all(started).await);
             }
             index = parallel_end;
         } else {
-            runs.push(run_one(&calls[index], registry, base, events).await);
+            runs.push(run_one(&calls[index], registry, base, events, wrapping).await);
             index += 1;
         }
     }
@@ -72,6 +85,7 @@ async fn run_one(
     registry: &ToolRegistry,
     base: &ToolContext,
     events: &EventSink,
+    wrapping: &CallWrapping,
 ) -> ToolRun {
     let started = Instant::now();
     let tool = registry.get(&call.name);
@@ -96,9 +110,18 @@ async fn run_one(
                 call.name,
                 excerpt(&call.arguments, 300)
             )),
-            (Some(tool), Ok(args)) => call_tool(tool, args, call, base).await,
+            (Some(tool), Ok(args)) => match &wrapping.hooks {
+                Some(hooks) if !hooks.is_empty() => {
+                    hooked_call(hooks, tool, args, call, base, started).await
+                }
+                _ => call_tool(tool, args, call, base).await,
+            },
         }
     };
+    let mut output = output;
+    if let Cow::Owned(clean) = wrapping.redactor.redact(&output.content) {
+        output.content = clean;
+    }
     let duration = started.elapsed();
     events.send(Event::ToolComplete {
         call_id: call.id.clone(),
@@ -125,6 +148,38 @@ async fn call_tool(
     tracing::debug!(tool = %call.name, call_id = %call.id, "tool call started");
     let output = tool.call(args, &ctx).await;
     tracing::debug!(tool = %call.name, call_id = %call.id, outcome = ?output.outcome, "tool call finished");
+    output
+}
+
+/// A tool call between its `pre_tool_call` hooks (which may block it: the hook's message
+/// reaches the model as the refusal) and its `post_tool_call` hooks (which see the result).
+async fn hooked_call(
+    hooks: &HookRunner,
+    tool: Arc<dyn Tool>,
+    args: serde_json::Value,
+    call: &ToolCall,
+    base: &ToolContext,
+    started: Instant,
+) -> ToolOutput {
+    let extra = serde_json::json!({
+        "task_id": base.session_id,
+        "session_id": base.session_id,
+        "tool_call_id": call.id,
+    });
+    let output = match hooks.pre_tool_call(&call.name, &args, extra).await {
+        Some(message) => ToolOutput::denied(format!("blocked by a pre_tool_call hook: {message}")),
+        None => call_tool(tool, args.clone(), call, base).await,
+    };
+    let extra = serde_json::json!({
+        "task_id": base.session_id,
+        "session_id": base.session_id,
+        "tool_call_id": call.id,
+        "duration_ms": u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        "status": format!("{:?}", output.outcome).to_lowercase(),
+    });
+    hooks
+        .post_tool_call(&call.name, &args, &output.content, extra)
+        .await;
     output
 }
 

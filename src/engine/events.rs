@@ -32,16 +32,25 @@ impl EventSink {
     }
 }
 
-/// Clarify requests waiting for `Op::ClarifyReply`.
-#[derive(Clone, Default)]
-pub struct PendingRequests {
-    inner: Arc<Mutex<HashMap<String, oneshot::Sender<ClarifyAnswer>>>>,
+/// Requests waiting for their reply op (`ClarifyReply` answers are `ClarifyAnswer`s,
+/// `ApprovalReply` answers are `ApprovalDecision`s).
+#[derive(Clone)]
+pub struct PendingRequests<A = ClarifyAnswer> {
+    inner: Arc<Mutex<HashMap<String, oneshot::Sender<A>>>>,
 }
 
-impl PendingRequests {
-    /// Register a request id; the receiver resolves with the answer (or `Declined` if the
-    /// request is dropped unanswered).
-    pub fn register(&self, id: &str) -> oneshot::Receiver<ClarifyAnswer> {
+impl<A> Default for PendingRequests<A> {
+    fn default() -> Self {
+        Self {
+            inner: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+}
+
+impl<A> PendingRequests<A> {
+    /// Register a request id; the receiver resolves with the answer, or with an error when
+    /// the request is dropped unanswered (`drop_all`), which callers treat as "declined".
+    pub fn register(&self, id: &str) -> oneshot::Receiver<A> {
         let (tx, rx) = oneshot::channel();
         if let Ok(mut map) = self.inner.lock() {
             map.insert(id.to_string(), tx);
@@ -51,7 +60,7 @@ impl PendingRequests {
 
     /// Deliver an answer. Returns false when no request has that id (already answered or
     /// never asked).
-    pub fn answer(&self, id: &str, answer: ClarifyAnswer) -> bool {
+    pub fn answer(&self, id: &str, answer: A) -> bool {
         let sender = self.inner.lock().ok().and_then(|mut map| map.remove(id));
         match sender {
             Some(tx) => tx.send(answer).is_ok(),
@@ -59,14 +68,20 @@ impl PendingRequests {
         }
     }
 
-    /// Answer every open request with `Declined` (shutdown, interrupt).
+    /// Drop every open request (shutdown, interrupt): each waiting receiver sees the sender
+    /// gone and counts the request as declined.
     pub fn decline_all(&self) {
         let drained: Vec<_> = match self.inner.lock() {
             Ok(mut map) => map.drain().collect(),
             Err(_) => Vec::new(),
         };
-        for (_, tx) in drained {
-            let _ = tx.send(ClarifyAnswer::Declined);
+        drop(drained);
+    }
+
+    /// Forget one request (it timed out); a late reply then finds nothing to answer.
+    pub fn forget(&self, id: &str) {
+        if let Ok(mut map) = self.inner.lock() {
+            map.remove(id);
         }
     }
 }

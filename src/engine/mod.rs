@@ -6,11 +6,13 @@ pub mod bootstrap;
 pub mod compress;
 pub mod dispatch;
 pub mod events;
+pub mod guard;
 pub mod host;
 pub mod prompt;
 pub mod recorder;
 pub mod session;
 pub mod setup;
+pub mod spec;
 pub mod turn;
 
 pub use session::BusyInputMode;

@@ -8,7 +8,6 @@
 //! with the session; a panicking turn loses only that turn, never the earlier history.
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
@@ -16,8 +15,11 @@ use tokio::task::JoinError;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::dispatch::CallWrapping;
 use super::events::EventSink;
 use super::events::PendingRequests;
+use super::guard::ApprovalGate;
+use super::guard::SessionGuard;
 use super::host::EngineToolHost;
 use super::recorder::Recorder;
 use super::turn::SteerBuffer;
@@ -25,91 +27,26 @@ use super::turn::TurnContext;
 use super::turn::TurnInput;
 use super::turn::TurnResult;
 use super::turn::run_turn;
-use crate::knowledge::discovery::SubdirContext;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
-use crate::protocol::ModelSelection;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
 use crate::protocol::SessionHandle;
 use crate::protocol::SessionInfo;
-use crate::protocol::SlashCommandInfo;
 use crate::protocol::StatusUpdate;
 use crate::protocol::TurnOutcome;
 use crate::protocol::Yolo;
 use crate::providers::Message;
-use crate::providers::Provider;
-use crate::safety::YoloPolicy;
-use crate::skills::catalog::SkillLoader;
+use crate::safety::hooks::HookEvent;
 use crate::store::NewSession;
-use crate::store::SessionStore;
 use crate::store::Source;
 use crate::tools::SessionTools;
 use crate::tools::ToolContext;
-use crate::tools::ToolLimits;
-use crate::tools::registry::ToolRegistry;
 
-/// What a user message does while a turn is running (`display.busy_input_mode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BusyInputMode {
-    /// Stop the running turn and answer the new message (Hermes's default).
-    #[default]
-    Interrupt,
-    /// Run the message after the current turn.
-    Queue,
-    /// Deliver the message into the running turn at the next tool boundary.
-    Steer,
-}
-
-/// The model endpoint a session talks to.
-#[derive(Clone)]
-pub struct ModelEndpoint {
-    pub provider: Arc<dyn Provider>,
-    pub provider_name: String,
-    pub base_url: String,
-    pub model: String,
-    pub context_window: u64,
-}
-
-/// Builds a new endpoint for `Op::SwitchModel`.
-pub trait ModelSwitcher: Send + Sync {
-    fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String>;
-}
-
-pub struct SessionSpec {
-    pub session_id: String,
-    pub endpoint: ModelEndpoint,
-    pub tools: Arc<ToolRegistry>,
-    /// Whether terminal commands run without approval; `Op::SetYolo` changes it.
-    pub yolo: Yolo,
-    pub system_prompt: String,
-    pub cwd: PathBuf,
-    pub limits: ToolLimits,
-    pub max_iterations: u32,
-    pub max_tokens: Option<u32>,
-    pub busy_input: BusyInputMode,
-    pub switcher: Option<Arc<dyn ModelSwitcher>>,
-    /// Where the conversation is saved; `None` keeps it in memory only.
-    pub store: Option<Arc<SessionStore>>,
-    /// A stored session to continue (`--resume`, `--continue`).
-    pub resumed: Option<ResumedSession>,
-    /// Skills, for `Op::SlashCommand`.
-    pub skills: Option<Arc<SkillLoader>>,
-    /// Variables the session's commands see on top of the process environment (`.env`,
-    /// secrets entered for skills).
-    pub tool_env: Arc<crate::tools::ToolEnv>,
-    /// Where secrets the user enters are saved (`HERMES_HOME/.env`); `None` keeps them in
-    /// memory for this session.
-    pub env_file: Option<std::path::PathBuf>,
-    /// When and how to compress the conversation.
-    pub compression: super::compress::CompressionSettings,
-    /// `auxiliary.compression`: the model that writes summaries, when not the main one.
-    pub summariser: Option<ModelEndpoint>,
-    /// The skills' slash commands, announced in `SessionInfo`.
-    pub slash_commands: Vec<SlashCommandInfo>,
-    /// Context files of subdirectories, appended to tool results as the agent reaches them.
-    pub discovery: Option<Arc<SubdirContext>>,
-}
+pub use super::spec::BusyInputMode;
+pub use super::spec::ModelEndpoint;
+pub use super::spec::ModelSwitcher;
+pub use super::spec::SessionSpec;
 
 /// Work the actor started on another task, reporting back.
 enum Internal {
@@ -170,7 +107,16 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
             Recorder::new(spec.store.clone(), template, events.clone()),
         ),
     };
+    let mut spec = spec;
+    let guard = SessionGuard::build(
+        &mut spec.safety,
+        events.clone(),
+        spec.yolo,
+        spec.cwd.clone(),
+        &spec.session_id,
+    );
     let actor = Actor {
+        guard,
         history,
         events,
         pending: PendingRequests::default(),
@@ -239,6 +185,8 @@ struct Actor {
     /// A skill invocation waiting for secrets the user is being asked for.
     pending_skill: Option<ops::PendingSkill>,
     next_secret_id: u64,
+    /// Approvals and checkpoints, shared by the session's turns.
+    guard: Arc<SessionGuard>,
 }
 
 enum Next {
@@ -254,7 +202,9 @@ impl Actor {
         mut internal: mpsc::UnboundedReceiver<Internal>,
     ) {
         self.events.send(Event::SessionInfo(self.session_info()));
-        if !self.history.is_empty() {
+        if self.history.is_empty() {
+            self.session_hook(HookEvent::OnSessionStart, serde_json::json!({}));
+        } else {
             // A resumed session: frontends show the conversation so far.
             self.events.send(Event::StatusUpdate(self.status.clone()));
             self.events.send(Event::HistoryReplay {
@@ -347,6 +297,7 @@ impl Actor {
             }
             Op::SetYolo(yolo) => {
                 self.spec.yolo = yolo;
+                self.guard.approvals.set_yolo(yolo);
                 self.events.send(Event::SessionInfo(self.session_info()));
                 let text = match yolo {
                     Yolo::On => {
@@ -391,6 +342,7 @@ impl Actor {
         if let Some(running) = &self.running {
             running.cancel.cancel();
             self.pending.decline_all();
+            self.guard.asker.pending.decline_all();
         }
     }
 
@@ -414,7 +366,11 @@ impl Actor {
             limits: self.spec.limits.clone(),
             cancel: cancel.clone(),
             host,
-            policy: Arc::new(YoloPolicy::new(self.spec.yolo)),
+            policy: Arc::new(ApprovalGate::new(
+                self.guard.clone(),
+                turn_id,
+                cancel.clone(),
+            )),
             session: self.session_tools.clone(),
             env: self.spec.tool_env.clone(),
         };
@@ -440,6 +396,10 @@ impl Actor {
                 .map(|e| (e.provider.clone(), e.model.clone())),
             context_window: self.spec.endpoint.context_window,
             session_id: self.spec.session_id.clone(),
+            wrapping: CallWrapping {
+                hooks: Some(self.guard.hooks.clone()),
+                redactor: self.guard.redactor.clone(),
+            },
         };
         self.events.send(Event::TurnStarted { turn_id });
         // The turn gets a copy; ours stays as the fallback if the turn task panics.
@@ -479,6 +439,15 @@ impl Actor {
                 }
             }
         };
+        self.session_hook(
+            HookEvent::OnSessionEnd,
+            serde_json::json!({
+                "turn_id": running.turn_id,
+                "completed": matches!(outcome, TurnOutcome::Completed),
+                "interrupted": matches!(outcome, TurnOutcome::Interrupted { .. }),
+                "failed": matches!(outcome, TurnOutcome::Failed { .. }),
+            }),
+        );
         self.events.send(Event::TurnComplete {
             turn_id: running.turn_id,
             outcome,
@@ -498,12 +467,21 @@ impl Actor {
         if let Some(running) = self.running.take() {
             running.cancel.cancel();
             self.pending.decline_all();
+            self.guard.asker.pending.decline_all();
             if let Ok(result) = running.handle.await {
                 self.history = result.history;
             }
         }
         self.pending.decline_all();
+        self.guard.asker.pending.decline_all();
         self.session_tools.shutdown();
+        self.guard
+            .hooks
+            .observe(
+                HookEvent::OnSessionEnd,
+                self.hook_extra(serde_json::json!({"reason": "exit"})),
+            )
+            .await;
     }
 
     fn notice(&self, level: NoticeLevel, text: String) {

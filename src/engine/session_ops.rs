@@ -17,9 +17,8 @@ use crate::protocol::ModelSelection;
 use crate::protocol::NoticeLevel;
 use crate::protocol::SecretRequest;
 use crate::protocol::StatusUpdate;
-use crate::protocol::Yolo;
 use crate::providers::ToolCall;
-use crate::safety::YoloPolicy;
+use crate::safety::HardlineOnly;
 use crate::skills::invoke::missing_env;
 use crate::skills::invoke::skill_invocation;
 use crate::tools::SessionTools;
@@ -177,7 +176,16 @@ impl Actor {
             context_window: self.spec.endpoint.context_window,
             ..StatusUpdate::default()
         };
-        self.spec.session_id = new_session_id();
+        let old_session_id = std::mem::replace(&mut self.spec.session_id, new_session_id());
+        self.guard.hooks.set_session_id(&self.spec.session_id);
+        self.session_hook(
+            crate::safety::hooks::HookEvent::OnSessionReset,
+            serde_json::json!({
+                "reason": "new_session",
+                "old_session_id": old_session_id,
+                "new_session_id": self.spec.session_id,
+            }),
+        );
         self.title = None;
         self.recorder.restart(self.spec.session_id.clone());
         self.events.send(Event::SessionInfo(self.session_info()));
@@ -229,14 +237,21 @@ impl Actor {
                 pending: self.pending.clone(),
                 cancel,
             }),
-            policy: Arc::new(YoloPolicy::new(Yolo::On)),
+            policy: Arc::new(HardlineOnly),
             session: self.session_tools.clone(),
             env: self.spec.tool_env.clone(),
         };
         let tools = self.spec.tools.clone();
         let events = self.events.clone();
         tokio::spawn(async move {
-            crate::engine::dispatch::run_tool_calls(&[call], &tools, &ctx, &events).await;
+            crate::engine::dispatch::run_tool_calls(
+                &[call],
+                &tools,
+                &ctx,
+                &events,
+                &crate::engine::dispatch::CallWrapping::default(),
+            )
+            .await;
         });
     }
 

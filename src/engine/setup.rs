@@ -9,6 +9,9 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::guard::HookSetup;
+use super::guard::SafetySpec;
+use super::guard::SmartApprover;
 use super::session::ResumedSession;
 use crate::config::HermesHome;
 use crate::config::SkillsConfig;
@@ -17,6 +20,13 @@ use crate::knowledge::context_files;
 use crate::knowledge::memory_snapshot::MemorySnapshot;
 use crate::protocol::SlashCommandInfo;
 use crate::protocol::StatusUpdate;
+use crate::safety::approvals::ApprovalSettings;
+use crate::safety::checkpoints::CheckpointSettings;
+use crate::safety::checkpoints::CheckpointStore;
+use crate::safety::classify::ShellContext;
+use crate::safety::hooks::AcceptHooks;
+use crate::safety::hooks::ConsentStore;
+use crate::safety::hooks::parse_hooks;
 use crate::skills::bundled::sync_bundled;
 use crate::skills::catalog::SkillLoader;
 use crate::skills::invoke::slash_names;
@@ -28,6 +38,8 @@ use crate::tools::session_search::SessionSearchTool;
 use crate::tools::skills::SkillManageTool;
 use crate::tools::skills::SkillViewTool;
 use crate::tools::skills::SkillsListTool;
+use crate::util::redact::RedactSecrets;
+use crate::util::redact::Redactor;
 
 /// Which stored session to continue.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,4 +181,59 @@ pub fn load_resumed(
         title: row.title.clone(),
     };
     Ok((row, resumed))
+}
+
+/// What the session's safety settings are built from.
+pub struct SafetyInputs<'a> {
+    pub home: &'a HermesHome,
+    pub config: &'a crate::config::Config,
+    pub env: &'a EnvLookup,
+    pub accept_hooks: AcceptHooks,
+    /// Where problems with `hooks:` are reported.
+    pub notices: &'a mut Vec<String>,
+    /// The reviewer model for `approvals.mode: smart`, when that mode is on.
+    pub smart: Option<super::session::ModelEndpoint>,
+}
+
+/// Approval rules from `approvals:` and `command_allowlist`, where "always" answers are
+/// saved, and the checkpoint store when `checkpoints.enabled`.
+pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
+    let config = inputs.config;
+    let user_home = dirs::home_dir().unwrap_or_else(|| PathBuf::from("/"));
+    let (specs, warnings) = parse_hooks(&config.hooks);
+    for warning in warnings {
+        inputs.notices.push(format!("hooks: {warning}"));
+    }
+    let hooks = (!specs.is_empty()).then(|| HookSetup {
+        specs,
+        consent: ConsentStore::load_from(inputs.home),
+        accept: AcceptHooks::resolve(inputs.accept_hooks, &|key| inputs.env.get(key), config),
+    });
+    SafetySpec {
+        approvals: ApprovalSettings {
+            mode: config.approvals.mode,
+            timeout: std::time::Duration::from_secs(config.approvals.timeout.clamp(1, 3_600)),
+            allowlist: config.command_allowlist.clone(),
+        },
+        shell: ShellContext {
+            home: user_home,
+            hermes_home: inputs.home.root().to_path_buf(),
+        },
+        smart: inputs.smart.map(|endpoint| SmartApprover {
+            provider: endpoint.provider,
+            model: endpoint.model,
+        }),
+        home: Some(inputs.home.clone()),
+        checkpoints: config.checkpoints.enabled.then(|| {
+            Arc::new(CheckpointStore::new(
+                inputs.home.root().join("checkpoints"),
+                CheckpointSettings::from_config(&config.checkpoints),
+            ))
+        }),
+        hooks,
+        redactor: Redactor::new(
+            RedactSecrets::from(config.security.redact_secrets),
+            inputs.env.secret_values(),
+        ),
+    }
 }

@@ -1,12 +1,12 @@
-//! Command safety: the shell-aware command classifier (`classify`: hardline, dangerous and
-//! benign tiers), the sensitive-path list shared by file writes and commands (`paths`), the
-//! hardline list hermes never runs, and the command policy the `terminal` tool consults
-//! before running anything.
+//! Safety services: the shell-aware command classifier (hardline and dangerous tiers), the
+//! sensitive-path check for file writes, the approval rules, file checkpoints, shell hooks,
+//! and `HardlineOnly` for commands the user types.
 //!
-//! This is the minimal policy: YOLO-or-refuse plus the hardline list. It does not classify
-//! merely *dangerous* commands or ask the user for approval; the approvals issue adds that on
-//! top of the same `CommandPolicy` trait. Invariant: a hardline match is refused in every mode.
+//! Nothing here asks the user or talks to a frontend: the engine's guard (`engine::guard`)
+//! turns these decisions into approval requests. Invariant: a hardline command is refused in
+//! every mode, YOLO included.
 
+pub mod approvals;
 pub mod checkpoints;
 pub mod classify;
 pub mod hardline;
@@ -14,5 +14,5 @@ pub mod hooks;
 pub mod paths;
 pub mod policy;
 
+pub use policy::HardlineOnly;
 pub use policy::YoloMode;
-pub use policy::YoloPolicy;

@@ -2,6 +2,7 @@
 //! policy, shared per-session state (background processes, the todo list), and a `ToolHost`
 //! through which it reports progress and asks the user clarifying questions.
 
+use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,11 +22,15 @@ pub trait ToolHost: Send + Sync {
     async fn clarify(&self, question: &str, choices: &[String]) -> ClarifyAnswer;
 }
 
-/// Whether a shell command may run. Until the approvals issue lands this is YOLO-or-refuse
-/// plus the hardline list; later it asks the user.
+/// Whether a tool may do something with side effects: run a shell command, or write a file.
+/// The engine's implementation classifies, asks the user when needed (and waits), and takes
+/// the turn's file checkpoint before the first mutation it allows.
 #[async_trait]
 pub trait CommandPolicy: Send + Sync {
-    async fn check(&self, command: &str) -> CommandVerdict;
+    /// May `command` run in `cwd`?
+    async fn check_command(&self, command: &str, cwd: &Path) -> CommandVerdict;
+    /// May the file tool `tool` write `path` (absolute, already resolved against the cwd)?
+    async fn check_write(&self, tool: &str, path: &Path) -> CommandVerdict;
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

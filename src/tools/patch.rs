@@ -104,6 +104,13 @@ impl Tool for PatchTool {
             Ok(e) => e,
             Err(e) => return ToolOutput::error(format!("{shown}: {e}")),
         };
+        let verdict = tokio::select! {
+            v = ctx.policy.check_write(self.name(), &path) => v,
+            () = ctx.cancel.cancelled() => return ToolOutput::cancelled("cancelled before the file was written"),
+        };
+        if let crate::tools::CommandVerdict::Deny { reason } = verdict {
+            return ToolOutput::denied(reason);
+        }
         if let Err(e) = tokio::fs::write(&path, edit.new_content.as_bytes()).await {
             return ToolOutput::error(format!("cannot write {shown}: {e}"));
         }

@@ -101,7 +101,7 @@ impl Tool for TerminalTool {
             Err(e) => return e,
         };
         let verdict = tokio::select! {
-            v = ctx.policy.check(&args.command) => v,
+            v = ctx.policy.check_command(&args.command, &cwd) => v,
             () = ctx.cancel.cancelled() => return ToolOutput::cancelled("cancelled before the command ran"),
         };
         if let crate::tools::CommandVerdict::Deny { reason } = verdict {

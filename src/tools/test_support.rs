@@ -9,8 +9,7 @@ use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::ClarifyAnswer;
-use crate::safety::YoloMode;
-use crate::safety::YoloPolicy;
+use crate::safety::HardlineOnly;
 use crate::tools::SessionTools;
 use crate::tools::ToolContext;
 use crate::tools::ToolHost;
@@ -70,7 +69,7 @@ pub fn ctx_with(dir: &Path, host: Arc<FakeHost>) -> ToolContext {
         limits: ToolLimits::default(),
         cancel: CancellationToken::new(),
         host,
-        policy: Arc::new(YoloPolicy::new(YoloMode::On)),
+        policy: Arc::new(HardlineOnly),
         session: Arc::new(SessionTools::new()),
     }
 }

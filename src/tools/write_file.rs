@@ -71,6 +71,13 @@ impl Tool for WriteFileTool {
             return ToolOutput::error(format!("{shown} is a directory"));
         }
         let existed = path.exists();
+        let verdict = tokio::select! {
+            v = ctx.policy.check_write(self.name(), &path) => v,
+            () = ctx.cancel.cancelled() => return ToolOutput::cancelled("cancelled before the file was written"),
+        };
+        if let crate::tools::CommandVerdict::Deny { reason } = verdict {
+            return ToolOutput::denied(reason);
+        }
         if let Some(parent) = path.parent() {
             if let Err(e) = tokio::fs::create_dir_all(parent).await {
                 return ToolOutput::error(format!("cannot create {}: {e}", parent.display()));

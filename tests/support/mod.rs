@@ -9,6 +9,7 @@
 #![allow(dead_code, unused_imports)]
 
 mod echo;
+pub mod engine;
 mod http;
 mod reply;
 pub mod script;

@@ -1,0 +1,228 @@
+//! `ApprovalGate`: the engine's `CommandPolicy` for one turn. It classifies a command (or a
+//! file write), applies the session's approval rules, asks the smart approver and/or the user
+//! when the rules say so, remembers the answer, and takes the turn's file checkpoint before
+//! the first mutation it lets through.
+//!
+//! It does not run anything itself and never blocks the session actor: every wait happens on
+//! the tool's task. Invariants: a hardline command never gets a request; a refusal (by the
+//! user, a timeout, an interrupt or the smart approver) reaches the model as a denied tool
+//! result; the checkpoint is attempted at most once per turn, and its failure never stops the
+//! tool (it is reported once as a warning).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use tokio_util::sync::CancellationToken;
+
+use super::SessionGuard;
+use super::ask::Question;
+use super::smart::SmartVerdict;
+use crate::protocol::ApprovalDecision;
+use crate::protocol::ApprovalKind;
+use crate::protocol::DecidedBy;
+use crate::protocol::Event;
+use crate::protocol::NoticeLevel;
+use crate::safety::approvals::Assessment;
+use crate::safety::approvals::REFUSED_EARLIER;
+use crate::safety::approvals::TurnApprovals;
+use crate::safety::approvals::USER_REFUSED;
+use crate::safety::classify;
+use crate::safety::classify::Classification;
+use crate::safety::classify::Finding;
+use crate::safety::paths::sensitive_write;
+use crate::tools::CommandPolicy;
+use crate::tools::CommandVerdict;
+
+const COMMAND_CHOICES: [ApprovalDecision; 4] = [
+    ApprovalDecision::Once,
+    ApprovalDecision::Session,
+    ApprovalDecision::Always,
+    ApprovalDecision::Deny,
+];
+/// A sensitive write is approved one write at a time: "always write my ~/.ssh" is not a
+/// choice hermes offers.
+const WRITE_CHOICES: [ApprovalDecision; 2] = [ApprovalDecision::Once, ApprovalDecision::Deny];
+
+pub struct ApprovalGate {
+    session: Arc<SessionGuard>,
+    turn: TurnApprovals,
+    turn_id: u64,
+    cancel: CancellationToken,
+    checkpoint_taken: tokio::sync::Mutex<bool>,
+}
+
+/// One thing to decide: a command or a file write, classified.
+struct Subject<'a> {
+    kind: ApprovalKind,
+    text: &'a str,
+    cwd: &'a Path,
+    classification: Classification,
+    normalized: String,
+}
+
+impl ApprovalGate {
+    pub fn new(session: Arc<SessionGuard>, turn_id: u64, cancel: CancellationToken) -> Self {
+        Self {
+            session,
+            turn: TurnApprovals::default(),
+            turn_id,
+            cancel,
+            checkpoint_taken: tokio::sync::Mutex::new(false),
+        }
+    }
+
+    async fn decide(&self, subject: &Subject<'_>) -> CommandVerdict {
+        let rules = &self.session.approvals;
+        let assessment = rules.assess(&subject.classification, &subject.normalized, &self.turn);
+        let findings = match assessment {
+            Assessment::Allow => return CommandVerdict::Allow,
+            Assessment::Block { reason } => return CommandVerdict::Deny { reason },
+            Assessment::RefusedEarlier => {
+                return CommandVerdict::Deny {
+                    reason: REFUSED_EARLIER.to_string(),
+                };
+            }
+            Assessment::Ask { findings } => findings,
+        };
+        let reasons = reasons(&findings);
+        let cwd = subject.cwd.display().to_string();
+        if let Some(smart) = &self.session.smart {
+            match smart
+                .review(subject.text, &reasons, &cwd, &self.cancel)
+                .await
+            {
+                SmartVerdict::Approve => {
+                    self.notice(format!("smart approval allowed: {}", subject.text));
+                    return CommandVerdict::Allow;
+                }
+                SmartVerdict::Deny => {
+                    self.notice(format!("smart approval refused: {}", subject.text));
+                    return CommandVerdict::Deny {
+                        reason: format!(
+                            "The approval reviewer (approvals.mode: smart) refused this as \
+                             unsafe ({reasons}). It was not run; do not retry it."
+                        ),
+                    };
+                }
+                SmartVerdict::Escalate => {}
+            }
+        }
+        let choices = match subject.kind {
+            ApprovalKind::Command => COMMAND_CHOICES.to_vec(),
+            ApprovalKind::FileWrite | ApprovalKind::HookConsent => WRITE_CHOICES.to_vec(),
+        };
+        let question = Question {
+            agent: self.session.agent.clone(),
+            kind: subject.kind,
+            subject: subject.text.to_string(),
+            reason: reasons.clone(),
+            cwd,
+            choices,
+        };
+        let (decision, decided_by) = self.session.asker.ask(question, &self.cancel).await;
+        let save = rules.record(decision, &findings, &subject.normalized, &self.turn);
+        if let Some(allowlist) = save {
+            self.session.save_allowlist(allowlist).await;
+        }
+        match (decision, decided_by) {
+            (ApprovalDecision::Once | ApprovalDecision::Session | ApprovalDecision::Always, _) => {
+                CommandVerdict::Allow
+            }
+            (ApprovalDecision::Deny, DecidedBy::User | DecidedBy::Smart) => CommandVerdict::Deny {
+                reason: USER_REFUSED.to_string(),
+            },
+            (ApprovalDecision::Deny, DecidedBy::Timeout) => CommandVerdict::Deny {
+                reason: format!(
+                    "Nobody approved this within {} s (approvals.timeout), so it was not run. \
+                     Do not retry it; tell the user it needs their approval.",
+                    self.session.asker.timeout.as_secs()
+                ),
+            },
+            (ApprovalDecision::Deny, DecidedBy::Cancelled) => CommandVerdict::Deny {
+                reason: "The approval request was cancelled (the user interrupted), so it was \
+                         not run."
+                    .to_string(),
+            },
+        }
+    }
+
+    /// Snapshot the working directory before the turn's first mutation.
+    async fn checkpoint(&self, what: &str) {
+        let mut taken = self.checkpoint_taken.lock().await;
+        if *taken {
+            return;
+        }
+        *taken = true;
+        let label = format!("before turn {}: {}", self.turn_id, excerpt(what, 80));
+        if let Some(problem) = self.session.snapshot(label).await {
+            self.session.asker.events.send(Event::Notice {
+                level: NoticeLevel::Warning,
+                text: format!("checkpoint skipped: {problem}"),
+            });
+        }
+    }
+
+    fn notice(&self, text: String) {
+        self.session.asker.events.send(Event::Notice {
+            level: NoticeLevel::Info,
+            text,
+        });
+    }
+}
+
+#[async_trait]
+impl CommandPolicy for ApprovalGate {
+    async fn check_command(&self, command: &str, cwd: &Path) -> CommandVerdict {
+        let shell = &self.session.shell;
+        let subject = Subject {
+            kind: ApprovalKind::Command,
+            text: command,
+            cwd,
+            classification: classify::classify(command, shell),
+            normalized: classify::normalize(command, shell),
+        };
+        let verdict = self.decide(&subject).await;
+        if verdict == CommandVerdict::Allow && subject.classification.writes_files {
+            self.checkpoint(command).await;
+        }
+        verdict
+    }
+
+    async fn check_write(&self, tool: &str, path: &Path) -> CommandVerdict {
+        let shell = &self.session.shell;
+        let shown = path.display().to_string();
+        let cwd = self.session.work_dir.as_path();
+        let findings: Vec<Finding> = sensitive_write(&shown, cwd, shell).into_iter().collect();
+        let subject = Subject {
+            kind: ApprovalKind::FileWrite,
+            text: &shown,
+            cwd,
+            classification: Classification {
+                findings,
+                writes_files: true,
+            },
+            normalized: format!("{tool} {shown}"),
+        };
+        let verdict = self.decide(&subject).await;
+        if verdict == CommandVerdict::Allow {
+            self.checkpoint(&format!("{tool} {shown}")).await;
+        }
+        verdict
+    }
+}
+
+fn reasons(findings: &[Finding]) -> String {
+    let mut reasons: Vec<&str> = findings.iter().map(|f| f.reason.as_str()).collect();
+    reasons.dedup();
+    reasons.join("; ")
+}
+
+fn excerpt(text: &str, max_chars: usize) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = one_line.chars().take(max_chars).collect();
+    if one_line.chars().count() > max_chars {
+        out.push('…');
+    }
+    out
+}

@@ -1,0 +1,82 @@
+//! What a session is started with: the model endpoint, tools, limits, store, safety and
+//! the rest of `SessionSpec`, plus the small types it is made of. Plain data; the actor in
+//! `session.rs` owns the behaviour.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::guard::SafetySpec;
+use super::session::ResumedSession;
+use crate::knowledge::discovery::SubdirContext;
+use crate::protocol::ModelSelection;
+use crate::protocol::SlashCommandInfo;
+use crate::protocol::Yolo;
+use crate::providers::Provider;
+use crate::skills::catalog::SkillLoader;
+use crate::store::SessionStore;
+use crate::tools::ToolLimits;
+use crate::tools::registry::ToolRegistry;
+
+/// What a user message does while a turn is running (`display.busy_input_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BusyInputMode {
+    /// Stop the running turn and answer the new message (Hermes's default).
+    #[default]
+    Interrupt,
+    /// Run the message after the current turn.
+    Queue,
+    /// Deliver the message into the running turn at the next tool boundary.
+    Steer,
+}
+
+/// The model endpoint a session talks to.
+#[derive(Clone)]
+pub struct ModelEndpoint {
+    pub provider: Arc<dyn Provider>,
+    pub provider_name: String,
+    pub base_url: String,
+    pub model: String,
+    pub context_window: u64,
+}
+
+/// Builds a new endpoint for `Op::SwitchModel`.
+pub trait ModelSwitcher: Send + Sync {
+    fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String>;
+}
+
+pub struct SessionSpec {
+    pub session_id: String,
+    pub endpoint: ModelEndpoint,
+    pub tools: Arc<ToolRegistry>,
+    /// Whether terminal commands run without approval; `Op::SetYolo` changes it.
+    pub yolo: Yolo,
+    pub system_prompt: String,
+    pub cwd: PathBuf,
+    pub limits: ToolLimits,
+    pub max_iterations: u32,
+    pub max_tokens: Option<u32>,
+    pub busy_input: BusyInputMode,
+    pub switcher: Option<Arc<dyn ModelSwitcher>>,
+    /// Where the conversation is saved; `None` keeps it in memory only.
+    pub store: Option<Arc<SessionStore>>,
+    /// A stored session to continue (`--resume`, `--continue`).
+    pub resumed: Option<ResumedSession>,
+    /// Skills, for `Op::SlashCommand`.
+    pub skills: Option<Arc<SkillLoader>>,
+    /// Variables the session's commands see on top of the process environment (`.env`,
+    /// secrets entered for skills).
+    pub tool_env: Arc<crate::tools::ToolEnv>,
+    /// Where secrets the user enters are saved (`HERMES_HOME/.env`); `None` keeps them in
+    /// memory for this session.
+    pub env_file: Option<std::path::PathBuf>,
+    /// When and how to compress the conversation.
+    pub compression: super::compress::CompressionSettings,
+    /// `auxiliary.compression`: the model that writes summaries, when not the main one.
+    pub summariser: Option<ModelEndpoint>,
+    /// The skills' slash commands, announced in `SessionInfo`.
+    pub slash_commands: Vec<SlashCommandInfo>,
+    /// Context files of subdirectories, appended to tool results as the agent reaches them.
+    pub discovery: Option<Arc<SubdirContext>>,
+    /// Approvals, checkpoints, hooks and redaction.
+    pub safety: SafetySpec,
+}
