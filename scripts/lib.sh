@@ -16,8 +16,9 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# Packages the build needs today (later features add ALSA headers for audio, cmake and clang for whisper).
-BUILD_PACKAGES=(pkg-config build-essential)
+# Packages the build needs today (later features add ALSA headers for audio, cmake and clang for whisper),
+# plus git, which file checkpoints (/rollback) run at runtime.
+BUILD_PACKAGES=(pkg-config build-essential git)
 # Packages the test suite needs on top (tmux drives the real binary in end-to-end tests).
 TEST_PACKAGES=(tmux)
 

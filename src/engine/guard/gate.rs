@@ -55,6 +55,8 @@ pub struct ApprovalGate {
 /// One thing to decide: a command or a file write, classified.
 struct Subject<'a> {
     kind: ApprovalKind,
+    /// The file tool asking, for writes (shown with the reason).
+    tool: Option<&'a str>,
     text: &'a str,
     cwd: &'a Path,
     classification: Classification,
@@ -116,7 +118,10 @@ impl ApprovalGate {
             agent: self.session.agent.clone(),
             kind: subject.kind,
             subject: subject.text.to_string(),
-            reason: reasons.clone(),
+            reason: match subject.tool {
+                Some(tool) => format!("{tool}: {reasons}"),
+                None => reasons.clone(),
+            },
             cwd,
             choices,
         };
@@ -177,6 +182,7 @@ impl CommandPolicy for ApprovalGate {
         let shell = &self.session.shell;
         let subject = Subject {
             kind: ApprovalKind::Command,
+            tool: None,
             text: command,
             cwd,
             classification: classify::classify(command, shell),
@@ -196,6 +202,7 @@ impl CommandPolicy for ApprovalGate {
         let findings: Vec<Finding> = sensitive_write(&shown, cwd, shell).into_iter().collect();
         let subject = Subject {
             kind: ApprovalKind::FileWrite,
+            tool: Some(tool),
             text: &shown,
             cwd,
             classification: Classification {
