@@ -189,3 +189,113 @@ fn close_reopen_find_by_word_and_resume_in_tmux() {
     assert_eq!(messages[1]["content"], "remember the pineapples");
     assert_eq!(messages[2]["content"], "Pineapples noted.");
 }
+
+fn write_file_call(id: &str, path: &str, content: &str) -> ScriptedCall {
+    let arguments = serde_json::json!({ "path": path, "content": content }).to_string();
+    ScriptedCall::new(id, "write_file", &arguments)
+}
+
+#[test]
+fn approvals_deny_sticks_and_once_runs_in_tmux() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let server = ScriptedServer::start_on_own_thread([
+        Response::tool_calls([ScriptedCall::terminal("c1", "rm -rf ~/project-x")]),
+        Response::tool_calls([ScriptedCall::terminal(
+            "c2",
+            "/bin/rm  -rf  $HOME/project-x",
+        )]),
+        Response::tool_calls([ScriptedCall::terminal("c3", "rm -rf build")]),
+        Response::text(["Cleaned ", "build."]),
+        Response::tool_calls([ScriptedCall::terminal(
+            "c4",
+            "sudo /bin/rm -rf --no-preserve-root /",
+        )]),
+        Response::text(["Refused ", "as ", "expected."]),
+    ]);
+    let app = App::new(&server, "");
+    std::fs::create_dir_all(app.dir.path().join("build/deep")).unwrap();
+    std::fs::write(app.dir.path().join("build/deep/out.o"), "x").unwrap();
+    let tmux = app.start();
+    tmux.wait_for_text("Message Hermes", WAIT);
+
+    tmux.type_text("clean up");
+    tmux.keys(&["Enter"]);
+    // The request opens the pane and takes focus (the composer is empty).
+    let screen = tmux.wait_for_text("$ rm -rf ~/project-x", WAIT);
+    assert!(screen.contains("main agent wants to run"), "{screen}");
+    assert!(screen.contains("recursive delete"), "{screen}");
+    tmux.keys(&["n"]);
+    // The model asks again in other words: refused without a request; then a new one asks.
+    tmux.wait_for_text("$ rm -rf build", WAIT);
+    let screen = tmux.screen();
+    assert!(screen.contains("already denied"), "{screen}");
+    tmux.keys(&["y"]);
+    tmux.wait_for_text("Cleaned build.", WAIT);
+    assert!(
+        !app.dir.path().join("build").exists(),
+        "approved once: it ran"
+    );
+
+    // Hardline under /yolo: blocked, no request.
+    tmux.type_text("/yolo");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("YOLO on", WAIT);
+    tmux.type_text("wipe everything");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("Refused as expected.", WAIT);
+    assert!(screen.contains("blocked"), "{screen}");
+    assert!(
+        !screen.contains("wants to run"),
+        "no request for hardline:\n{screen}"
+    );
+
+    tmux.keys(&["C-c"]);
+    tmux.keys(&["C-c"]);
+    tmux.wait_for_text("[exited 0]", WAIT);
+}
+
+#[test]
+fn rollback_restores_a_checkpoint_in_tmux() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let server = ScriptedServer::start_on_own_thread([
+        Response::tool_calls([write_file_call("c1", "notes.txt", "second draft\n")]),
+        Response::text(["Rewrote ", "notes."]),
+    ]);
+    let app = App::new(&server, "");
+    std::fs::write(app.dir.path().join("notes.txt"), "first draft\n").unwrap();
+    let tmux = app.start();
+    tmux.wait_for_text("Message Hermes", WAIT);
+    tmux.type_text("rewrite the notes");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("Rewrote notes.", WAIT);
+    assert_eq!(
+        std::fs::read_to_string(app.dir.path().join("notes.txt")).unwrap(),
+        "second draft\n"
+    );
+
+    tmux.type_text("/rollback");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("before turn 1: write_file", WAIT);
+    assert!(screen.contains("notes.txt"), "{screen}");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("first draft", WAIT);
+    assert!(
+        screen.contains("second draft"),
+        "the diff shows both:\n{screen}"
+    );
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("restored checkpoint", WAIT);
+    assert_eq!(
+        std::fs::read_to_string(app.dir.path().join("notes.txt")).unwrap(),
+        "first draft\n"
+    );
+    tmux.keys(&["C-c"]);
+    tmux.keys(&["C-c"]);
+    tmux.wait_for_text("[exited 0]", WAIT);
+}

@@ -115,6 +115,11 @@ impl ApprovalsUi {
         self.last_key = Some(now);
     }
 
+    /// The draft was sent: what was typed is gone, so a request may take focus at once.
+    pub fn draft_sent(&mut self) {
+        self.last_key = None;
+    }
+
     fn typed_recently(&self, now: Instant) -> bool {
         self.last_key
             .is_some_and(|at| now.saturating_duration_since(at) < TYPING_GRACE)

@@ -447,3 +447,19 @@ async fn snapshot_app_with_a_request_wide_and_narrow() {
         insta::assert_snapshot!(name, terminal.backend());
     }
 }
+
+#[tokio::test]
+async fn a_request_right_after_sending_a_message_takes_focus() {
+    let (_dir, mut app, _ops) = setup();
+    for c in "clean up".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.composer.text(), "", "sent");
+    arrive(&mut app, request("r1", "rm -rf build"));
+    assert_eq!(
+        app.focus,
+        Focus::Approvals,
+        "the draft is gone; nothing to protect"
+    );
+}

@@ -97,12 +97,19 @@ fn on_key(app: &mut App, key: KeyEvent) {
         return;
     }
     // Only keys meant for the composer, chat or app count as typing (an approval request
-    // never takes focus from someone typing).
-    app.approvals.note_key(Instant::now());
+    // never takes focus from someone typing). A plain Enter sends the draft and leaves the
+    // composer empty, so the request that the message causes may take focus at once.
+    if key.code == KeyCode::F(3) {
+        return super::approvals_flow::toggle_focus(app);
+    }
+    if key.code == KeyCode::Enter && key.modifiers.is_empty() {
+        app.approvals.draft_sent();
+    } else {
+        app.approvals.note_key(Instant::now());
+    }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     match key.code {
         KeyCode::Char('c') if ctrl => return ctrl_c(app),
-        KeyCode::F(3) => return super::approvals_flow::toggle_focus(app),
         KeyCode::Char('t') if ctrl => {
             app.focus = if app.focus == Focus::Agents {
                 Focus::Composer
