@@ -561,3 +561,100 @@ async fn secrets_in_tool_output_are_masked_before_the_model_sees_them() {
     assert!(results[0].contains("ANTHROPIC_API_KEY=***"), "{results:?}");
     assert!(results[0].contains("visible-line"), "{results:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn always_is_saved_to_command_allowlist_keeping_the_file() {
+    let server = ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::terminal(
+            "call_1",
+            "git push --force origin topic",
+        )]),
+        Response::text(["pushed"]),
+    ])
+    .await;
+    let home_dir = tempfile::tempdir().unwrap();
+    let home = hermes::config::HermesHome::from_base(home_dir.path(), None).unwrap();
+    std::fs::create_dir_all(home.root()).unwrap();
+    std::fs::write(
+        home.config_path(),
+        "# my settings\nmodel:\n  default: m   # keep this comment\n",
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
+    spec.yolo = Yolo::Off;
+    spec.safety.home = Some(home.clone());
+    let mut s = Session {
+        handle: spawn_session(spec),
+        dir,
+    };
+    s.send(Op::UserInput {
+        text: "push".into(),
+    });
+    let request = next_request(&mut s).await;
+    s.send(Op::ApprovalReply {
+        id: request.id,
+        decision: ApprovalDecision::Always,
+    });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let text = std::fs::read_to_string(home.config_path()).unwrap();
+    assert!(text.contains("# keep this comment"), "{text}");
+    let loaded = hermes::config::load(&home);
+    assert_eq!(
+        loaded.config.command_allowlist,
+        vec!["git_force_push".to_string()]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn smart_mode_approves_denies_or_escalates_through_the_reviewer_model() {
+    // The scripted server plays both the agent and the reviewer, in order.
+    let server = ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::terminal("call_1", "rm -rf build")]),
+        Response::text(["APPROVE"]),
+        Response::tool_calls([ScriptedCall::terminal("call_2", "git reset --hard HEAD~5")]),
+        Response::text(["DENY"]),
+        Response::tool_calls([ScriptedCall::terminal("call_3", "git clean -fdx")]),
+        Response::text(["ESCALATE"]),
+        Response::text(["done"]),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("build/x")).unwrap();
+    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
+    spec.yolo = Yolo::Off;
+    spec.safety.approvals.mode = hermes::config::ApprovalMode::Smart;
+    spec.safety.smart = Some(hermes::engine::guard::SmartApprover {
+        provider: spec.endpoint.provider.clone(),
+        model: "reviewer".into(),
+    });
+    let mut s = Session {
+        handle: spawn_session(spec),
+        dir,
+    };
+    s.send(Op::UserInput {
+        text: "tidy".into(),
+    });
+    // Only the escalated command reaches the user.
+    let request = next_request(&mut s).await;
+    assert_eq!(request.subject, "git clean -fdx");
+    s.send(Op::ApprovalReply {
+        id: request.id,
+        decision: ApprovalDecision::Deny,
+    });
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    assert!(
+        !s.dir.path().join("build").exists(),
+        "approved by the reviewer"
+    );
+    let requests = server.completion_requests();
+    let review = &requests[1].body;
+    assert_eq!(review["model"], "reviewer");
+    assert!(review.to_string().contains("rm -rf build"), "{review}");
+    assert!(
+        !review.to_string().contains("tidy"),
+        "the reviewer never sees the conversation"
+    );
+    let after_deny = tool_results(&requests[4].body);
+    assert!(after_deny[1].contains("smart"), "{after_deny:?}");
+}
