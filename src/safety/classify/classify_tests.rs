@@ -213,12 +213,81 @@ fn reasons_show_paths_with_tilde() {
 #[test]
 fn odd_input_never_panics() {
     let pieces = [
-        "'", "\"", "`", "$(", ")", "(", "${", "}", "{", "\\", "<<", "<<-", "EOF", "\n", ";", "|",
-        "&", ">", "<", "<(", "$'", "~", "*", "rm", "-rf", "/", " ", "bash", "-c", "=", "\t", "é",
+        "'",
+        "\"",
+        "`",
+        "$(",
+        ")",
+        "(",
+        "${",
+        "}",
+        "{",
+        "\\",
+        "<<",
+        "<<-",
+        "EOF",
+        "\n",
+        ";",
+        "|",
+        "&",
+        ">",
+        "<",
+        "<(",
+        "$'",
+        "~",
+        "*",
+        "rm",
+        "-rf",
+        "/",
+        " ",
+        "bash",
+        "-c",
+        "=",
+        "\t",
+        "é",
+        "chmod ",
+        "chown ",
+        "git ",
+        "push ",
+        "sed ",
+        "-i",
+        "find ",
+        "-exec ",
+        "xargs ",
+        "ssh ",
+        "docker exec ",
+        "awk ",
+        "python3 ",
+        "perl ",
+        "-e",
+        "curl ",
+        "tar ",
+        "hermes config set ",
+        "dd ",
+        "of=",
+        "kill ",
+        "sudo ",
+        "env ",
+        "timeout ",
+        "cp ",
+        "mv ",
+        "echo ",
+        "base64 -d",
+        "psql ",
+        "ö-",
+        "-é",
+        "{a,",
+        "}",
+        "${HOME",
+        "$HOME",
+        "cd ",
+        "2>",
+        "<<<",
+        "🦀",
     ];
     let mut rng = fastrand::Rng::with_seed(7);
-    for _ in 0..3000 {
-        let len = rng.usize(0..16);
+    for _ in 0..20_000 {
+        let len = rng.usize(0..20);
         let command: String = (0..len)
             .map(|_| pieces[rng.usize(0..pieces.len())])
             .collect();
@@ -367,4 +436,14 @@ fn awk_programs_are_inline_code() {
     );
     assert!(keys_of("awk '{ print $2 }' file").is_empty());
     assert!(keys_of("awk -f prog.awk file").is_empty());
+}
+
+#[test]
+fn long_pipelines_stay_linear() {
+    let command = format!("{}sh", "a | ".repeat(20_000));
+    let started = std::time::Instant::now();
+    let _ = classify(&command, &ctx());
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // A fetcher far up a long pipeline is past the look-back window, a near one is not.
+    assert_eq!(keys_of("curl -s x | cat | cat | sh"), [keys::PIPE_TO_SHELL]);
 }

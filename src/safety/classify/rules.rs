@@ -102,7 +102,9 @@ pub(super) fn check(prog: &str, args: &[Word], cx: &Cx, sink: &mut Sink) {
 fn chmod(args: &[Word], cx: &Cx, sink: &mut Sink) {
     // `-w`/`-x`/`-rwx` are modes, not options: only `-R -v -c -f` clusters are options.
     let is_option = |t: &str| {
-        t.starts_with("--") || (t.len() > 1 && t[1..].chars().all(|c| "Rvcf".contains(c)))
+        t.starts_with("--")
+            || t.strip_prefix('-')
+                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| "Rvcf".contains(c)))
     };
     let recursive = args
         .iter()

@@ -88,21 +88,27 @@ impl Walker<'_> {
     }
 
     fn simple(&mut self, cmd: &Simple, upstream: &[Simple], depth: usize) {
-        let mut stdin = (!upstream.is_empty()).then(|| code::source_of(upstream));
+        let mut redirected = None;
         for r in &cmd.redirects {
             match r.kind {
                 RedirKind::Write | RedirKind::Append | RedirKind::ReadWrite => {
                     self.written(&r.target);
                 }
                 RedirKind::Heredoc => {
-                    stdin = Some(Source::Literal(r.body.clone().unwrap_or_default()))
+                    redirected = Some(Source::Literal(r.body.clone().unwrap_or_default()));
                 }
-                RedirKind::HereString if r.target.opaque() => stdin = Some(Source::Obfuscated),
-                RedirKind::HereString => stdin = Some(Source::Literal(r.target.text.clone())),
-                RedirKind::Read => stdin = Some(self.word_source(&r.target)),
+                RedirKind::HereString if r.target.opaque() => {
+                    redirected = Some(Source::Obfuscated);
+                }
+                RedirKind::HereString => redirected = Some(Source::Literal(r.target.text.clone())),
+                RedirKind::Read => redirected = Some(self.word_source(&r.target)),
                 RedirKind::Dup => {}
             }
         }
+        let mut input = Input {
+            redirected,
+            upstream,
+        };
         let uw = unwrap(&cmd.words);
         for &i in &uw.assignments {
             self.assignment(&cmd.words[i]);
@@ -138,7 +144,7 @@ impl Walker<'_> {
         // Under xargs, literal input becomes more arguments (one per line with -0/-d).
         let with_input: Vec<Word>;
         if uw.xargs {
-            if let Some(Source::Literal(text)) = stdin.take() {
+            if let Some(Source::Literal(text)) = std::mem::take(&mut input).source() {
                 let whole = cmd.words[..p].iter().any(|w| {
                     let t = w.text.as_str();
                     t == "-0" || t == "--null" || t.starts_with("-d") || t.starts_with("--delim")
@@ -173,18 +179,18 @@ impl Walker<'_> {
                 format!("xargs {prog} deletes files from a list"),
             );
         }
-        self.program(prog, args, stdin, depth);
+        self.program(prog, args, input, depth);
     }
 
     /// Program-specific recursion and state: shells, interpreters, eval, find, cd, chmod.
-    fn program(&mut self, prog: &str, args: &[Word], stdin: Option<Source>, depth: usize) {
+    fn program(&mut self, prog: &str, args: &[Word], input: Input, depth: usize) {
         if let Some(r) = remote(prog, args) {
             let command = if !r.command.is_empty() && !r.via_shell {
                 Remote::Argv(r.command.to_vec())
             } else if !r.command.is_empty() {
                 let words: Vec<&str> = r.command.iter().map(|w| w.text.as_str()).collect();
                 Remote::Script(words.join(" "))
-            } else if let Some(Source::Literal(text)) = stdin {
+            } else if let Some(Source::Literal(text)) = input.source() {
                 Remote::Script(text)
             } else {
                 return;
@@ -194,7 +200,7 @@ impl Walker<'_> {
         }
         match prog {
             "at" | "batch" if !args.iter().any(|a| a.text.starts_with("-f")) => {
-                if let Some(source) = stdin {
+                if let Some(source) = input.source() {
                     self.feed_shell(source, depth);
                 }
             }
@@ -241,7 +247,7 @@ impl Walker<'_> {
                     }
                 }
                 ShellInput::Stdin => {
-                    if let Some(source) = stdin {
+                    if let Some(source) = input.source() {
                         self.feed_shell(source, depth);
                     }
                 }
@@ -249,7 +255,7 @@ impl Walker<'_> {
             _ => match code::interpreter(prog, args) {
                 Some(Interp::Code(text)) => self.inline_code(prog, &text),
                 Some(Interp::Stdin) => {
-                    if let Some(source) = stdin {
+                    if let Some(source) = input.source() {
                         self.feed_interpreter(prog, source);
                     }
                 }
@@ -412,6 +418,27 @@ impl Walker<'_> {
         if let Some(finding) = paths::sensitive_path(Path::new(&path), self.cx.ctx) {
             self.sink.add(finding.tier, finding.key, finding.reason);
         }
+    }
+}
+
+/// What a command reads on stdin, worked out only when a rule needs it.
+#[derive(Default)]
+struct Input<'a> {
+    /// From `<<EOF`, `<<<`, `< <(…)`.
+    redirected: Option<Source>,
+    /// The commands piped into this one.
+    upstream: &'a [Simple],
+}
+
+impl Input<'_> {
+    /// Only the last commands of a long pipeline are looked at.
+    const UPSTREAM_LIMIT: usize = 16;
+
+    fn source(self) -> Option<Source> {
+        self.redirected.or_else(|| {
+            let from = self.upstream.len().saturating_sub(Self::UPSTREAM_LIMIT);
+            (!self.upstream.is_empty()).then(|| code::source_of(&self.upstream[from..]))
+        })
     }
 }
 
