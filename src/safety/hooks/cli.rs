@@ -28,7 +28,8 @@ const SHOW_LIMIT: usize = 400;
 /// Why a `hermes hooks` command could not do its job.
 #[derive(Debug, thiserror::Error)]
 pub enum HooksCliError {
-    #[error("{reason}\nvalid events: {valid}")]
+    /// `reason` names the event and suggests or lists the valid ones.
+    #[error("{reason}")]
     UnknownEvent { reason: String, valid: String },
     #[error("cannot read payload file {path}: {source}")]
     PayloadRead {

@@ -100,7 +100,7 @@ async fn test_rejects_an_unknown_event_listing_the_valid_ones() {
     let text = err.to_string();
     assert!(text.contains("did you mean `pre_tool_call`?"), "{text}");
     assert!(
-        text.contains("valid events: pre_tool_call, post_tool_call, pre_llm_call"),
+        text.contains("valid: pre_tool_call, post_tool_call, pre_llm_call"),
         "{text}"
     );
 }

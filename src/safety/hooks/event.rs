@@ -98,8 +98,9 @@ impl HookEvent {
         }
         match Self::suggest(name) {
             Some(best) => Err(format!(
-                "unknown hook event `{name}` — did you mean `{}`?",
-                best.as_str()
+                "unknown hook event `{name}` — did you mean `{}`? (valid: {})",
+                best.as_str(),
+                Self::valid_list()
             )),
             None => Err(format!(
                 "unknown hook event `{name}` (valid: {})",
