@@ -444,6 +444,6 @@ fn long_pipelines_stay_linear() {
     let started = std::time::Instant::now();
     let _ = classify(&command, &ctx());
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
-    // A fetcher far up a long pipeline is past the look-back window, a near one is not.
+    // Only the last 16 commands before a shell are looked at; a fetcher near it is seen.
     assert_eq!(keys_of("curl -s x | cat | cat | sh"), [keys::PIPE_TO_SHELL]);
 }

@@ -46,11 +46,8 @@ pub(super) struct Cx<'a> {
 impl Cx<'_> {
     /// The absolute, `.`/`..`-normalised path a word names, when it can be known.
     pub(super) fn resolve(&self, word: &Word) -> Option<String> {
-        self.resolve_text(&word.text, word.dynamic)
-    }
-
-    pub(super) fn resolve_text(&self, text: &str, dynamic: bool) -> Option<String> {
-        if dynamic && text.contains('$') {
+        let text = word.text.as_str();
+        if word.dynamic && text.contains('$') {
             return None;
         }
         let joined = if text.starts_with('/') {

@@ -8,10 +8,10 @@
 //! past the end of the text.
 
 use super::lex::{Lexer, MAX_LEX_DEPTH};
-use super::words::{Word, c_escape, find_unescaped, matching_brace, matching_paren};
+use super::words::{Quoting, Word, c_escape, find_unescaped, matching_brace, matching_paren};
 
 impl Lexer<'_> {
-    pub(super) fn dollar(&mut self, w: &mut Word, in_dq: bool) {
+    pub(super) fn dollar(&mut self, w: &mut Word, quoting: Quoting) {
         let next = self.peek(1);
         match next {
             Some('(') => {
@@ -24,7 +24,7 @@ impl Lexer<'_> {
                 let end = matching_brace(&self.chars, self.i + 2);
                 let content: String = self.chars[self.i + 2..end].iter().collect();
                 self.i = (end + 1).min(self.chars.len());
-                self.param(w, &content, in_dq);
+                self.param(w, &content, quoting);
             }
             Some(c) if c == '_' || c.is_ascii_alphabetic() => {
                 let start = self.i + 1;
@@ -38,44 +38,44 @@ impl Lexer<'_> {
                 }
                 let name: String = self.chars[start..end].iter().collect();
                 self.i = end;
-                self.named(w, &name, &format!("${name}"), in_dq);
+                self.named(w, &name, &format!("${name}"), quoting);
             }
             Some(c) if c.is_ascii_digit() || "@*#?$!-".contains(c) => {
                 w.push_expansion(&format!("${c}"));
                 self.i += 2;
             }
-            Some('\'') if !in_dq => {
+            Some('\'') if quoting == Quoting::Bare => {
                 self.i += 2;
                 w.quoted = true;
                 self.ansi_c(w);
             }
-            Some('"') if !in_dq => self.i += 1,
+            Some('"') if quoting == Quoting::Bare => self.i += 1,
             _ => {
-                w.push_lit('$', in_dq);
+                w.push_in('$', quoting);
                 self.i += 1;
             }
         }
     }
 
     /// `$NAME` / `${NAME}` with no operator.
-    fn named(&mut self, w: &mut Word, name: &str, raw: &str, in_dq: bool) {
+    fn named(&mut self, w: &mut Word, name: &str, raw: &str, quoting: Quoting) {
         match name {
             "HOME" => w.push_known(&self.expand.home),
             "HERMES_HOME" => w.push_known(&self.expand.hermes_home),
-            "IFS" if in_dq => w.push_lit(' ', true),
+            "IFS" if quoting == Quoting::Double => w.push_quoted(' '),
             "IFS" => self.split = true,
             _ => w.push_expansion(raw),
         }
     }
 
-    fn param(&mut self, w: &mut Word, content: &str, in_dq: bool) {
+    fn param(&mut self, w: &mut Word, content: &str, quoting: Quoting) {
         let name_len = content
             .find(|c: char| !(c == '_' || c.is_ascii_alphanumeric()))
             .unwrap_or(content.len());
         let (name, op) = content.split_at(name_len);
         let raw = format!("${{{content}}}");
         if op.is_empty() {
-            self.named(w, name, &raw, in_dq);
+            self.named(w, name, &raw, quoting);
             return;
         }
         // `${HOME:-x}` is HOME: it is always set.
@@ -153,7 +153,7 @@ impl Lexer<'_> {
             Some(c) => *c == '/' || " \t\r\n;&|()<>".contains(*c),
         };
         if !ends_prefix {
-            w.push_lit('~', false);
+            w.push_lit('~');
             self.i += 1;
             return;
         }
@@ -178,10 +178,10 @@ impl Lexer<'_> {
                     let (decoded, used) = c_escape(&self.chars[self.i..]);
                     self.i += used;
                     if let Some(d) = decoded {
-                        w.push_lit(d, true);
+                        w.push_quoted(d);
                     }
                 }
-                _ => w.push_lit(c, true),
+                _ => w.push_quoted(c),
             }
         }
     }

@@ -11,7 +11,7 @@
 //! contents and here-document bodies are lexed recursively); unterminated quotes and
 //! substitutions run to the end of the text.
 
-use super::words::{Expand, Word};
+use super::words::{Expand, Quoting, Word};
 
 /// `${…}` contents and here-document bodies nest no deeper than this.
 pub(super) const MAX_LEX_DEPTH: usize = 8;
@@ -310,7 +310,7 @@ impl<'a> Lexer<'a> {
                 '<' | '>' => break,
                 '\\' => {
                     if let Some(n) = next.filter(|n| *n != '\n') {
-                        w.push_lit(n, true);
+                        w.push_quoted(n);
                     }
                     self.i = (self.i + 2).min(self.chars.len());
                 }
@@ -322,7 +322,7 @@ impl<'a> Lexer<'a> {
                         if c == '\'' {
                             break;
                         }
-                        w.push_lit(c, true);
+                        w.push_quoted(c);
                     }
                 }
                 '"' => {
@@ -330,7 +330,7 @@ impl<'a> Lexer<'a> {
                     w.quoted = true;
                     self.double_quoted(&mut w, Some('"'));
                 }
-                '$' => self.dollar(&mut w, false),
+                '$' => self.dollar(&mut w, Quoting::Bare),
                 '`' => self.backtick(&mut w),
                 '~' if self.i == start
                     || (w.text.ends_with('=') && is_name(&w.text[..w.text.len() - 1])) =>
@@ -339,11 +339,11 @@ impl<'a> Lexer<'a> {
                 }
                 '*' | '?' | '[' => {
                     w.glob = true;
-                    w.push_lit(c, false);
+                    w.push_lit(c);
                     self.i += 1;
                 }
                 _ => {
-                    w.push_lit(c, false);
+                    w.push_lit(c);
                     self.i += 1;
                 }
             }
@@ -365,18 +365,18 @@ impl<'a> Lexer<'a> {
                 '\\' => match self.peek(1) {
                     Some('\n') => self.i += 2,
                     Some(n @ ('$' | '`' | '"' | '\\')) => {
-                        w.push_lit(n, true);
+                        w.push_quoted(n);
                         self.i += 2;
                     }
                     _ => {
-                        w.push_lit('\\', true);
+                        w.push_quoted('\\');
                         self.i += 1;
                     }
                 },
-                '$' => self.dollar(w, true),
+                '$' => self.dollar(w, Quoting::Double),
                 '`' => self.backtick(w),
                 _ => {
-                    w.push_lit(c, true);
+                    w.push_quoted(c);
                     self.i += 1;
                 }
             }

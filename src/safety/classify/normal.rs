@@ -40,12 +40,21 @@ fn normalize_at(command: &str, expand: &Expand, depth: usize) -> String {
             match token {
                 Token::Word(w) => {
                     let program = programs.contains(&word_index);
-                    out.push(render(w, program, expand, depth));
+                    out.push(render(
+                        w,
+                        if program {
+                            Role::Program
+                        } else {
+                            Role::Argument
+                        },
+                        expand,
+                        depth,
+                    ));
                     word_index += 1;
                 }
                 Token::Redirect(r) => {
                     let fd = r.fd.as_deref().unwrap_or("");
-                    let target = render(&r.target, false, expand, depth);
+                    let target = render(&r.target, Role::Argument, expand, depth);
                     out.push(if r.kind == RedirKind::Dup {
                         format!("{fd}{}{target}", r.op)
                     } else {
@@ -79,6 +88,13 @@ fn normalize_at(command: &str, expand: &Expand, depth: usize) -> String {
     text
 }
 
+/// Whether a word is a program name (wrapper or command) or anything else.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Program,
+    Argument,
+}
+
 /// Indices (among the segment's words) of wrapper and program words.
 fn program_words(segment: &[Token]) -> Vec<usize> {
     let words: Vec<Word> = segment
@@ -99,8 +115,8 @@ fn program_words(segment: &[Token]) -> Vec<usize> {
         .collect()
 }
 
-fn render(word: &Word, program: bool, expand: &Expand, depth: usize) -> String {
-    let mut text = if program && !word.dynamic && word.text.starts_with('/') {
+fn render(word: &Word, role: Role, expand: &Expand, depth: usize) -> String {
+    let mut text = if role == Role::Program && !word.dynamic && word.text.starts_with('/') {
         basename(&word.text).to_string()
     } else {
         word.text.clone()
@@ -112,7 +128,7 @@ fn render(word: &Word, program: bool, expand: &Expand, depth: usize) -> String {
         }
     }
     let text = unify_home(&text, &expand.home);
-    quote(&text, word.glob)
+    quote(&text, word)
 }
 
 /// `$HOME`, `${HOME}` and the home path (at a path boundary) → `~`.
@@ -142,7 +158,10 @@ fn unify_home(text: &str, home: &str) -> String {
     out
 }
 
-fn quote(text: &str, glob: bool) -> String {
+/// `text` bare when every character is safe (unquoted globs of `word` stay bare), else in
+/// single quotes.
+fn quote(text: &str, word: &Word) -> String {
+    let glob = word.glob;
     let safe = |c: char| {
         c.is_ascii_alphanumeric() || "-_./=:,+@%~^{}".contains(c) || (glob && "*?[]".contains(c))
     };

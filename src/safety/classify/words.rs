@@ -43,6 +43,13 @@ impl Expand {
     }
 }
 
+/// Where an expansion is: bare, or inside `"…"` (no field splitting, literal `$`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Quoting {
+    Bare,
+    Double,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Word {
     /// The text after quote removal and known expansions; substitutions appear as `$(…)`,
@@ -71,10 +78,23 @@ impl Word {
         }
     }
 
-    pub(super) fn push_lit(&mut self, c: char, quoted: bool) {
+    /// An unquoted literal character.
+    pub(super) fn push_lit(&mut self, c: char) {
         self.text.push(c);
         self.literal = true;
-        self.quoted |= quoted;
+    }
+
+    /// A quoted or escaped literal character.
+    pub(super) fn push_quoted(&mut self, c: char) {
+        self.push_lit(c);
+        self.quoted = true;
+    }
+
+    pub(super) fn push_in(&mut self, c: char, quoting: Quoting) {
+        match quoting {
+            Quoting::Bare => self.push_lit(c),
+            Quoting::Double => self.push_quoted(c),
+        }
     }
 
     pub(super) fn push_known(&mut self, value: &str) {
