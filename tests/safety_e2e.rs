@@ -33,6 +33,7 @@ use support::ScriptedCall;
 use support::ScriptedServer;
 use support::engine::Session;
 use support::engine::spec;
+use support::engine::start;
 
 fn tool_results(body: &Value) -> Vec<String> {
     body["messages"]
@@ -46,14 +47,10 @@ fn tool_results(body: &Value) -> Vec<String> {
 
 /// A session with YOLO off, approvals timing out after `timeout`.
 fn guarded(server: &ScriptedServer, timeout: Duration) -> Session {
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(server, dir.path(), BusyInputMode::Queue);
-    spec.yolo = Yolo::Off;
-    spec.safety.approvals.timeout = timeout;
-    Session {
-        handle: spawn_session(spec),
-        dir,
-    }
+    start(server, |spec| {
+        spec.yolo = Yolo::Off;
+        spec.safety.approvals.timeout = timeout;
+    })
 }
 
 async fn next_request(s: &mut Session) -> ApprovalRequest {
@@ -148,11 +145,7 @@ async fn hardline_commands_are_blocked_under_yolo_without_asking() {
         Response::text(["Refused."]),
     ])
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = Session {
-        handle: spawn_session(spec(&server, dir.path(), BusyInputMode::Queue)),
-        dir,
-    };
+    let mut s = start(&server, |_| {});
     s.send(Op::UserInput {
         text: "wipe".into(),
     });
@@ -433,17 +426,13 @@ async fn shell_hooks_block_add_context_time_out_and_survive_garbage() {
     );
     let (specs, warnings) = parse_hooks(&serde_norway::from_str(&yaml).unwrap());
     assert!(warnings.is_empty(), "{warnings:?}");
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
-    spec.safety.hooks = Some(HookSetup {
-        specs,
-        consent: ConsentStore::load(&hooks_dir.path().join("allowlist.json")),
-        accept: AcceptHooks::AcceptAll,
+    let mut s = start(&server, |spec| {
+        spec.safety.hooks = Some(HookSetup {
+            specs,
+            consent: ConsentStore::load(&hooks_dir.path().join("allowlist.json")),
+            accept: AcceptHooks::AcceptAll,
+        });
     });
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
     s.send(Op::UserInput {
         text: "do it".into(),
     });
@@ -490,17 +479,13 @@ async fn a_new_hook_asks_for_consent_and_always_is_remembered() {
     let yaml = format!("pre_llm_call:\n  - command: {context}\n");
     let (specs, _) = parse_hooks(&serde_norway::from_str(&yaml).unwrap());
     let allowlist = hooks_dir.path().join("allowlist.json");
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
-    spec.safety.hooks = Some(HookSetup {
-        specs,
-        consent: ConsentStore::load(&allowlist),
-        accept: AcceptHooks::Ask,
+    let mut s = start(&server, |spec| {
+        spec.safety.hooks = Some(HookSetup {
+            specs,
+            consent: ConsentStore::load(&allowlist),
+            accept: AcceptHooks::Ask,
+        });
     });
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
     s.send(Op::UserInput {
         text: "hello".into(),
     });
@@ -542,11 +527,7 @@ async fn secrets_in_tool_output_are_masked_before_the_model_sees_them() {
         Response::text(["ok"]),
     ])
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = Session {
-        handle: spawn_session(spec(&server, dir.path(), BusyInputMode::Queue)),
-        dir,
-    };
+    let mut s = start(&server, |_| {});
     s.send(Op::UserInput {
         text: "show env".into(),
     });
@@ -580,14 +561,10 @@ async fn always_is_saved_to_command_allowlist_keeping_the_file() {
         "# my settings\nmodel:\n  default: m   # keep this comment\n",
     )
     .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
-    spec.yolo = Yolo::Off;
-    spec.safety.home = Some(home.clone());
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
+    let mut s = start(&server, |spec| {
+        spec.yolo = Yolo::Off;
+        spec.safety.home = Some(home.clone());
+    });
     s.send(Op::UserInput {
         text: "push".into(),
     });

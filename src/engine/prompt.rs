@@ -87,30 +87,10 @@ pub fn build_system_prompt(soul: &str, env: &PromptEnvironment<'_>) -> String {
     prompt
 }
 
-/// Format a UNIX timestamp as `YYYY-MM-DD HH:MM UTC` without a date library.
+/// Format a UNIX timestamp as `YYYY-MM-DD HH:MM UTC`.
 pub fn format_utc(unix_secs: u64) -> String {
-    let days = unix_secs / 86_400;
-    let secs_of_day = unix_secs % 86_400;
-    let (year, month, day) = civil_from_days(i64::try_from(days).unwrap_or(0));
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        secs_of_day / 3600,
-        (secs_of_day % 3600) / 60
-    )
-}
-
-/// Howard Hinnant's days-to-civil algorithm.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let month = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    let secs = i64::try_from(unix_secs).unwrap_or(i64::MAX / 2);
+    format!("{} UTC", crate::util::time::format_minutes(secs))
 }
 
 #[cfg(test)]

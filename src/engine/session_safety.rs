@@ -5,14 +5,15 @@
 //! waits for it. Restoring while a turn runs is refused: the turn's tools could be writing
 //! the same files.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use super::Actor;
-use crate::engine::events::EventSink;
 use crate::protocol::ApprovalDecision;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
+use crate::safety::checkpoints::CheckpointError;
 use crate::safety::checkpoints::CheckpointStore;
 use crate::safety::checkpoints::cli::restore_summary;
 use crate::safety::hooks::HookEvent;
@@ -63,40 +64,50 @@ impl Actor {
         store
     }
 
-    pub(super) fn list_checkpoints(&mut self) {
+    /// Runs `work` on the checkpoint store off the actor and sends what `done` makes of it,
+    /// or an error naming `what` failed.
+    fn with_checkpoints<T: Send + 'static>(
+        &mut self,
+        what: &'static str,
+        work: impl FnOnce(&CheckpointStore, &Path) -> Result<T, CheckpointError> + Send + 'static,
+        done: impl FnOnce(T) -> Event + Send + 'static,
+    ) {
         let Some(store) = self.checkpoint_store() else {
             return;
         };
         let work_dir = self.guard.work_dir.clone();
         let events = self.events.clone();
         tokio::spawn(async move {
-            let listed = tokio::task::spawn_blocking(move || store.list(&work_dir)).await;
-            match listed {
-                Ok(Ok(checkpoints)) => events.send(Event::CheckpointList {
-                    checkpoints: checkpoints.iter().map(|c| c.info()).collect(),
-                }),
-                Ok(Err(e)) => failed(&events, "list checkpoints", &e.to_string()),
-                Err(e) => failed(&events, "list checkpoints", &e.to_string()),
-            }
+            let result = tokio::task::spawn_blocking(move || work(&store, &work_dir)).await;
+            let problem = match result {
+                Ok(Ok(value)) => return events.send(done(value)),
+                Ok(Err(e)) => e.to_string(),
+                Err(e) => e.to_string(),
+            };
+            events.send(Event::Error {
+                kind: ErrorKind::Internal,
+                text: format!("could not {what}: {problem}"),
+            });
         });
     }
 
+    pub(super) fn list_checkpoints(&mut self) {
+        self.with_checkpoints(
+            "list checkpoints",
+            |store, dir| store.list(dir),
+            |checkpoints| Event::CheckpointList {
+                checkpoints: checkpoints.iter().map(|c| c.info()).collect(),
+            },
+        );
+    }
+
     pub(super) fn checkpoint_diff(&mut self, id: &str) {
-        let Some(store) = self.checkpoint_store() else {
-            return;
-        };
-        let work_dir = self.guard.work_dir.clone();
-        let events = self.events.clone();
-        let id = id.to_string();
-        tokio::spawn(async move {
-            let wanted = id.clone();
-            let diff = tokio::task::spawn_blocking(move || store.diff(&work_dir, &wanted)).await;
-            match diff {
-                Ok(Ok(diff)) => events.send(Event::CheckpointDiff { id, diff }),
-                Ok(Err(e)) => failed(&events, "diff the checkpoint", &e.to_string()),
-                Err(e) => failed(&events, "diff the checkpoint", &e.to_string()),
-            }
-        });
+        let (wanted, id) = (id.to_string(), id.to_string());
+        self.with_checkpoints(
+            "diff the checkpoint",
+            move |store, dir| store.diff(dir, &wanted),
+            move |diff| Event::CheckpointDiff { id, diff },
+        );
     }
 
     pub(super) fn restore_checkpoint(&mut self, id: &str) {
@@ -107,31 +118,14 @@ impl Actor {
             );
             return;
         }
-        let Some(store) = self.checkpoint_store() else {
-            return;
-        };
-        let work_dir = self.guard.work_dir.clone();
-        let events = self.events.clone();
-        let id = id.to_string();
-        tokio::spawn(async move {
-            let wanted = id.clone();
-            let restored =
-                tokio::task::spawn_blocking(move || store.restore(&work_dir, &wanted)).await;
-            match restored {
-                Ok(Ok(report)) => events.send(Event::Notice {
-                    level: NoticeLevel::Info,
-                    text: restore_summary(&report).trim_end().to_string(),
-                }),
-                Ok(Err(e)) => failed(&events, "restore the checkpoint", &e.to_string()),
-                Err(e) => failed(&events, "restore the checkpoint", &e.to_string()),
-            }
-        });
+        let wanted = id.to_string();
+        self.with_checkpoints(
+            "restore the checkpoint",
+            move |store, dir| store.restore(dir, &wanted),
+            |report| Event::Notice {
+                level: NoticeLevel::Info,
+                text: restore_summary(&report).trim_end().to_string(),
+            },
+        );
     }
-}
-
-fn failed(events: &EventSink, what: &str, why: &str) {
-    events.send(Event::Error {
-        kind: ErrorKind::Internal,
-        text: format!("could not {what}: {why}"),
-    });
 }

@@ -1,7 +1,8 @@
 //! Small shared helpers with no hermes domain knowledge: atomic file writes, secret
-//! redaction, and logging setup.
+//! redaction, logging setup and UTC calendar arithmetic.
 
 pub mod fs;
 pub mod logging;
 pub mod redact;
 pub mod startup;
+pub mod time;

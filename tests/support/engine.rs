@@ -57,6 +57,17 @@ pub fn session_with(
 }
 
 /// A session spec against `server`, working in `cwd`, with YOLO on and no store.
+/// A session in a fresh temp dir, its spec adjusted by `configure` before it starts.
+pub fn start(server: &ScriptedServer, configure: impl FnOnce(&mut SessionSpec)) -> Session {
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = spec(server, dir.path(), BusyInputMode::Queue);
+    configure(&mut spec);
+    Session {
+        handle: spawn_session(spec),
+        dir,
+    }
+}
+
 pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode) -> SessionSpec {
     let model = ModelConfig {
         provider: "custom".into(),

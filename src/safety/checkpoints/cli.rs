@@ -1,8 +1,7 @@
 //! Text for `hermes checkpoints list | prune` (and reusable lines for `/rollback`). The binary
 //! only parses flags and prints what these return.
 //!
-//! Dates are UTC, `YYYY-MM-DD HH:MM`; `format_utc` is a dependency-free formatter (util has
-//! none, and the safety layer does not import the engine's).
+//! Dates are UTC, `YYYY-MM-DD HH:MM` (`util::time`).
 
 use std::path::Path;
 
@@ -161,23 +160,7 @@ pub fn human_size(bytes: u64) -> String {
 
 /// `YYYY-MM-DD HH:MM` in UTC for seconds since the epoch.
 pub fn format_utc(unix_secs: u64) -> String {
-    let days = i64::try_from(unix_secs / 86_400).unwrap_or(0);
-    let secs = unix_secs % 86_400;
-    // Howard Hinnant's days-to-civil algorithm (proleptic Gregorian).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
-        secs / 3600,
-        (secs % 3600) / 60
-    )
+    crate::util::time::format_minutes(i64::try_from(unix_secs).unwrap_or(i64::MAX / 2))
 }
 
 #[cfg(test)]

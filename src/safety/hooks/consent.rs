@@ -18,6 +18,7 @@ use super::command;
 use super::event::HookEvent;
 use crate::config::home::HermesHome;
 use crate::util::fs::{FileMode, atomic_write};
+use crate::util::time::{civil_from_days, days_from_civil};
 
 /// The allowlist's file name inside the hermes home.
 pub const ALLOWLIST_FILENAME: &str = "shell-hooks-allowlist.json";
@@ -262,30 +263,6 @@ pub fn parse_iso(text: &str) -> Option<i64> {
     };
     let secs = days_from_civil(y, m, d) * 86_400 + hh * 3600 + mm * 60 + ss;
     Some(secs * 1_000_000 + micros)
-}
-
-/// (year, month, day) of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = if m > 2 { m - 3 } else { m + 9 };
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
