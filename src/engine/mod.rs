@@ -14,6 +14,7 @@ pub mod session;
 pub mod setup;
 pub mod spec;
 pub mod turn;
+mod turn_hooks;
 
 pub use session::BusyInputMode;
 pub use session::ModelEndpoint;

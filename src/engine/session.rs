@@ -35,7 +35,6 @@ use crate::protocol::SessionHandle;
 use crate::protocol::SessionInfo;
 use crate::protocol::StatusUpdate;
 use crate::protocol::TurnOutcome;
-use crate::protocol::Yolo;
 use crate::providers::Message;
 use crate::safety::hooks::HookEvent;
 use crate::store::NewSession;
@@ -295,20 +294,7 @@ impl Actor {
                     "background processes stopped".to_string(),
                 );
             }
-            Op::SetYolo(yolo) => {
-                self.spec.yolo = yolo;
-                self.guard.approvals.set_yolo(yolo);
-                self.events.send(Event::SessionInfo(self.session_info()));
-                let text = match yolo {
-                    Yolo::On => {
-                        "YOLO on: terminal commands run without approval (hardline commands such as rm -rf / stay blocked)"
-                    }
-                    Yolo::Off => {
-                        "YOLO off: terminal commands are refused until approvals are available"
-                    }
-                };
-                self.notice(NoticeLevel::Warning, text.to_string());
-            }
+            Op::SetYolo(yolo) => self.set_yolo(yolo),
             // Handled by the run loop before dispatch.
             Op::Shutdown => {}
         }

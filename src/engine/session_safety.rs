@@ -13,12 +13,28 @@ use crate::protocol::ApprovalDecision;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
+use crate::protocol::Yolo;
 use crate::safety::checkpoints::CheckpointError;
 use crate::safety::checkpoints::CheckpointStore;
 use crate::safety::checkpoints::cli::restore_summary;
 use crate::safety::hooks::HookEvent;
 
 impl Actor {
+    /// `/yolo`: applies from the next check on, including the rest of a running turn.
+    pub(super) fn set_yolo(&mut self, yolo: Yolo) {
+        self.spec.yolo = yolo;
+        self.guard.approvals.set_yolo(yolo);
+        self.events.send(Event::SessionInfo(self.session_info()));
+        let text = match yolo {
+            Yolo::On => {
+                "YOLO on: dangerous commands and sensitive writes run without asking (hardline \
+                 commands such as rm -rf / stay blocked)"
+            }
+            Yolo::Off => "YOLO off: dangerous commands and sensitive writes ask first",
+        };
+        self.notice(NoticeLevel::Warning, text.to_string());
+    }
+
     /// Fires an observer hook in the background with the session's common fields added.
     pub(super) fn session_hook(&self, event: HookEvent, extra: serde_json::Value) {
         let hooks = self.guard.hooks.clone();

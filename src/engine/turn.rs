@@ -17,6 +17,7 @@ use super::dispatch::CallWrapping;
 use super::dispatch::ToolRun;
 use super::dispatch::run_tool_calls;
 use super::events::EventSink;
+use super::turn_hooks;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
 use crate::protocol::StatusUpdate;
@@ -97,7 +98,7 @@ pub async fn run_turn(
             return finish(ctx, history, outcome);
         }
     };
-    let input = with_hook_context(&ctx, input, history.is_empty()).await;
+    let input = turn_hooks::with_hook_context(&ctx, input, history.is_empty()).await;
     history.push(Message::user(input));
     record_last(&ctx, &history).await;
     let mut progress = Progress::default();
@@ -167,7 +168,7 @@ pub async fn run_turn(
         ctx.events.send(Event::StatusUpdate(ctx.status.clone()));
         stream.complete(&completion);
         if calls.is_empty() {
-            after_reply(&ctx, &history, &completion.text);
+            turn_hooks::after_reply(&ctx, &history, &completion.text);
             return finish(ctx, history, TurnOutcome::Completed);
         }
         let mut runs = run_tool_calls(
@@ -224,53 +225,6 @@ async fn append_discovered_context(
             run.output.content.push_str(&text);
         }
     }
-}
-
-/// `pre_llm_call` hooks: what they print as `{"context": …}` is appended to the user message
-/// (never to the system prompt, which stays byte-stable for the provider's cache).
-async fn with_hook_context(ctx: &TurnContext, input: String, first_turn: bool) -> String {
-    let Some(hooks) = ctx.wrapping.hooks.as_ref().filter(|h| !h.is_empty()) else {
-        return input;
-    };
-    let extra = serde_json::json!({
-        "session_id": ctx.session_id,
-        "task_id": ctx.session_id,
-        "turn_id": ctx.turn_id,
-        "is_first_turn": first_turn,
-        "model": ctx.model,
-        "platform": "cli",
-    });
-    let contexts = hooks.pre_llm_call(&input, extra).await;
-    if contexts.is_empty() {
-        input
-    } else {
-        format!("{input}\n\n{}", contexts.join("\n\n"))
-    }
-}
-
-/// `post_llm_call` hooks, in the background: observers must not delay the reply.
-fn after_reply(ctx: &TurnContext, history: &[Message], reply: &str) {
-    let Some(hooks) = ctx.wrapping.hooks.clone().filter(|h| !h.is_empty()) else {
-        return;
-    };
-    let user_message = history
-        .iter()
-        .rev()
-        .find(|m| m.role == crate::providers::Role::User)
-        .map(|m| m.content.clone())
-        .unwrap_or_default();
-    let extra = serde_json::json!({
-        "session_id": ctx.session_id,
-        "user_message": user_message,
-        "assistant_response": reply,
-        "model": ctx.model,
-        "platform": "cli",
-    });
-    tokio::spawn(async move {
-        hooks
-            .observe(crate::safety::hooks::HookEvent::PostLlmCall, extra)
-            .await;
-    });
 }
 
 async fn record_last(ctx: &TurnContext, history: &[Message]) {
