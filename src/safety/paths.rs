@@ -5,7 +5,8 @@
 //! `~/.config/fish/**`, …); credential files (`~/.aws/**`, `~/.netrc`, `~/.npmrc`,
 //! `~/.pypirc`, `~/.docker/config.json`, `~/.kube/config`, `~/.gnupg/**`,
 //! `~/.git-credentials`, `~/.config/gh/hosts.yml`, …); hermes's own settings
-//! (`<hermes_home>/config.yaml`, `.env`, `shell-hooks-allowlist.json`); other users' homes
+//! (`<hermes_home>/config.yaml`, `.env`, `shell-hooks-allowlist.json`, also in
+//! `<hermes_home>/profiles/<name>/`); other users' homes
 //! (`/home/<other>/…`, `/root/…` unless that is our home); and system paths (`/etc`, `/usr`,
 //! `/bin`, `/sbin`, `/boot`, `/lib*`, `/sys`, `/proc`, `/var` except `/var/tmp` and macOS's
 //! `/var/folders`). A listed directory covers itself and everything under it.
@@ -129,10 +130,7 @@ pub(crate) fn sensitive_path(path: &Path, ctx: &ShellContext) -> Option<Finding>
             reason: format!("writes {} ({what})", display(path, &ctx.home)),
         })
     };
-    if HERMES_SETTINGS
-        .iter()
-        .any(|f| path == ctx.hermes_home.join(f))
-    {
+    if is_hermes_settings(path, &ctx.hermes_home) {
         return finding(
             keys::HERMES_SETTINGS,
             "hermes's own approval and safety settings",
@@ -160,6 +158,18 @@ pub(crate) fn sensitive_path(path: &Path, ctx: &ShellContext) -> Option<Finding>
         return finding(keys::WRITE_SYSTEM, "system files");
     }
     None
+}
+
+/// `<hermes_home>/FILE` or `<hermes_home>/profiles/<name>/FILE` for a settings FILE.
+fn is_hermes_settings(path: &Path, hermes_home: &Path) -> bool {
+    let settings_file = path
+        .file_name()
+        .is_some_and(|f| HERMES_SETTINGS.iter().any(|s| f == *s));
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    let in_profile = dir.parent() == Some(hermes_home.join("profiles").as_path());
+    settings_file && (dir == hermes_home || in_profile)
 }
 
 fn other_home(path: &Path, ctx: &ShellContext) -> bool {

@@ -123,3 +123,17 @@ fn symlinks_are_resolved() {
         Some(keys::WRITE_SHELL_RC)
     );
 }
+
+#[test]
+fn profile_settings_are_hermes_settings() {
+    assert_eq!(
+        key("~/.hermes/profiles/work/config.yaml"),
+        Some(keys::HERMES_SETTINGS)
+    );
+    assert_eq!(
+        key("~/.hermes/profiles/work/.env"),
+        Some(keys::HERMES_SETTINGS)
+    );
+    assert_eq!(key("~/.hermes/profiles/work/skills/config.yaml"), None);
+    assert_eq!(key("~/.hermes/sub/config.yaml"), None);
+}

@@ -447,3 +447,26 @@ fn long_pipelines_stay_linear() {
     // Only the last 16 commands before a shell are looked at; a fetcher near it is seen.
     assert_eq!(keys_of("curl -s x | cat | cat | sh"), [keys::PIPE_TO_SHELL]);
 }
+
+#[test]
+fn variables_set_on_the_line_are_followed() {
+    assert_eq!(keys_of("a=rm; $a -rf /"), [keys::RM_ROOT]);
+    assert_eq!(keys_of("export D=~; rm -rf \"$D\""), [keys::RM_HOME]);
+    assert_eq!(keys_of("a=ls; a=$(cat x); $a -rf /"), [keys::OPAQUE_SHELL]);
+    assert_eq!(keys_of("$(which git) push -f"), [keys::GIT_FORCE_PUSH]);
+    assert!(keys_of("n=3; seq $n").is_empty());
+    // `FOO=x cmd` sets FOO for cmd only.
+    assert_eq!(keys_of("d=/ true; rm -rf $d"), [keys::RECURSIVE_RM]);
+}
+
+#[test]
+fn tools_that_run_commands() {
+    assert_eq!(
+        keys_of("git -c alias.nuke='!git clean -fdx' nuke"),
+        [keys::GIT_CLEAN]
+    );
+    assert!(keys_of("git -c alias.st=status st").is_empty());
+    assert_eq!(keys_of("parallel -j4 rm -rf ::: a b"), [keys::RECURSIVE_RM]);
+    assert_eq!(keys_of("node -e \"$JS\""), [keys::OPAQUE_SHELL]);
+    assert_eq!(keys_of("\"$TOOL\" --version"), [keys::OPAQUE_SHELL]);
+}

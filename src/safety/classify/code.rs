@@ -124,6 +124,8 @@ pub(super) enum Interp {
     File,
     /// Code read from stdin.
     Stdin,
+    /// Inline code that is only a variable or a substitution (`python -c "$CODE"`).
+    Opaque,
 }
 
 /// How `prog` (an interpreter name) runs code, or `None` when it is not an interpreter.
@@ -147,11 +149,11 @@ pub(super) fn interpreter(prog: &str, args: &[Word]) -> Option<Interp> {
                 if s.short.contains('f') || s.long.contains(&"--file") {
                     return Some(Interp::File);
                 }
-                return Some(
-                    s.operands
-                        .first()
-                        .map_or(Interp::File, |code| Interp::Code(code.text.clone())),
-                );
+                return Some(match s.operands.first() {
+                    None => Interp::File,
+                    Some(code) if code.opaque() => Interp::Opaque,
+                    Some(code) => Interp::Code(code.text.clone()),
+                });
             }
             "deno" => {
                 return match args.first().map(|a| a.text.as_str()) {
@@ -190,7 +192,11 @@ pub(super) fn interpreter(prog: &str, args: &[Word]) -> Option<Interp> {
         }
         if t.starts_with("--") {
             if code_long.contains(&t) {
-                code.extend(args.get(i).map(|w| w.text.clone()));
+                match args.get(i) {
+                    Some(w) if w.opaque() => return Some(Interp::Opaque),
+                    Some(w) => code.push(w.text.clone()),
+                    None => {}
+                }
                 i += 1;
             } else if value_long.contains(&t) {
                 i += 1;
@@ -205,7 +211,11 @@ pub(super) fn interpreter(prog: &str, args: &[Word]) -> Option<Interp> {
             }
             if code_short.contains(*c) {
                 if rest.is_empty() {
-                    code.extend(args.get(i).map(|w| w.text.clone()));
+                    match args.get(i) {
+                        Some(w) if w.opaque() => return Some(Interp::Opaque),
+                        Some(w) => code.push(w.text.clone()),
+                        None => {}
+                    }
                     i += 1;
                 } else {
                     code.push(rest);
@@ -301,8 +311,15 @@ pub(super) fn source_of(cmds: &[Simple]) -> Source {
         return Source::Other;
     };
     let last_prog = progs.last().cloned().flatten().unwrap_or_default();
-    if last_prog == "base64" && cmds.len() >= 2 && decodes(last) {
-        if let Source::Literal(text) = source_of(&cmds[..cmds.len() - 1]) {
+    if last_prog == "base64" && decodes(last) {
+        let fed = literal_input(last).or_else(|| match cmds.split_last() {
+            Some((_, before)) if !before.is_empty() => match source_of(before) {
+                Source::Literal(text) => Some(text),
+                _ => None,
+            },
+            _ => None,
+        });
+        if let Some(text) = fed {
             return base64::engine::general_purpose::STANDARD
                 .decode(text.trim())
                 .ok()
@@ -329,6 +346,15 @@ fn decodes(cmd: &Simple) -> bool {
     cmd.words
         .iter()
         .any(|w| matches!(w.text.as_str(), "-d" | "-D" | "--decode"))
+}
+
+/// The text of a here-document or here-string given to `cmd`.
+fn literal_input(cmd: &Simple) -> Option<String> {
+    cmd.redirects.iter().find_map(|r| match r.kind {
+        super::lex::RedirKind::Heredoc => r.body.clone(),
+        super::lex::RedirKind::HereString if !r.target.opaque() => Some(r.target.text.clone()),
+        _ => None,
+    })
 }
 
 /// The text `echo`/`printf`/`cat <<EOF` print, when it is written in the command.
@@ -359,15 +385,7 @@ fn literal_output(prog: &str, cmd: &Simple) -> Source {
             Some((_, rest)) => Source::Literal(join(rest, "\n")),
             None => Source::Other,
         },
-        "cat" if args.is_empty() => cmd
-            .redirects
-            .iter()
-            .find_map(|r| match r.kind {
-                super::lex::RedirKind::Heredoc => r.body.clone(),
-                super::lex::RedirKind::HereString => Some(r.target.text.clone()),
-                _ => None,
-            })
-            .map_or(Source::Other, Source::Literal),
+        "cat" if args.is_empty() => literal_input(cmd).map_or(Source::Other, Source::Literal),
         _ => Source::Other,
     }
 }

@@ -338,6 +338,12 @@ fn hermes(args: &[Word], sink: &mut Sink) {
             "runs hermes with approvals off (--yolo)".to_string(),
         );
     }
+    if args.iter().any(|a| a.text == "--accept-hooks") {
+        sink.dangerous(
+            keys::HERMES_SETTINGS,
+            "runs hermes accepting shell hooks without asking (--accept-hooks)".to_string(),
+        );
+    }
     let s = scan(args, "pm", &["--profile", "--model", "--provider"]);
     let ops: Vec<String> = s
         .operands
@@ -369,6 +375,44 @@ fn hermes(args: &[Word], sink: &mut Sink) {
         }
         _ => {}
     }
+}
+
+/// Commands hidden in `git -c KEY=VALUE` settings that git runs: `alias.*=!…`,
+/// `core.pager`, `core.editor`, `core.sshCommand`, `core.fsmonitor`, `sequence.editor`,
+/// `diff.external`, `gpg.program`, `credential.helper=!…`.
+pub(super) fn git_config_commands(args: &[Word]) -> Vec<String> {
+    const RUNS: &[&str] = &[
+        "core.pager",
+        "core.editor",
+        "core.sshcommand",
+        "core.fsmonitor",
+        "sequence.editor",
+        "diff.external",
+        "gpg.program",
+        "pager.log",
+        "pager.diff",
+    ];
+    let mut out = Vec::new();
+    let mut iter = args.iter().map(|a| a.text.as_str());
+    while let Some(arg) = iter.next() {
+        if !arg.starts_with('-') {
+            break;
+        }
+        if arg != "-c" {
+            continue;
+        }
+        let Some((key, value)) = iter.next().and_then(|kv| kv.split_once('=')) else {
+            continue;
+        };
+        let key = key.to_ascii_lowercase();
+        let shell = value.strip_prefix('!');
+        if (key.starts_with("alias.") || key.starts_with("credential.")) && shell.is_some() {
+            out.extend(shell.map(str::to_string));
+        } else if RUNS.contains(&key.as_str()) {
+            out.push(value.to_string());
+        }
+    }
+    out
 }
 
 /// The commands `find … -exec CMD … ;` runs, as word lists. When nothing filters the

@@ -3,7 +3,8 @@
 //! Leading `NAME=value` assignments and wrapper programs are skipped, with their options:
 //! `sudo`/`doas`/`pkexec`/`run0`, `env` (and `env -S '…'`), `nohup`, `setsid`, `time`,
 //! `exec`, `command`, `builtin`, `nice`, `ionice`, `stdbuf`, `timeout`, `chroot`, `flock`,
-//! `busybox`, `unbuffer`, `xargs`; `watch …`, `su -c '…'`, `script -c '…'` and
+//! `busybox`, `unbuffer`, `strace`, `ltrace`, `torsocks`, `proxychains`, `caffeinate`,
+//! `xvfb-run`, `unshare`, `systemd-run`, `taskset`, `chrt`, `xargs`; `watch …`, `su -c '…'`, `script -c '…'` and
 //! `flock … -c '…'` hand a string to a shell, which is reported as a script range. Wrapper
 //! names are matched on the basename, so `/usr/bin/sudo` is `sudo`. It does not interpret
 //! shells, `eval` or `find -exec` (the walker does), and knows nothing about aliases.
@@ -78,6 +79,38 @@ pub(super) fn unwrap(words: &[Word]) -> Unwrapped {
             }
             "chroot" => Some(skip_opts(words, next, &["--userspec", "--groups"]) + 1),
             "busybox" => Some(next),
+            "strace" => Some(skip_opts(
+                words,
+                next,
+                &[
+                    "-a", "-b", "-e", "-E", "-I", "-o", "-O", "-p", "-P", "-s", "-S", "-u", "-X",
+                ],
+            )),
+            "ltrace" => Some(skip_opts(
+                words,
+                next,
+                &[
+                    "-a", "-A", "-D", "-e", "-F", "-l", "-n", "-o", "-p", "-s", "-u", "-w", "-x",
+                ],
+            )),
+            "torsocks" | "proxychains" | "proxychains4" | "caffeinate" | "xvfb-run" | "unshare"
+            | "systemd-run" | "sg" => Some(skip_opts(
+                words,
+                next,
+                &[
+                    "-f",
+                    "-t",
+                    "-w",
+                    "-u",
+                    "-p",
+                    "-n",
+                    "-s",
+                    "-e",
+                    "--unit",
+                    "--property",
+                ],
+            )),
+            "taskset" | "chrt" => Some(skip_opts(words, next, &[]) + 1),
             "flock" => {
                 let j = skip_opts(
                     words,

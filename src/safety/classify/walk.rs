@@ -13,12 +13,12 @@
 
 use std::path::Path;
 
-use super::code::{self, Interp, SHELLS, ShellInput, Source};
+use super::code::{self, Source};
 use super::cx::{Cx, Sink, is_null_sink};
 use super::lex::{RedirKind, lex};
 use super::parse::{Pipeline, Simple, is_fork_bomb, parse};
-use super::remote::remote;
 use super::unwrap::unwrap;
+use super::vars::Vars;
 use super::words::{Expand, Word, basename};
 use super::{Classification, MAX_DEPTH, ShellContext, hard, keys, rules, writes};
 use crate::safety::paths;
@@ -32,6 +32,7 @@ pub(super) fn classify(command: &str, ctx: &ShellContext) -> Classification {
         },
         sink: Sink::default(),
         executable: Vec::new(),
+        vars: Vars::default(),
     };
     walker.script(command, 0);
     Classification {
@@ -40,15 +41,17 @@ pub(super) fn classify(command: &str, ctx: &ShellContext) -> Classification {
     }
 }
 
-struct Walker<'a> {
-    cx: Cx<'a>,
-    sink: Sink,
+pub(super) struct Walker<'a> {
+    pub(super) cx: Cx<'a>,
+    pub(super) sink: Sink,
     /// Files `chmod +x` made executable earlier on the line.
-    executable: Vec<String>,
+    pub(super) executable: Vec<String>,
+    /// Variables assigned earlier on the line.
+    pub(super) vars: Vars,
 }
 
 impl Walker<'_> {
-    fn script(&mut self, text: &str, depth: usize) {
+    pub(super) fn script(&mut self, text: &str, depth: usize) {
         if depth > MAX_DEPTH {
             self.sink.dangerous(
                 keys::OPAQUE_SHELL,
@@ -87,7 +90,13 @@ impl Walker<'_> {
         }
     }
 
-    fn simple(&mut self, cmd: &Simple, upstream: &[Simple], depth: usize) {
+    pub(super) fn simple(&mut self, cmd: &Simple, upstream: &[Simple], depth: usize) {
+        if depth < MAX_DEPTH {
+            if let Some(expanded) = self.vars.substitute(cmd) {
+                self.simple(&expanded, upstream, depth + 1);
+                return;
+            }
+        }
         let mut redirected = None;
         for r in &cmd.redirects {
             match r.kind {
@@ -110,8 +119,12 @@ impl Walker<'_> {
             upstream,
         };
         let uw = unwrap(&cmd.words);
+        let prog_name = uw.program.map(|p| basename(&cmd.words[p].text));
         for &i in &uw.assignments {
-            self.assignment(&cmd.words[i]);
+            self.assignment(&cmd.words[i], prog_name);
+            if uw.program.is_none() {
+                self.vars.assign(&cmd.words[i]);
+            }
         }
         if uw.sudo_password {
             self.sink.dangerous(
@@ -137,6 +150,7 @@ impl Walker<'_> {
         };
         let word = &cmd.words[p];
         if word.dynamic {
+            self.unknown_program(cmd, p, upstream, depth);
             return;
         }
         let prog = basename(&word.text);
@@ -182,210 +196,65 @@ impl Walker<'_> {
         self.program(prog, args, input, depth);
     }
 
-    /// Program-specific recursion and state: shells, interpreters, eval, find, cd, chmod.
-    fn program(&mut self, prog: &str, args: &[Word], input: Input, depth: usize) {
-        if let Some(r) = remote(prog, args) {
-            let command = if !r.command.is_empty() && !r.via_shell {
-                Remote::Argv(r.command.to_vec())
-            } else if !r.command.is_empty() {
-                let words: Vec<&str> = r.command.iter().map(|w| w.text.as_str()).collect();
-                Remote::Script(words.join(" "))
-            } else if let Some(Source::Literal(text)) = input.source() {
-                Remote::Script(text)
-            } else {
-                return;
-            };
-            self.remote_command(&r.label, command, depth);
+    /// The program word holds an expansion: `$(which rm)` is `rm`; a program hermes cannot
+    /// name at all (`$CMD`, `$(cat x)`) is `opaque_shell`.
+    fn unknown_program(&mut self, cmd: &Simple, p: usize, upstream: &[Simple], depth: usize) {
+        let word = &cmd.words[p];
+        if !word.opaque() || depth >= MAX_DEPTH {
             return;
         }
-        match prog {
-            "at" | "batch" if !args.iter().any(|a| a.text.starts_with("-f")) => {
-                if let Some(source) = input.source() {
-                    self.feed_shell(source, depth);
-                }
-            }
-            "cd" | "pushd" => self
-                .cx
-                .change_dir(args.iter().find(|a| !a.text.starts_with('-'))),
-            "chmod" => self.note_executable(args),
-            "export" | "declare" | "typeset" | "local" | "readonly" => {
-                for a in args {
-                    self.assignment(a);
-                }
-            }
-            "eval" => self.nested(args, depth),
-            // `trap 'CMD' EXIT`: CMD runs later, in this shell.
-            "trap" if args.first().is_some_and(|a| !a.text.starts_with('-')) => {
-                self.nested(&args[..1], depth);
-            }
-            "source" | "." => {
-                if let Some(file) = args.first().filter(|a| a.process) {
-                    let source = self.word_source(file);
-                    self.feed_shell(source, depth);
-                }
-            }
-            "find" => {
-                for inner in rules::find_exec(args) {
-                    let inner_prog = unwrap(&inner).program.map(|i| basename(&inner[i].text));
-                    if matches!(inner_prog, Some("rm" | "unlink" | "shred" | "rmdir")) {
-                        self.sink
-                            .dangerous(keys::FIND_DELETE, "find -exec deletes files".to_string());
+        let looked_up = match word.substitutions.as_slice() {
+            [inner] if word.text == format!("$({inner})") => {
+                let words: Vec<String> = parse(lex(inner, &self.cx.expand).tokens)
+                    .into_iter()
+                    .flat_map(|p| p.cmds)
+                    .flat_map(|c| c.words)
+                    .map(|w| w.text)
+                    .collect();
+                match words
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .as_slice()
+                {
+                    ["which" | "whereis", name] | ["command", "-v" | "-V", name] => {
+                        Some(basename(name).to_string())
                     }
-                    let simple = Simple {
-                        words: inner,
-                        redirects: Vec::new(),
-                    };
-                    self.simple(&simple, &[], depth + 1);
+                    ["type", "-p" | "-P", name] => Some(basename(name).to_string()),
+                    _ => None,
                 }
             }
-            _ if SHELLS.contains(&prog) => match code::shell_input(args) {
-                ShellInput::Command(i) => self.nested(args.get(i..=i).unwrap_or(&[]), depth),
-                ShellInput::File(i) => {
-                    if let Some(file) = args.get(i).filter(|a| a.process) {
-                        let source = self.word_source(file);
-                        self.feed_shell(source, depth);
-                    }
-                }
-                ShellInput::Stdin => {
-                    if let Some(source) = input.source() {
-                        self.feed_shell(source, depth);
-                    }
-                }
-            },
-            _ => match code::interpreter(prog, args) {
-                Some(Interp::Code(text)) => self.inline_code(prog, &text),
-                Some(Interp::Stdin) => {
-                    if let Some(source) = input.source() {
-                        self.feed_interpreter(prog, source);
-                    }
-                }
-                Some(Interp::File) => {
-                    if let Some(file) = args.iter().find(|a| a.process) {
-                        let source = self.word_source(file);
-                        self.feed_interpreter(prog, source);
-                    }
-                }
-                None => {}
-            },
-        }
-    }
-
-    /// Words a shell runs as text (`bash -c WORD`, `eval WORDS`, `env -S WORDS`, …).
-    fn nested(&mut self, words: &[Word], depth: usize) {
-        if words.is_empty() {
-            return;
-        }
-        for w in words.iter().filter(|w| w.opaque()) {
-            if w.substitutions.is_empty() {
-                self.sink.dangerous(
-                    keys::OPAQUE_SHELL,
-                    format!("runs the contents of {} as shell code", w.text),
-                );
-            }
-            for inner in &w.substitutions {
-                let source = source_of_text(inner, &self.cx.expand);
-                let source = match source {
-                    Source::Other => Source::Obfuscated,
-                    other => other,
-                };
-                self.feed_shell(source, depth);
-            }
-        }
-        let text: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-        self.script(&text.join(" "), depth + 1);
-    }
-
-    /// Classifies a command that runs elsewhere; anything flagged becomes one dangerous
-    /// `remote_command` finding.
-    fn remote_command(&mut self, label: &str, command: Remote, depth: usize) {
-        let mut sub = Walker {
-            cx: Cx {
-                ctx: self.cx.ctx,
-                expand: self.cx.expand.clone(),
-                cwd: None,
-            },
-            sink: Sink::default(),
-            executable: Vec::new(),
+            _ => None,
         };
-        match command {
-            Remote::Script(text) => sub.script(&text, depth + 1),
-            Remote::Argv(words) => {
-                let simple = Simple {
-                    words,
-                    redirects: Vec::new(),
-                };
-                sub.simple(&simple, &[], depth + 1);
+        match looked_up {
+            Some(name) => {
+                let mut named = cmd.clone();
+                named.words[p] = Word::plain(&name);
+                self.simple(&named, upstream, depth + 1);
             }
-        }
-        if let Some(worst) = sub.sink.findings.iter().max_by_key(|f| f.tier) {
-            self.sink.dangerous(
-                keys::REMOTE_COMMAND,
-                format!("on {label}: {}", worst.reason),
-            );
-        }
-    }
-
-    fn feed_shell(&mut self, source: Source, depth: usize) {
-        match source {
-            Source::Fetch(fetcher) => self.sink.dangerous(
-                keys::PIPE_TO_SHELL,
-                format!("runs a script downloaded with {fetcher} in a shell"),
-            ),
-            Source::Literal(text) => self.script(&text, depth + 1),
-            Source::Obfuscated => self.sink.dangerous(
+            None => self.sink.dangerous(
                 keys::OPAQUE_SHELL,
-                "runs decoded or generated text in a shell".to_string(),
+                format!("runs a program hermes cannot see ({})", word.text),
             ),
-            Source::Other => {}
         }
     }
 
-    fn feed_interpreter(&mut self, prog: &str, source: Source) {
-        match source {
-            Source::Fetch(fetcher) => self.sink.dangerous(
-                keys::PIPE_TO_SHELL,
-                format!("runs code downloaded with {fetcher} in {prog}"),
-            ),
-            Source::Literal(text) => self.inline_code(prog, &text),
-            Source::Obfuscated => self.sink.dangerous(
-                keys::OPAQUE_SHELL,
-                format!("runs decoded or generated text in {prog}"),
-            ),
-            Source::Other => {}
-        }
+    /// `NAME=value` given to `prog` (`None`: for the rest of the shell, as with `export`).
+    pub(super) fn assignment(&mut self, word: &Word, prog: Option<&str>) {
+        let name = word.text.split('=').next().unwrap_or("");
+        let reason = match name {
+            "HERMES_YOLO_MODE" => "turns hermes approvals off (HERMES_YOLO_MODE)",
+            "HERMES_ACCEPT_HOOKS" => "accepts hermes shell hooks without asking",
+            "HERMES_HOME" if prog.is_none_or(|p| p == "hermes") => {
+                "points hermes at another home (other approval settings)"
+            }
+            _ => return,
+        };
+        self.sink
+            .dangerous(keys::HERMES_SETTINGS, reason.to_string());
     }
 
-    fn inline_code(&mut self, prog: &str, text: &str) {
-        if let Some(marker) = code::risky_code(text) {
-            self.sink.dangerous(
-                keys::INLINE_CODE,
-                format!("inline {prog} code uses {marker}"),
-            );
-        }
-    }
-
-    /// What a `<(…)` / `< file` word provides as input.
-    fn word_source(&self, word: &Word) -> Source {
-        if !word.process {
-            return Source::Other;
-        }
-        word.substitutions
-            .iter()
-            .map(|inner| source_of_text(inner, &self.cx.expand))
-            .find(|s| *s != Source::Other)
-            .unwrap_or(Source::Other)
-    }
-
-    fn assignment(&mut self, word: &Word) {
-        if word.text.starts_with("HERMES_YOLO_MODE=") {
-            self.sink.dangerous(
-                keys::HERMES_SETTINGS,
-                "turns hermes approvals off (HERMES_YOLO_MODE)".to_string(),
-            );
-        }
-    }
-
-    fn note_executable(&mut self, args: &[Word]) {
+    pub(super) fn note_executable(&mut self, args: &[Word]) {
         let operands: Vec<&Word> = args.iter().filter(|a| !a.text.starts_with('-')).collect();
         let Some((mode, files)) = operands.split_first() else {
             return;
@@ -405,7 +274,7 @@ impl Walker<'_> {
         }
     }
 
-    fn written(&mut self, word: &Word) {
+    pub(super) fn written(&mut self, word: &Word) {
         let Some(path) = self.cx.resolve(word) else {
             self.sink.writes_files = true;
             return;
@@ -423,7 +292,7 @@ impl Walker<'_> {
 
 /// What a command reads on stdin, worked out only when a rule needs it.
 #[derive(Default)]
-struct Input<'a> {
+pub(super) struct Input<'a> {
     /// From `<<EOF`, `<<<`, `< <(…)`.
     redirected: Option<Source>,
     /// The commands piped into this one.
@@ -434,26 +303,10 @@ impl Input<'_> {
     /// Only the last commands of a long pipeline are looked at.
     const UPSTREAM_LIMIT: usize = 16;
 
-    fn source(self) -> Option<Source> {
+    pub(super) fn source(self) -> Option<Source> {
         self.redirected.or_else(|| {
             let from = self.upstream.len().saturating_sub(Self::UPSTREAM_LIMIT);
             (!self.upstream.is_empty()).then(|| code::source_of(&self.upstream[from..]))
         })
     }
-}
-
-/// What runs on the other side of `ssh` / `docker exec` / `kubectl exec`.
-enum Remote {
-    /// Text a remote shell parses.
-    Script(String),
-    /// An argv, run without a shell.
-    Argv(Vec<Word>),
-}
-
-/// The source a substitution's text provides: its last pipeline's output.
-fn source_of_text(text: &str, expand: &Expand) -> Source {
-    let pipelines = parse(lex(text, expand).tokens);
-    pipelines
-        .last()
-        .map_or(Source::Other, |p| code::source_of(&p.cmds))
 }
