@@ -1,23 +1,26 @@
 //! The shell-aware command classifier behind dangerous-command approvals.
 //!
-//! `classify` reads a command line the way a POSIX shell would: a real lexer (`lex`) handles
-//! quoting (`'…'`, `"…"`, `$'…'`, backslashes), control operators (`;` `&&` `||` `|` `&`,
-//! newlines, subshell parentheses), redirections and here-documents, and expands `~`, `$HOME`
-//! and `$HERMES_HOME`; `$(…)`, backticks and `<(…)` are classified as scripts of their own.
-//! Each simple command has its wrappers stripped (`sudo`, `env`, `nohup`, `setsid`, `time`,
-//! `exec`, `xargs`, …, see `unwrap`) and its program path reduced to the basename, and then
-//! the rule modules look at it: `hard` (the hardline tier, blocked even in YOLO), `rules`
+//! `classify` reads a command line the way a POSIX shell would: a real lexer (`lex`,
+//! `expand`) handles quoting (`'…'`, `"…"`, `$'…'`, backslashes), control operators (`;`
+//! `&&` `||` `|` `&`, newlines, subshell parentheses), redirections and here-documents, and
+//! expands `~`, `$HOME`, `$HERMES_HOME` and `$IFS`; `parse` finds every simple command and
+//! applies brace expansion. `walk` visits each one: `unwrap` strips wrappers (`sudo`, `env`,
+//! `nohup`, `setsid`, `time`, `exec`, `xargs`, …) and absolute program paths, then the rule
+//! modules look at it — `hard` (the hardline tier, blocked even in YOLO, and `rm`), `rules`
 //! (program-specific dangerous families), `writes` (what it writes, checked against the
 //! sensitive-path lists in `crate::safety::paths`) and `code` (inline interpreter code, SQL,
-//! what is piped into a shell). `bash -c '…'`, `eval …`, `find -exec …`, here-documents fed
-//! to a shell and `echo … | sh` are classified by what they run, not flagged for nesting.
+//! what is piped into a shell). `follow` recurses into what runs as code (`$(…)`, `bash -c`,
+//! `eval`, `find -exec`, `echo … | sh`, here-documents, scripts written earlier on the line,
+//! `ssh`/`docker exec` via `remote`), and `vars` substitutes variables given a literal value
+//! earlier on the line. Nested code is classified by what it runs, never flagged merely for
+//! being nested.
 //!
-//! It does not run anything, read the filesystem or the environment, evaluate variables
-//! other than `HOME`/`HERMES_HOME`, expand globs, or look inside scripts on disk; see
-//! `docs/command-classifier.md` for the full list. Invariants: text that the shell passes as
-//! data (`echo "rm -rf /"`, `grep -r rm .`) never matches a rule; the verdict depends only on
-//! the command text and the `ShellContext`; nesting deeper than `MAX_DEPTH` is reported as
-//! dangerous rather than silently passed.
+//! It does not run anything, read the filesystem or the environment, evaluate variables set
+//! elsewhere, expand globs, or read scripts on disk; see `docs/command-classifier.md` for
+//! the full list. Invariants: text that the shell passes as data (`echo "rm -rf /"`,
+//! `grep -r rm .`) never matches a rule; the verdict depends only on the command text and the
+//! `ShellContext`; nesting deeper than `MAX_DEPTH` is reported as dangerous rather than
+//! silently passed; no input makes it panic or take more than linear-ish time.
 
 use std::path::PathBuf;
 
