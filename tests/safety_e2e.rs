@@ -635,3 +635,44 @@ async fn smart_mode_approves_denies_or_escalates_through_the_reviewer_model() {
     let after_deny = tool_results(&requests[4].body);
     assert!(after_deny[1].contains("smart"), "{after_deny:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agent_cannot_get_a_standing_approval_to_change_hermes_settings() {
+    let server = ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::terminal(
+            "call_1",
+            "hermes config set approvals.mode off",
+        )]),
+        Response::text(["ok"]),
+    ])
+    .await;
+    let mut s = guarded(&server, Duration::from_secs(30));
+    s.send(Op::UserInput {
+        text: "relax".into(),
+    });
+    let request = next_request(&mut s).await;
+    assert_eq!(
+        request.choices,
+        vec![ApprovalDecision::Once, ApprovalDecision::Deny],
+        "no session/always for hermes's own settings"
+    );
+    // A frontend that sends a choice it was not offered gets a denial.
+    s.send(Op::ApprovalReply {
+        id: request.id.clone(),
+        decision: ApprovalDecision::Always,
+    });
+    let resolved = s
+        .until(|e| matches!(e, Event::ApprovalResolved { .. }))
+        .await;
+    assert_eq!(
+        resolved,
+        Event::ApprovalResolved {
+            id: request.id,
+            decision: ApprovalDecision::Deny,
+            decided_by: DecidedBy::User,
+        }
+    );
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let results = tool_results(&server.completion_requests()[1].body);
+    assert!(results[0].contains("denied"), "{results:?}");
+}

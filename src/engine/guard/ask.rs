@@ -45,6 +45,7 @@ impl Asker {
         cancel: &CancellationToken,
     ) -> (ApprovalDecision, DecidedBy) {
         let id = format!("approval_{}", uuid::Uuid::new_v4().simple());
+        let offered = question.choices.clone();
         let reply = self.pending.register(&id);
         self.events.send(Event::ApprovalRequest(ApprovalRequest {
             id: id.clone(),
@@ -62,7 +63,9 @@ impl Asker {
         };
         let (decision, decided_by) = tokio::select! {
             reply = reply => match reply {
-                Ok(decision) => (decision, DecidedBy::User),
+                // An answer that was not offered (a buggy or hostile frontend) fails closed.
+                Ok(decision) if offered.contains(&decision) => (decision, DecidedBy::User),
+                Ok(_) => (ApprovalDecision::Deny, DecidedBy::User),
                 Err(_) => (ApprovalDecision::Deny, DecidedBy::Cancelled),
             },
             () = tokio::time::sleep(self.timeout) => (ApprovalDecision::Deny, DecidedBy::Timeout),

@@ -30,6 +30,7 @@ use crate::safety::approvals::USER_REFUSED;
 use crate::safety::classify;
 use crate::safety::classify::Classification;
 use crate::safety::classify::Finding;
+use crate::safety::classify::keys;
 use crate::safety::paths::sensitive_write;
 use crate::tools::CommandPolicy;
 use crate::tools::CommandVerdict;
@@ -40,9 +41,9 @@ const COMMAND_CHOICES: [ApprovalDecision; 4] = [
     ApprovalDecision::Always,
     ApprovalDecision::Deny,
 ];
-/// A sensitive write is approved one write at a time: "always write my ~/.ssh" is not a
-/// choice hermes offers.
-const WRITE_CHOICES: [ApprovalDecision; 2] = [ApprovalDecision::Once, ApprovalDecision::Deny];
+/// A sensitive write, or a command that edits hermes's own settings, is approved one call at
+/// a time: "always let the agent change my approval settings" is not a choice hermes offers.
+const ONE_AT_A_TIME: [ApprovalDecision; 2] = [ApprovalDecision::Once, ApprovalDecision::Deny];
 
 pub struct ApprovalGate {
     session: Arc<SessionGuard>,
@@ -110,9 +111,12 @@ impl ApprovalGate {
                 SmartVerdict::Escalate => {}
             }
         }
+        let settings = findings.iter().any(|f| f.key == keys::HERMES_SETTINGS);
         let choices = match subject.kind {
-            ApprovalKind::Command => COMMAND_CHOICES.to_vec(),
-            ApprovalKind::FileWrite | ApprovalKind::HookConsent => WRITE_CHOICES.to_vec(),
+            ApprovalKind::Command if !settings => COMMAND_CHOICES.to_vec(),
+            ApprovalKind::Command | ApprovalKind::FileWrite | ApprovalKind::HookConsent => {
+                ONE_AT_A_TIME.to_vec()
+            }
         };
         let question = Question {
             agent: self.session.agent.clone(),
