@@ -60,6 +60,26 @@ async fn next_request(s: &mut Session) -> ApprovalRequest {
     }
 }
 
+/// A server whose model runs `command`, then answers `reply`.
+async fn one_command(command: &str, reply: &str) -> ScriptedServer {
+    ScriptedServer::start([
+        Response::tool_calls([ScriptedCall::terminal("call_1", command)]),
+        Response::text([reply]),
+    ])
+    .await
+}
+
+/// Sends `text` and waits for the approval request it leads to.
+async fn say_and_wait_for_request(s: &mut Session, text: &str) -> ApprovalRequest {
+    s.send(Op::UserInput { text: text.into() });
+    next_request(s).await
+}
+
+async fn resolution(s: &mut Session) -> Event {
+    s.until(|e| matches!(e, Event::ApprovalResolved { .. }))
+        .await
+}
+
 fn write_file_call(id: &str, path: &str, content: &str) -> ScriptedCall {
     let arguments = serde_json::json!({ "path": path, "content": content }).to_string();
     ScriptedCall::new(id, "write_file", &arguments)
@@ -103,9 +123,7 @@ async fn a_denied_command_is_refused_again_without_asking_and_another_is_approve
         id: first.id.clone(),
         decision: ApprovalDecision::Deny,
     });
-    let resolved = s
-        .until(|e| matches!(e, Event::ApprovalResolved { .. }))
-        .await;
+    let resolved = resolution(&mut s).await;
     assert_eq!(
         resolved,
         Event::ApprovalResolved {
@@ -137,14 +155,7 @@ async fn a_denied_command_is_refused_again_without_asking_and_another_is_approve
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hardline_commands_are_blocked_under_yolo_without_asking() {
-    let server = ScriptedServer::start([
-        Response::tool_calls([ScriptedCall::terminal(
-            "call_1",
-            "sudo /bin/rm -rf --no-preserve-root /",
-        )]),
-        Response::text(["Refused."]),
-    ])
-    .await;
+    let server = one_command("sudo /bin/rm -rf --no-preserve-root /", "Refused.").await;
     let mut s = start(&server, |_| {});
     s.send(Op::UserInput {
         text: "wipe".into(),
@@ -166,22 +177,10 @@ async fn hardline_commands_are_blocked_under_yolo_without_asking() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unanswered_request_times_out_as_a_denial() {
-    let server = ScriptedServer::start([
-        Response::tool_calls([ScriptedCall::terminal(
-            "call_1",
-            "git push --force origin main",
-        )]),
-        Response::text(["It timed out."]),
-    ])
-    .await;
+    let server = one_command("git push --force origin main", "It timed out.").await;
     let mut s = guarded(&server, Duration::from_secs(1));
-    s.send(Op::UserInput {
-        text: "push".into(),
-    });
-    let request = next_request(&mut s).await;
-    let resolved = s
-        .until(|e| matches!(e, Event::ApprovalResolved { .. }))
-        .await;
+    let request = say_and_wait_for_request(&mut s, "push").await;
+    let resolved = resolution(&mut s).await;
     assert_eq!(
         resolved,
         Event::ApprovalResolved {
@@ -206,20 +205,11 @@ async fn an_unanswered_request_times_out_as_a_denial() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn interrupting_cancels_an_open_request() {
-    let server = ScriptedServer::start([
-        Response::tool_calls([ScriptedCall::terminal("call_1", "git reset --hard HEAD~3")]),
-        Response::text(["unused"]),
-    ])
-    .await;
+    let server = one_command("git reset --hard HEAD~3", "unused").await;
     let mut s = guarded(&server, Duration::from_secs(30));
-    s.send(Op::UserInput {
-        text: "reset".into(),
-    });
-    let request = next_request(&mut s).await;
+    let request = say_and_wait_for_request(&mut s, "reset").await;
     s.send(Op::Interrupt);
-    let resolved = s
-        .until(|e| matches!(e, Event::ApprovalResolved { .. }))
-        .await;
+    let resolved = resolution(&mut s).await;
     assert_eq!(
         resolved,
         Event::ApprovalResolved {
@@ -246,10 +236,7 @@ async fn session_approval_covers_the_same_kind_for_the_rest_of_the_session() {
     for name in ["a", "b"] {
         std::fs::create_dir_all(s.dir.path().join(name).join("x")).unwrap();
     }
-    s.send(Op::UserInput {
-        text: "delete a and b".into(),
-    });
-    let request = next_request(&mut s).await;
+    let request = say_and_wait_for_request(&mut s, "delete a and b").await;
     s.send(Op::ApprovalReply {
         id: request.id,
         decision: ApprovalDecision::Session,
@@ -288,10 +275,7 @@ async fn writes_to_sensitive_paths_ask_first() {
         handle: spawn_session(spec),
         dir,
     };
-    s.send(Op::UserInput {
-        text: "configure ssh".into(),
-    });
-    let request = next_request(&mut s).await;
+    let request = say_and_wait_for_request(&mut s, "configure ssh").await;
     assert_eq!(request.kind, ApprovalKind::FileWrite);
     assert_eq!(request.subject, target.display().to_string());
     assert_eq!(
@@ -390,14 +374,7 @@ fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shell_hooks_block_add_context_time_out_and_survive_garbage() {
-    let server = ScriptedServer::start([
-        Response::tool_calls([ScriptedCall::terminal(
-            "call_1",
-            "echo should-not-run > ran.txt",
-        )]),
-        Response::text(["The hook blocked it."]),
-    ])
-    .await;
+    let server = one_command("echo should-not-run > ran.txt", "The hook blocked it.").await;
     let hooks_dir = tempfile::tempdir().unwrap();
     let payload = hooks_dir.path().join("payload.json");
     let block = script(
@@ -486,10 +463,7 @@ async fn a_new_hook_asks_for_consent_and_always_is_remembered() {
             accept: AcceptHooks::Ask,
         });
     });
-    s.send(Op::UserInput {
-        text: "hello".into(),
-    });
-    let request = next_request(&mut s).await;
+    let request = say_and_wait_for_request(&mut s, "hello").await;
     assert_eq!(request.kind, ApprovalKind::HookConsent);
     assert_eq!(request.subject, context);
     assert!(
@@ -545,14 +519,7 @@ async fn secrets_in_tool_output_are_masked_before_the_model_sees_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn always_is_saved_to_command_allowlist_keeping_the_file() {
-    let server = ScriptedServer::start([
-        Response::tool_calls([ScriptedCall::terminal(
-            "call_1",
-            "git push --force origin topic",
-        )]),
-        Response::text(["pushed"]),
-    ])
-    .await;
+    let server = one_command("git push --force origin topic", "pushed").await;
     let home_dir = tempfile::tempdir().unwrap();
     let home = hermes::config::HermesHome::from_base(home_dir.path(), None).unwrap();
     std::fs::create_dir_all(home.root()).unwrap();
@@ -565,10 +532,7 @@ async fn always_is_saved_to_command_allowlist_keeping_the_file() {
         spec.yolo = Yolo::Off;
         spec.safety.home = Some(home.clone());
     });
-    s.send(Op::UserInput {
-        text: "push".into(),
-    });
-    let request = next_request(&mut s).await;
+    let request = say_and_wait_for_request(&mut s, "push").await;
     s.send(Op::ApprovalReply {
         id: request.id,
         decision: ApprovalDecision::Always,
@@ -638,19 +602,9 @@ async fn smart_mode_approves_denies_or_escalates_through_the_reviewer_model() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_agent_cannot_get_a_standing_approval_to_change_hermes_settings() {
-    let server = ScriptedServer::start([
-        Response::tool_calls([ScriptedCall::terminal(
-            "call_1",
-            "hermes config set approvals.mode off",
-        )]),
-        Response::text(["ok"]),
-    ])
-    .await;
+    let server = one_command("hermes config set approvals.mode off", "ok").await;
     let mut s = guarded(&server, Duration::from_secs(30));
-    s.send(Op::UserInput {
-        text: "relax".into(),
-    });
-    let request = next_request(&mut s).await;
+    let request = say_and_wait_for_request(&mut s, "relax").await;
     assert_eq!(
         request.choices,
         vec![ApprovalDecision::Once, ApprovalDecision::Deny],
@@ -661,9 +615,7 @@ async fn the_agent_cannot_get_a_standing_approval_to_change_hermes_settings() {
         id: request.id.clone(),
         decision: ApprovalDecision::Always,
     });
-    let resolved = s
-        .until(|e| matches!(e, Event::ApprovalResolved { .. }))
-        .await;
+    let resolved = resolution(&mut s).await;
     assert_eq!(
         resolved,
         Event::ApprovalResolved {

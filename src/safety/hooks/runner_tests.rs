@@ -76,6 +76,13 @@ fn recorded(dir: &Path, name: &str) -> Option<Value> {
     Some(serde_json::from_str(&text).unwrap())
 }
 
+/// A `pre_tool_call` for `terminal` with empty arguments: the block message, if any.
+async fn pre_terminal(runner: &HookRunner) -> Option<String> {
+    runner
+        .pre_tool_call("terminal", &json!({}), Value::Null)
+        .await
+}
+
 #[tokio::test]
 async fn no_hooks_means_nothing_happens() {
     let dir = tempfile::tempdir().unwrap();
@@ -90,12 +97,7 @@ async fn no_hooks_means_nothing_happens() {
     );
     assert!(runner.is_empty());
     assert!(!runner.has(HookEvent::PreToolCall));
-    assert_eq!(
-        runner
-            .pre_tool_call("terminal", &json!({}), Value::Null)
-            .await,
-        None
-    );
+    assert_eq!(pre_terminal(&runner).await, None);
     assert!(runner.pre_llm_call("hi", Value::Null).await.is_empty());
     runner
         .post_tool_call("terminal", &json!({}), "{}", Value::Null)
@@ -169,12 +171,7 @@ async fn hooks_whose_matcher_does_not_match_are_skipped() {
             writes.display()
         ),
     );
-    assert_eq!(
-        runner
-            .pre_tool_call("terminal", &json!({}), Value::Null)
-            .await,
-        None
-    );
+    assert_eq!(pre_terminal(&runner).await, None);
     assert!(recorded(d, "writes").is_none());
     assert_eq!(
         runner
@@ -207,12 +204,7 @@ async fn failing_slow_and_garbled_hooks_never_block() {
         ),
     );
     let started = Instant::now();
-    assert_eq!(
-        runner
-            .pre_tool_call("terminal", &json!({}), Value::Null)
-            .await,
-        None
-    );
+    assert_eq!(pre_terminal(&runner).await, None);
     assert!(
         started.elapsed() < Duration::from_secs(4),
         "{:?}",
@@ -332,18 +324,8 @@ async fn without_an_asker_unconsented_hooks_are_skipped() {
         AcceptHooks::Ask,
         None,
     );
-    assert_eq!(
-        runner
-            .pre_tool_call("terminal", &json!({}), Value::Null)
-            .await,
-        None
-    );
-    assert_eq!(
-        runner
-            .pre_tool_call("terminal", &json!({}), Value::Null)
-            .await,
-        None
-    );
+    assert_eq!(pre_terminal(&runner).await, None);
+    assert_eq!(pre_terminal(&runner).await, None);
     assert!(recorded(d, "hook").is_none());
     assert!(!d.join(ALLOWLIST_FILENAME).exists());
 }
@@ -409,12 +391,7 @@ async fn deny_skips_for_the_session_and_asks_once() {
     let yaml = format!("pre_tool_call:\n  - command: {}\n", hook.display());
     let asker = FixedAsker::new(ConsentAnswer::Deny);
     let runner = runner(d, &yaml, AcceptHooks::Ask, Some(asker.clone()));
-    assert_eq!(
-        runner
-            .pre_tool_call("terminal", &json!({}), Value::Null)
-            .await,
-        None
-    );
+    assert_eq!(pre_terminal(&runner).await, None);
     assert_eq!(
         runner
             .pre_tool_call("read_file", &json!({}), Value::Null)
@@ -441,15 +418,11 @@ async fn consent_is_per_event_and_command() {
         AcceptHooks::Ask,
         Some(asker.clone()),
     );
-    runner
-        .pre_tool_call("terminal", &json!({}), Value::Null)
-        .await;
+    pre_terminal(&runner).await;
     runner
         .post_tool_call("terminal", &json!({}), "", Value::Null)
         .await;
-    runner
-        .pre_tool_call("terminal", &json!({}), Value::Null)
-        .await;
+    pre_terminal(&runner).await;
     assert_eq!(asker.asked(), 2);
 }
 
@@ -501,13 +474,7 @@ async fn consent_is_asked_only_for_hooks_that_would_run() {
         AcceptHooks::Ask,
         Some(asker.clone()),
     );
-    assert_eq!(
-        runner
-            .pre_tool_call("terminal", &json!({}), Value::Null)
-            .await
-            .as_deref(),
-        Some("stop")
-    );
+    assert_eq!(pre_terminal(&runner).await.as_deref(), Some("stop"));
     assert_eq!(asker.asked(), 1, "asked about a hook that never got to run");
 }
 
