@@ -107,8 +107,6 @@ pub enum DecidedBy {
     Timeout,
     /// The turn was interrupted or the session ended while the request was open: denied.
     Cancelled,
-    /// The auxiliary model (`approvals.mode: smart`) approved or denied it.
-    Smart,
 }
 
 /// What an approval request is about.
@@ -191,8 +189,9 @@ pub enum Event {
     /// A tool wants to do something dangerous; reply with `Op::ApprovalReply`. Requests queue:
     /// several may be open at once (parallel calls, subagents), each answered exactly once.
     ApprovalRequest(ApprovalRequest),
-    /// An approval request was settled: by the user's reply, a timeout, an interrupt or the
-    /// smart approver. Frontends drop it from their queue.
+    /// An approval request was settled: by the user's reply, a timeout or an interrupt.
+    /// Frontends drop it from their queue. (The smart approver's decisions never become
+    /// requests; they are announced with a `Notice`.)
     ApprovalResolved {
         id: String,
         decision: ApprovalDecision,

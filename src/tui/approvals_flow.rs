@@ -177,7 +177,6 @@ pub fn on_resolved(app: &mut App, id: &str, decision: ApprovalDecision, decided_
             NoticeLevel::Info,
             format!("approval cancelled — {words}{what}"),
         )),
-        DecidedBy::Smart => Some((NoticeLevel::Info, format!("smart approval — {words}{what}"))),
     };
     if let Some((level, text)) = notice {
         app.transcript.push_notice(level, &text);

@@ -217,8 +217,8 @@ async fn resolved_requests_vanish_with_a_notice_unless_the_user_answered() {
         &mut app,
         Event::ApprovalResolved {
             id: "r3".into(),
-            decision: ApprovalDecision::Once,
-            decided_by: DecidedBy::Smart,
+            decision: ApprovalDecision::Deny,
+            decided_by: DecidedBy::Cancelled,
         },
     );
     assert_eq!(app.side.approvals.pending_count(), 1);
@@ -253,7 +253,7 @@ async fn resolved_requests_vanish_with_a_notice_unless_the_user_answered() {
         notices(&app),
         vec![
             "⏱ approval timed out — denied: rm -rf x".to_string(),
-            "smart approval — allowed once: chmod 777 /srv".to_string(),
+            "approval cancelled — denied: chmod 777 /srv".to_string(),
             "approval cancelled — denied: rm -rf y".to_string(),
         ]
     );

@@ -138,7 +138,7 @@ impl ApprovalGate {
             (ApprovalDecision::Once | ApprovalDecision::Session | ApprovalDecision::Always, _) => {
                 CommandVerdict::Allow
             }
-            (ApprovalDecision::Deny, DecidedBy::User | DecidedBy::Smart) => CommandVerdict::Deny {
+            (ApprovalDecision::Deny, DecidedBy::User) => CommandVerdict::Deny {
                 reason: USER_REFUSED.to_string(),
             },
             (ApprovalDecision::Deny, DecidedBy::Timeout) => CommandVerdict::Deny {
