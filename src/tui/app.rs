@@ -115,6 +115,8 @@ pub struct App {
     pub secret_prompt: Option<super::overlays::secret_prompt::SecretPrompt>,
     /// `/rollback`: checkpoints, diff and restore confirmation.
     pub rollback: Option<RollbackOverlay>,
+    /// The subagent monitor's overlay (a child's log or details) and the live bar's shape.
+    pub monitor: super::agents_flow::MonitorUi,
     /// Focus, bell and typing bookkeeping around the approvals queue (`app.side.approvals`).
     pub approvals: ApprovalsUi,
     pub factory: Box<dyn SessionFactory>,
@@ -163,6 +165,7 @@ impl App {
             sessions_picker: None,
             secret_prompt: None,
             rollback: None,
+            monitor: super::agents_flow::MonitorUi::default(),
             approvals: ApprovalsUi::new(bell),
             factory: options.factory,
             ops: None,

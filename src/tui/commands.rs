@@ -105,6 +105,7 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
         "history" => history(app),
         "compress" => app.send(Op::Compress),
         "rollback" => super::rollback_link::open(app, args),
+        "agents" => super::agents_flow::open(app),
         "quit" => app.quit = true,
         other => notice(app, &format!("/{other} is not available here")),
     }
@@ -144,7 +145,8 @@ fn help_body(skills: &[super::slash::SkillCommand]) -> String {
         "{}\nKeys: Enter send · Shift/Alt+Enter or Ctrl+J newline · Tab queue while busy · \
          ↑/↓ history · Ctrl+G edit in $EDITOR · !cmd run a shell command\n\
          Esc/Ctrl+C interrupt · Ctrl+C twice or Ctrl+D exit · PgUp/PgDn scroll · \
-         Ctrl+O cycle focus · Ctrl+T subagents · F2 show/hide side panes · F3 approvals\n\
+         Ctrl+O cycle focus · Ctrl+T or /agents subagent monitor · F7 fold the live bar · F2 show/hide side panes · \
+         F3 approvals\n\
          Approvals pane: y once · s session · a always · n/Esc deny · ←→ Enter choose · \
          ↑↓ next request",
         super::slash::help_text_with(skills).trim_end()

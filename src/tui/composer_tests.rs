@@ -200,7 +200,7 @@ fn enter_on_a_bare_slash_only_completes() {
     type_str(&mut c, "/");
     assert!(c.popup().is_some());
     assert_eq!(press(&mut c, KeyCode::Enter), ComposerAction::Changed);
-    assert_eq!(c.text(), "/branch ", "the first command in name order");
+    assert_eq!(c.text(), "/agents ", "the first command in name order");
 }
 
 #[test]

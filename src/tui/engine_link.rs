@@ -104,7 +104,9 @@ pub fn on_engine_event(app: &mut App, event: Event) {
         } => super::approvals_flow::on_resolved(app, id, *decision, *decided_by),
         Event::CheckpointList { checkpoints } => super::rollback_link::on_list(app, checkpoints),
         Event::CheckpointDiff { id, diff } => super::rollback_link::on_diff(app, id, diff),
-        Event::MessageStart { .. }
+        // The Subagents pane takes these through `app.side.apply` above.
+        Event::Subagent(_)
+        | Event::MessageStart { .. }
         | Event::MessageDelta { .. }
         | Event::ReasoningDelta { .. }
         | Event::ToolStart { .. }

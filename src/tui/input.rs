@@ -96,6 +96,9 @@ fn on_key(app: &mut App, key: KeyEvent) {
     if super::approvals_flow::handle_key(app, key) == KeyOutcome::Handled {
         return;
     }
+    if super::agents_flow::handle_key(app, key) == KeyOutcome::Handled {
+        return;
+    }
     // Only keys meant for the composer, chat or app count as typing (an approval request
     // never takes focus from someone typing). A plain Enter sends the draft and leaves the
     // composer empty, so the request that the message causes may take focus at once.

@@ -4,6 +4,7 @@
 //! `app` owns the event loop and only routes; state lives in the components below, each
 //! rendered from plain data so every visible state can be snapshot-tested with `TestBackend`.
 
+pub mod agents_flow;
 pub mod app;
 pub mod approvals_flow;
 pub mod commands;
@@ -29,6 +30,7 @@ pub mod rollback_link;
 pub mod signals;
 pub mod slash;
 pub mod status_bar;
+pub mod subagents;
 pub mod terminal;
 #[cfg(test)]
 pub(crate) mod test_support;

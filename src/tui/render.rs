@@ -51,6 +51,10 @@ pub fn draw(terminal: &mut Tui, app: &mut App) -> std::io::Result<()> {
     if let Some(at) = next_animation_deadline(&app.status, now) {
         app.frames.request_at(at);
     }
+    // Subagent elapsed times: one redraw per second while a child runs, none otherwise.
+    if let Some(at) = super::agents_flow::next_redraw(&app.side.agents.tree, now) {
+        app.frames.request_at(at);
+    }
     // The approvals countdown: one redraw per second while a request waits, none otherwise.
     if let Some(at) = app.side.approvals.next_redraw(now) {
         app.frames.request_at(at);
@@ -69,13 +73,20 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
                 .path_popup()
                 .map_or(0, super::path_popup::PathPopup::desired_height),
         );
+    // The live bar shares the queue's rows (it sits just above the composer), capped at a
+    // quarter of the screen.
+    let live_bar_height = super::panes::live_bar::desired_height(
+        &app.side.agents.tree,
+        app.monitor.live_bar,
+        area.height / 4,
+    );
     let input = LayoutInput {
         area,
         side: app.side_visibility,
         focus: app.focus,
         composer_height: app.composer.desired_height(area.width),
         popup_height,
-        queue_height: app.queue.desired_height(),
+        queue_height: app.queue.desired_height() + live_bar_height,
     };
     let mut layout = compute_layout(&input);
     // A waiting request grows the Approvals pane: ask how tall it wants to be at the width
@@ -112,8 +123,32 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     if let Some(popup) = app.composer.path_popup() {
         super::path_popup::render_path_popup(popup, layout.popup, buf, &theme);
     }
-    if layout.queue.area() > 0 {
-        app.queue.render(layout.queue, buf, &theme);
+    let (queue_rect, live_rect) = split_live_bar(layout.queue, live_bar_height);
+    if queue_rect.area() > 0 {
+        app.queue.render(queue_rect, buf, &theme);
+    }
+    if live_rect.area() > 0 {
+        super::panes::live_bar::render_live_bar(
+            &app.side.agents.tree,
+            app.monitor.live_bar,
+            live_rect,
+            buf,
+            &theme,
+            now,
+        );
+    }
+    if app.focus == Focus::Agents {
+        // The monitor grows over everything above the queue and the live bar.
+        let upper = Rect {
+            height: layout.queue.y.saturating_sub(area.y),
+            ..area
+        };
+        match &mut app.monitor.overlay {
+            Some(overlay) => overlay.render(&app.side.agents.tree, upper, buf, &theme, now),
+            None => {
+                super::panes::agents_view::render_monitor(&app.side.agents, upper, buf, &theme, now)
+            }
+        }
     }
     let busy = if app.turn_running {
         BusyHint::Busy {
@@ -159,4 +194,20 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     if let Some(onboarding) = &app.onboarding {
         onboarding.render(area, buf, &theme);
     }
+}
+
+/// Splits the rows above the composer into the queue (top) and the live bar (the last
+/// `live_bar` rows, or fewer when the layout gave less).
+fn split_live_bar(rect: Rect, live_bar: u16) -> (Rect, Rect) {
+    let live_h = live_bar.min(rect.height);
+    let queue = Rect {
+        height: rect.height - live_h,
+        ..rect
+    };
+    let live = Rect {
+        y: rect.y + queue.height,
+        height: live_h,
+        ..rect
+    };
+    (queue, live)
 }

@@ -222,6 +222,13 @@ pub static COMMANDS: &[SlashCommand] = &[
     ),
     cmd("help", &[], "", "Show available commands", Category::Info),
     cmd(
+        "agents",
+        &["tasks"],
+        "",
+        "Open the subagent monitor (spawn tree, logs, steer, stop)",
+        Category::Info,
+    ),
+    cmd(
         "usage",
         &[],
         "",

@@ -35,6 +35,8 @@ fn registry_holds_exactly_the_implemented_commands() {
         "compress",
         // File checkpoints.
         "rollback",
+        // The subagent monitor.
+        "agents",
     ];
     want.sort_unstable();
     assert_eq!(have, want);

@@ -88,3 +88,148 @@ pub fn session_info() -> Event {
         slash_commands: Vec::new(),
     })
 }
+
+/// `Event::Subagent` for child `id`.
+pub fn subagent(id: &str, kind: crate::protocol::SubagentEventKind) -> Event {
+    Event::Subagent(crate::protocol::SubagentEvent {
+        id: id.into(),
+        kind,
+    })
+}
+
+/// A `Spawned` event: `parent` `None` for the main agent's children.
+pub fn spawned(id: &str, parent: Option<&str>, depth: u32, label: &str) -> Event {
+    use crate::protocol::SubagentRole;
+    subagent(
+        id,
+        crate::protocol::SubagentEventKind::Spawned {
+            parent: parent.map(str::to_string),
+            depth,
+            index: 0,
+            label: label.into(),
+            goal: format!("goal of {label}"),
+            role: if depth == 1 {
+                SubagentRole::Orchestrator
+            } else {
+                SubagentRole::Leaf
+            },
+            model: "anthropic/claude-sonnet-4".into(),
+        },
+    )
+}
+
+/// The monitor's standard scene, as of `start + 90 s`: `a1` running a tool (4 tool calls,
+/// 12.8k tokens) with a depth-2 child `a1.1` writing; `a2` completed after 12 s; `a3` failed
+/// after 3 s. Returns the tree and the `now` to render it at.
+pub fn sample_tree() -> (crate::tui::subagents::SubagentTree, std::time::Instant) {
+    use std::time::Duration;
+
+    use crate::protocol::SubagentEventKind as K;
+    use crate::protocol::SubagentStatus;
+    use crate::protocol::SubagentUsage;
+    let start = std::time::Instant::now();
+    let at = |secs: u64| start + Duration::from_secs(secs);
+    let mut tree = crate::tui::subagents::SubagentTree::default();
+    let activity = |id: &str, event: Event| {
+        subagent(
+            id,
+            K::Activity {
+                event: Box::new(event),
+            },
+        )
+    };
+    let events = [
+        (0, spawned("a1", None, 1, "task 1: run the test suite")),
+        (1, spawned("a2", None, 1, "task 2: summarise the README")),
+        (2, spawned("a3", None, 1, "task 3: fetch the changelog")),
+        (
+            5,
+            subagent(
+                "a3",
+                K::Finished {
+                    status: SubagentStatus::Failed,
+                    summary: "network unreachable".into(),
+                    duration_ms: 3_000,
+                },
+            ),
+        ),
+        (
+            10,
+            activity(
+                "a2",
+                Event::MessageComplete {
+                    turn_id: 1,
+                    text: "The README describes the **build**.".into(),
+                    reasoning: None,
+                },
+            ),
+        ),
+        (
+            13,
+            subagent(
+                "a2",
+                K::Usage(SubagentUsage {
+                    api_calls: 1,
+                    tool_calls: 1,
+                    input_tokens: 2_000,
+                    output_tokens: 300,
+                    cost_usd: Some(0.002),
+                }),
+            ),
+        ),
+        (
+            13,
+            subagent(
+                "a2",
+                K::Finished {
+                    status: SubagentStatus::Completed,
+                    summary: "The README describes the build.".into(),
+                    duration_ms: 12_400,
+                },
+            ),
+        ),
+        (
+            30,
+            spawned("a1.1", Some("a1"), 2, "task 1.1: check flaky tests"),
+        ),
+        (
+            40,
+            activity(
+                "a1",
+                Event::ToolStart {
+                    call_id: "c1".into(),
+                    name: "terminal".into(),
+                    preview: "cargo test --lib".into(),
+                    arguments: serde_json::Value::Null,
+                },
+            ),
+        ),
+        (
+            41,
+            subagent(
+                "a1",
+                K::Usage(SubagentUsage {
+                    api_calls: 3,
+                    tool_calls: 4,
+                    input_tokens: 12_000,
+                    output_tokens: 800,
+                    cost_usd: Some(0.0123),
+                }),
+            ),
+        ),
+        (
+            50,
+            activity(
+                "a1.1",
+                Event::MessageDelta {
+                    turn_id: 1,
+                    text: "Looking at the flaky ".into(),
+                },
+            ),
+        ),
+    ];
+    for (secs, event) in events {
+        tree.apply(&event, at(secs));
+    }
+    (tree, at(90))
+}

@@ -261,6 +261,7 @@ impl Transcript {
             | Event::ClarifyRequest(_)
             | Event::ApprovalRequest(_)
             | Event::ApprovalResolved { .. }
+            | Event::Subagent(_)
             | Event::CheckpointList { .. }
             | Event::CheckpointDiff { .. }
             | Event::StatusUpdate(_)

@@ -5,6 +5,7 @@ pub mod onboarding;
 pub mod rollback;
 pub mod secret_prompt;
 pub mod sessions_picker;
+pub mod subagent;
 
 use ratatui::layout::Rect;
 

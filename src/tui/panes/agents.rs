@@ -1,9 +1,18 @@
 //! The Subagents pane (Hermes's subagent monitor, reference §5.1): the spawn tree of
-//! `delegate_task` children with their status.
+//! `delegate_task` children ([`SubagentTree`]) plus the monitor's view state — the selected
+//! row, the sort and filter cycles, whether new spawns are paused, and the one-line steer
+//! input.
 //!
-//! Today it only has its frame and a useful empty state: the protocol has no subagent events
-//! yet, so `apply` ignores everything and `entries` stays empty. The subagent issue fills in
-//! the events, the tree and its keys. Renders from plain data; no I/O.
+//! Unfocused it is a compact list in the side column (status icon, label, elapsed, activity);
+//! focused it grows into the full monitor drawn over the upper screen (`agents_view`). Keys
+//! live in `agents_flow`; this module only keeps state and draws. Renders from plain data with
+//! an explicit `now`; no I/O.
+//!
+//! Invariant: `selected`, when set, names a node of the tree; rows are re-listed on every
+//! use, so a sort or filter change never leaves a stale index behind.
+
+use std::time::Duration;
+use std::time::Instant;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -16,37 +25,131 @@ use ratatui::widgets::Wrap;
 use super::side::PaneFocus;
 use super::side::pane_block;
 use crate::protocol::Event;
+use crate::protocol::Spawning;
+use crate::protocol::SubagentStatus;
 use crate::theme::Role;
 use crate::theme::Theme;
+use crate::tui::markdown::wrap::display_width;
+use crate::tui::markdown::wrap::truncate;
+use crate::tui::subagents::FilterMode;
+use crate::tui::subagents::Node;
+use crate::tui::subagents::NodeStatus;
+use crate::tui::subagents::SortMode;
+use crate::tui::subagents::SubagentTree;
 
-/// One subagent row.
+/// The steer message being typed for child `id`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AgentEntry {
+pub struct SteerInput {
     pub id: String,
-    /// What it was asked to do (its goal, shortened).
     pub label: String,
+    pub text: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct AgentsPane {
-    pub entries: Vec<AgentEntry>,
+    pub tree: SubagentTree,
+    pub selected: Option<String>,
+    pub sort: SortMode,
+    pub filter: FilterMode,
+    pub spawning: Spawning,
+    pub steer: Option<SteerInput>,
+}
+
+impl Default for AgentsPane {
+    fn default() -> Self {
+        Self {
+            tree: SubagentTree::default(),
+            selected: None,
+            sort: SortMode::default(),
+            filter: FilterMode::default(),
+            spawning: Spawning::Allowed,
+            steer: None,
+        }
+    }
 }
 
 impl AgentsPane {
     pub const TITLE: &'static str = "Subagents";
 
-    /// Updates the pane from an engine event. No subagent events exist yet, so nothing
-    /// changes; a catch-all keeps new `Event` variants from breaking this pane.
-    pub fn apply(&mut self, _event: &Event) {}
-
-    /// Subagents currently listed.
-    pub fn running_count(&self) -> usize {
-        self.entries.len()
+    /// Updates the tree from an engine event that arrived at `now`.
+    pub fn apply(&mut self, event: &Event, now: Instant) {
+        self.tree.apply(event, now);
+        let gone = self
+            .selected
+            .as_deref()
+            .is_some_and(|id| self.tree.get(id).is_none());
+        if gone {
+            self.selected = None;
+        }
     }
 
+    /// Subagents currently running.
+    pub fn running_count(&self) -> usize {
+        self.tree.running_count()
+    }
+
+    /// Ids of the listed rows, in order, with their listing depth.
+    pub fn row_ids(&self, now: Instant) -> Vec<String> {
+        self.tree
+            .rows(self.sort, self.filter, now)
+            .into_iter()
+            .map(|(n, _)| n.id.clone())
+            .collect()
+    }
+
+    /// The selected row's id: the stored selection when it is listed, else the first row.
+    pub fn selected_id(&self, now: Instant) -> Option<String> {
+        let rows = self.row_ids(now);
+        match &self.selected {
+            Some(id) if rows.contains(id) => Some(id.clone()),
+            Some(_) | None => rows.into_iter().next(),
+        }
+    }
+
+    pub fn selected_node(&self, now: Instant) -> Option<&Node> {
+        self.selected_id(now).and_then(|id| self.tree.get(&id))
+    }
+
+    /// Moves the selection `delta` rows (clamped at the ends).
+    pub fn move_selection(&mut self, delta: isize, now: Instant) {
+        let rows = self.row_ids(now);
+        let current = self
+            .selected_id(now)
+            .and_then(|id| rows.iter().position(|r| *r == id))
+            .unwrap_or(0);
+        let last = rows.len().saturating_sub(1);
+        let next = current.saturating_add_signed(delta).min(last);
+        self.selected = rows.get(next).cloned();
+    }
+
+    pub fn select_first(&mut self, now: Instant) {
+        self.selected = self.row_ids(now).first().cloned();
+    }
+
+    pub fn select_last(&mut self, now: Instant) {
+        self.selected = self.row_ids(now).last().cloned();
+    }
+
+    /// The compact list for the side column.
     pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme, focus: PaneFocus) {
-        let block = pane_block(Self::TITLE, focus, theme);
-        let lines: Vec<Line<'static>> = if self.entries.is_empty() {
+        self.render_at(area, buf, theme, focus, Instant::now());
+    }
+
+    pub fn render_at(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+        focus: PaneFocus,
+        now: Instant,
+    ) {
+        let title = match self.spawning {
+            Spawning::Allowed => Self::TITLE.to_string(),
+            Spawning::Paused => format!("{} · ⏸ paused", Self::TITLE),
+        };
+        let block = pane_block(&title, focus, theme);
+        let inner = block.inner(area);
+        if self.tree.is_empty() {
             let mut lines = vec![Line::styled(
                 "No subagents running — the agent starts them with delegate_task",
                 theme.style(Role::Text),
@@ -55,21 +158,93 @@ impl AgentsPane {
                 lines.push(Line::default());
                 lines.push(Line::styled("Ctrl+T focus", theme.style(Role::Dim)));
             }
-            lines
-        } else {
-            self.entries
-                .iter()
-                .map(|e| {
-                    Line::from(vec![
-                        Span::styled("● ", theme.style(Role::Accent)),
-                        Span::styled(e.label.clone(), theme.style(Role::Text)),
-                    ])
-                })
-                .collect()
-        };
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(block)
-            .render(area, buf);
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: true })
+                .block(block)
+                .render(area, buf);
+            return;
+        }
+        let width = usize::from(inner.width);
+        let totals = self.tree.totals();
+        let mut lines = vec![Line::styled(
+            truncate(
+                &format!(
+                    "{} running · {} done · {} failed · /agents",
+                    totals.running, totals.done, totals.failed
+                ),
+                width,
+            ),
+            theme.style(Role::Dim),
+        )];
+        for (node, level) in self.tree.rows(self.sort, self.filter, now) {
+            lines.push(compact_row(node, level, width, theme, now));
+        }
+        block.render(area, buf);
+        Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+/// `● task 1  12s  running terminal ls`, cut to `width`.
+fn compact_row(
+    node: &Node,
+    level: usize,
+    width: usize,
+    theme: &Theme,
+    now: Instant,
+) -> Line<'static> {
+    let (icon, role) = status_icon(node.status());
+    let indent = tree_indent(level);
+    let elapsed = format_elapsed(node.elapsed(now));
+    let fixed = display_width(&indent) + 2 + elapsed.len() + 2;
+    let room = width.saturating_sub(fixed);
+    let label_w = room
+        .min(display_width(&node.label))
+        .min(room.max(8) * 3 / 5);
+    let label = truncate(&node.label, label_w.max(1));
+    let used = fixed + display_width(&label) + 2;
+    let activity = truncate(&node.activity, width.saturating_sub(used));
+    Line::from(vec![
+        Span::styled(indent, theme.style(Role::Dim)),
+        Span::styled(format!("{icon} "), theme.style(role)),
+        Span::styled(label, theme.style(Role::Text)),
+        Span::styled(format!("  {elapsed}  "), theme.style(Role::Dim)),
+        Span::styled(activity, theme.style(Role::Dim)),
+    ])
+}
+
+/// The status glyph and the theme role it is drawn in.
+pub fn status_icon(status: NodeStatus) -> (&'static str, Role) {
+    match status {
+        NodeStatus::Running => ("●", Role::Accent),
+        NodeStatus::Ended(SubagentStatus::Completed) => ("✓", Role::Ok),
+        NodeStatus::Ended(SubagentStatus::Failed) => ("✗", Role::Error),
+        NodeStatus::Ended(SubagentStatus::Interrupted) => ("■", Role::Warn),
+        NodeStatus::Ended(SubagentStatus::TimedOut) => ("⏱", Role::Warn),
+    }
+}
+
+/// Depth indent for a row listed at `level` (0 = a root): `└ ` after two columns per level.
+pub fn tree_indent(level: usize) -> String {
+    match level {
+        0 => String::new(),
+        n => format!("{}└ ", "  ".repeat(n - 1)),
+    }
+}
+
+/// `7s`, `2m05s`, `1h03m`.
+pub fn format_elapsed(elapsed: Duration) -> String {
+    let secs = elapsed.as_secs();
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3600 => format!("{}m{:02}s", secs / 60, secs % 60),
+        _ => format!("{}h{:02}m", secs / 3600, secs % 3600 / 60),
+    }
+}
+
+/// `$0.0123`, or `—` when the provider reports no price.
+pub fn format_cost(cost: Option<f64>) -> String {
+    match cost {
+        Some(c) => format!("${c:.4}"),
+        None => "—".to_string(),
     }
 }

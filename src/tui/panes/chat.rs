@@ -117,11 +117,18 @@ pub struct ChatView {
     area: Rect,
     inner: Rect,
     new_below: usize,
+    /// The border title; `None` is " Chat ".
+    title: Option<String>,
 }
 
 impl ChatView {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Titles the border `title` instead of "Chat" (a subagent's log reuses the chat view).
+    pub fn set_title(&mut self, title: &str) {
+        self.title = Some(format!(" {title} "));
     }
 
     pub fn scroll_up(&mut self, n: usize) {
@@ -278,7 +285,10 @@ impl ChatView {
             .border_type(BorderType::Rounded)
             .border_style(theme.style(border))
             .padding(Padding::horizontal(1))
-            .title(Span::styled(" Chat ", theme.style(Role::Title)));
+            .title(Span::styled(
+                self.title.clone().unwrap_or_else(|| " Chat ".to_string()),
+                theme.style(Role::Title),
+            ));
         let inner = block.inner(area);
         block.render(area, buf);
         let last_visible = self.hits.last().map(|h| h.id);

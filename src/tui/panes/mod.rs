@@ -2,8 +2,10 @@
 //! tree, goals and approvals panes.
 
 pub mod agents;
+pub mod agents_view;
 pub mod approvals;
 pub mod approvals_view;
 pub mod chat;
 pub mod goals;
+pub mod live_bar;
 pub mod side;

@@ -57,7 +57,7 @@ pub fn pane_block(title: &str, focus: PaneFocus, theme: &Theme) -> Block<'static
 }
 
 /// The three side panes' state.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Default)]
 pub struct SidePanes {
     pub agents: AgentsPane,
     pub goals: GoalsPane,
@@ -69,7 +69,7 @@ impl SidePanes {
     /// Approvals pane through `approvals_flow`, because they also move focus, ring the bell
     /// and need their arrival time.
     pub fn apply(&mut self, event: &Event) {
-        self.agents.apply(event);
+        self.agents.apply(event, Instant::now());
         self.goals.apply(event);
     }
 
@@ -97,7 +97,7 @@ impl SidePanes {
                 approvals,
             } => {
                 self.agents
-                    .render(agents, buf, theme, PaneFocus::of(Focus::Agents, focus));
+                    .render_at(agents, buf, theme, PaneFocus::of(Focus::Agents, focus), now);
                 self.goals
                     .render(goals, buf, theme, PaneFocus::of(Focus::Goals, focus));
                 self.approvals.render(
