@@ -171,6 +171,7 @@ fn context(dir: &std::path::Path) -> ToolContext {
         host: Arc::new(NullHost),
         policy: Arc::new(HardlineOnly),
         session: Arc::new(SessionTools::new()),
+        delegator: None,
     }
 }
 

@@ -18,6 +18,7 @@ use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
 use crate::protocol::SessionHandle;
+use crate::protocol::SubagentEventKind;
 use crate::protocol::ToolStatus;
 use crate::protocol::TurnOutcome;
 
@@ -108,6 +109,10 @@ pub async fn run_one_shot(
         return printer.engine_gone();
     }
     let mut interrupts = 0u32;
+    // The main agent's background subagents: the run waits until their results (one new
+    // turn, started once all of them have finished) have been answered.
+    let mut running_subagents = std::collections::BTreeSet::new();
+    let mut results_pending = false;
     loop {
         let event = tokio::select! {
             event = handle.events.recv() => event,
@@ -150,6 +155,26 @@ pub async fn run_one_shot(
                     id: request.id,
                     answer,
                 });
+            }
+            Event::TurnStarted { .. } if results_pending && running_subagents.is_empty() => {
+                results_pending = false;
+            }
+            Event::Subagent(sub) => match sub.kind {
+                SubagentEventKind::Spawned { depth, .. } => {
+                    results_pending |= depth == 1;
+                    running_subagents.insert(sub.id);
+                }
+                SubagentEventKind::Finished { .. } => {
+                    running_subagents.remove(&sub.id);
+                }
+                SubagentEventKind::Activity { .. }
+                | SubagentEventKind::Usage(_)
+                | SubagentEventKind::SteerDelivered { .. } => {}
+            },
+            Event::TurnComplete { ref outcome, .. }
+                if results_pending && matches!(outcome, TurnOutcome::Completed) =>
+            {
+                printer.line_err("waiting for the subagents' results…");
             }
             Event::TurnComplete { outcome, .. } => {
                 let answer = printer.finish(&outcome);
@@ -288,6 +313,23 @@ impl Printer<'_> {
                 self.line_err(&format!("{tag}: {text}"));
             }
             Event::Error { text, .. } => self.line_err(&format!("error: {text}")),
+            Event::Subagent(sub) => match &sub.kind {
+                SubagentEventKind::Spawned { label, .. } => {
+                    self.line_err(&format!("🤖 subagent {} started: {label}", sub.id));
+                }
+                SubagentEventKind::Finished {
+                    status,
+                    duration_ms,
+                    ..
+                } => self.line_err(&format!(
+                    "   🤖 subagent {} {status:?} ({:.1}s)",
+                    sub.id,
+                    *duration_ms as f64 / 1000.0
+                )),
+                SubagentEventKind::Activity { .. }
+                | SubagentEventKind::Usage(_)
+                | SubagentEventKind::SteerDelivered { .. } => {}
+            },
             Event::TurnComplete { outcome, .. } => match outcome {
                 TurnOutcome::Interrupted { done } => {
                     self.line_err(&format!("interrupted: {done}"));

@@ -12,6 +12,16 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+mod subagents;
+
+pub use subagents::Spawning;
+pub use subagents::SubagentControl;
+pub use subagents::SubagentEvent;
+pub use subagents::SubagentEventKind;
+pub use subagents::SubagentRole;
+pub use subagents::SubagentStatus;
+pub use subagents::SubagentUsage;
+
 /// Frontend → engine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
@@ -72,6 +82,13 @@ pub enum Op {
     UndoTurns { turns: u32 },
     /// Summarise the middle of the conversation now (`/compress`).
     Compress,
+    /// Steer or stop a running subagent.
+    Subagent {
+        id: String,
+        control: SubagentControl,
+    },
+    /// Pause or resume the starting of new subagents (`p` in the monitor).
+    SetSpawning(Spawning),
     /// Stop the session: cancel everything and end the event stream.
     Shutdown,
 }
@@ -217,6 +234,8 @@ pub enum Event {
     },
     /// The conversation was replaced (resume, undo): frontends redraw it from these.
     HistoryReplay { messages: Vec<ReplayMessage> },
+    /// Something happened to a subagent (a `delegate_task` child).
+    Subagent(SubagentEvent),
     /// The session ended (after `Op::Shutdown`); no more events follow.
     ShutdownComplete,
 }

@@ -547,3 +547,29 @@ async fn config_set_and_get_round_trip_keeping_comments() {
     assert_ne!(run.code, 0);
     assert!(run.stderr.contains("terminal.timeout"), "{}", run.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_shot_waits_for_background_subagents_and_answers_with_their_results() {
+    let server = ScriptedServer::start_echo().await;
+    let fx = Fixture::openai(&server);
+    let run = fx.run(&["-z", "delegate: alpha ;; bravo"]).await;
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert!(
+        run.stderr.contains("subagent sa1 started: task 1/2: alpha"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("waiting for the subagents"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("Results from 2 subagent(s)"),
+        "{}",
+        run.stdout
+    );
+    let alpha = run.stdout.find("Goal: alpha").unwrap();
+    let bravo = run.stdout.find("Goal: bravo").unwrap();
+    assert!(alpha < bravo, "{}", run.stdout);
+}

@@ -207,6 +207,51 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 100_000,
     },
     KnownKey {
+        key: "delegation.max_concurrent_children",
+        kind: FieldKind::Count,
+        max: 64,
+    },
+    KnownKey {
+        key: "delegation.max_spawn_depth",
+        kind: FieldKind::Count,
+        max: 3,
+    },
+    KnownKey {
+        key: "delegation.orchestrator_enabled",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "delegation.max_iterations",
+        kind: FieldKind::Count,
+        max: 10_000,
+    },
+    KnownKey {
+        key: "delegation.child_timeout_seconds",
+        kind: FieldKind::Seconds,
+        max: 86_400,
+    },
+    KnownKey {
+        key: "delegation.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "delegation.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "delegation.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "delegation.subagent_approvals",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
         key: "hooks_auto_accept",
         kind: FieldKind::Bool,
         max: 0,
@@ -224,6 +269,7 @@ pub(super) const SECTIONS: &[&str] = &[
     "approvals",
     "security",
     "checkpoints",
+    "delegation",
 ];
 
 /// How `config set` wrote the file.

@@ -23,6 +23,7 @@ pub struct Config {
     pub command_allowlist: Vec<String>,
     pub security: SecurityConfig,
     pub checkpoints: CheckpointsConfig,
+    pub delegation: DelegationConfig,
     /// Shell hooks: event name → list of `{matcher, command, timeout}`. Kept raw here and
     /// validated by `safety::hooks` (unknown events get a "did you mean" warning there).
     #[serde(skip_serializing)]
@@ -254,6 +255,44 @@ impl Default for CheckpointsConfig {
             enabled: true,
             max_snapshots: 50,
             max_file_size_mb: 10,
+        }
+    }
+}
+
+/// `delegation:` — subagents started with `delegate_task`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DelegationConfig {
+    /// Children running at once; a larger batch is a tool error.
+    pub max_concurrent_children: u32,
+    /// How deep delegation may nest (1: only the main agent delegates; at most 3).
+    pub max_spawn_depth: u32,
+    /// Whether `role: orchestrator` children may delegate further.
+    pub orchestrator_enabled: bool,
+    /// A child's API-call budget when the call does not give one.
+    pub max_iterations: u32,
+    /// Stop a child with no activity for this long (0: never; at least 30).
+    pub child_timeout_seconds: u64,
+    /// A cheaper model for children (empty: the parent's).
+    pub model: String,
+    pub provider: String,
+    pub base_url: String,
+    /// What a child's approval request does: `ask` the user, `deny`, or allow `once`.
+    pub subagent_approvals: String,
+}
+
+impl Default for DelegationConfig {
+    fn default() -> Self {
+        Self {
+            max_concurrent_children: 3,
+            max_spawn_depth: 1,
+            orchestrator_enabled: true,
+            max_iterations: 50,
+            child_timeout_seconds: 0,
+            model: String::new(),
+            provider: String::new(),
+            base_url: String::new(),
+            subagent_approvals: "ask".into(),
         }
     }
 }

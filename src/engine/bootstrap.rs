@@ -13,6 +13,9 @@ use std::time::UNIX_EPOCH;
 
 use super::compress::CompressionSettings;
 use super::compress::Enabled;
+use super::delegation::DelegationSettings;
+use super::delegation::DelegationSpec;
+use super::delegation::SubagentApprovals;
 use super::prompt::PromptEnvironment;
 use super::prompt::SoulSource;
 use super::prompt::build_system_prompt;
@@ -163,6 +166,14 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         ),
         ApprovalMode::Manual | ApprovalMode::Off => None,
     };
+    let delegation_endpoint = auxiliary_endpoint(
+        &model_config,
+        AuxTask::Delegation,
+        config,
+        options.env,
+        &client,
+        &mut notices,
+    );
     let safety = safety_spec(SafetyInputs {
         home: options.home,
         config,
@@ -199,6 +210,11 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         slash_commands,
         discovery: Some(Arc::new(SubdirContext::new(cwd_for_discovery))),
         safety,
+        delegation: DelegationSpec {
+            settings: delegation_settings(&config.delegation, delegation_endpoint),
+            depth: 0,
+            subagent_id: None,
+        },
     };
     Ok(StartedSession {
         handle: spawn_session(spec),
@@ -213,6 +229,8 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
 enum AuxTask {
     Compression,
     Approval,
+    /// `delegation.model`/`provider`/`base_url`: the subagents' model.
+    Delegation,
 }
 
 fn auxiliary_endpoint(
@@ -225,14 +243,23 @@ fn auxiliary_endpoint(
 ) -> Option<ModelEndpoint> {
     let (aux, name, fallback) = match task {
         AuxTask::Compression => (
-            &config.auxiliary.compression,
-            "compression",
+            config.auxiliary.compression.clone(),
+            "auxiliary.compression",
             "summaries use the main model",
         ),
         AuxTask::Approval => (
-            &config.auxiliary.approval,
-            "approval",
+            config.auxiliary.approval.clone(),
+            "auxiliary.approval",
             "smart approvals use the main model",
+        ),
+        AuxTask::Delegation => (
+            crate::config::AuxiliaryModel {
+                model: config.delegation.model.clone(),
+                provider: config.delegation.provider.clone(),
+                base_url: config.delegation.base_url.clone(),
+            },
+            "delegation",
+            "subagents use the main model",
         ),
     };
     if aux.model.trim().is_empty() {
@@ -247,11 +274,31 @@ fn auxiliary_endpoint(
     match resolve_endpoint(&apply_overrides(main, &overrides), config, env, client) {
         Ok(endpoint) => Some(endpoint),
         Err(err) => {
-            notices.push(format!(
-                "auxiliary.{name} is not usable ({err}); {fallback}"
-            ));
+            notices.push(format!("{name} is not usable ({err}); {fallback}"));
             None
         }
+    }
+}
+
+fn delegation_settings(
+    config: &crate::config::DelegationConfig,
+    endpoint: Option<ModelEndpoint>,
+) -> DelegationSettings {
+    DelegationSettings {
+        max_concurrent: usize::try_from(config.max_concurrent_children.max(1)).unwrap_or(3),
+        max_depth: config.max_spawn_depth.clamp(1, 3),
+        orchestrator_enabled: config.orchestrator_enabled,
+        approvals: match config
+            .subagent_approvals
+            .trim()
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "deny" => SubagentApprovals::Deny,
+            "once" => SubagentApprovals::Once,
+            _ => SubagentApprovals::Ask,
+        },
+        endpoint,
     }
 }
 

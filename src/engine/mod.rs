@@ -4,6 +4,7 @@
 
 pub mod bootstrap;
 pub mod compress;
+pub mod delegation;
 pub mod dispatch;
 pub mod events;
 pub mod guard;

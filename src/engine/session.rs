@@ -15,6 +15,8 @@ use tokio::task::JoinError;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::delegation::ChildBase;
+use super::delegation::Delegations;
 use super::dispatch::CallWrapping;
 use super::events::EventSink;
 use super::events::PendingRequests;
@@ -57,6 +59,9 @@ enum Internal {
         missing: Vec<(String, String)>,
     },
     Stored(stored::StoredDone),
+    /// The main agent's background subagents finished: their combined results, to be sent
+    /// as the next user message.
+    DelegationDone(String),
 }
 
 #[path = "session_stored.rs"]
@@ -67,6 +72,9 @@ mod ops;
 
 #[path = "session_safety.rs"]
 mod safety_ops;
+
+#[path = "session_subagents.rs"]
+mod subagent_ops;
 
 /// A stored session's state, loaded to continue it.
 pub struct ResumedSession {
@@ -84,7 +92,11 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
     let resumed = spec.resumed.take();
     let template = NewSession {
         id: spec.session_id.clone(),
-        source: Source::Cli,
+        source: if spec.delegation.depth > 0 {
+            Source::Subagent
+        } else {
+            Source::Cli
+        },
         model: spec.endpoint.model.clone(),
         provider: spec.endpoint.provider_name.clone(),
         base_url: spec.endpoint.base_url.clone(),
@@ -114,7 +126,19 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         spec.cwd.clone(),
         &spec.session_id,
     );
+    let delegations = {
+        let internal = internal_tx.clone();
+        Delegations::new(
+            spec.delegation.clone(),
+            ChildBase::of(&spec),
+            events.clone(),
+            Arc::new(move |text| {
+                let _ = internal.send(Internal::DelegationDone(text));
+            }),
+        )
+    };
     let actor = Actor {
+        delegations,
         guard,
         history,
         events,
@@ -186,6 +210,8 @@ struct Actor {
     next_secret_id: u64,
     /// Approvals and checkpoints, shared by the session's turns.
     guard: Arc<SessionGuard>,
+    /// The session's subagents.
+    delegations: Arc<Delegations>,
 }
 
 enum Next {
@@ -261,6 +287,8 @@ impl Actor {
                 }
             }
             Op::ApprovalReply { id, decision } => self.approval_reply(&id, decision),
+            Op::Subagent { id, control } => self.subagent_control(&id, control),
+            Op::SetSpawning(spawning) => self.set_spawning(spawning),
             Op::ListCheckpoints => self.list_checkpoints(),
             Op::CheckpointDiff { id } => self.checkpoint_diff(&id),
             Op::RestoreCheckpoint { id } => self.restore_checkpoint(&id),
@@ -289,10 +317,13 @@ impl Actor {
             Op::RunShell { command } => self.run_shell(command),
             Op::StopBackground => {
                 self.session_tools.shutdown();
-                self.notice(
-                    NoticeLevel::Info,
-                    "background processes stopped".to_string(),
-                );
+                let children = self.delegations.running();
+                self.delegations.stop_all();
+                let text = match children {
+                    0 => "background processes stopped".to_string(),
+                    n => format!("background processes and {n} subagent(s) stopped"),
+                };
+                self.notice(NoticeLevel::Info, text);
             }
             Op::SetYolo(yolo) => self.set_yolo(yolo),
             // Handled by the run loop before dispatch.
@@ -359,6 +390,7 @@ impl Actor {
             )),
             session: self.session_tools.clone(),
             env: self.spec.tool_env.clone(),
+            delegator: self.delegator(turn_id, &cancel),
         };
         let ctx = TurnContext {
             turn_id,
@@ -460,6 +492,7 @@ impl Actor {
         }
         self.pending.decline_all();
         self.guard.asker.pending.decline_all();
+        self.delegations.stop_all();
         self.session_tools.shutdown();
         self.guard
             .hooks

@@ -87,6 +87,7 @@ impl Actor {
                 self.ask_next_secret();
             }
             Internal::Stored(done) => self.stored_done(done),
+            Internal::DelegationDone(text) => self.delegation_done(text),
             Internal::SlashResolved {
                 name,
                 message: None,
@@ -176,6 +177,7 @@ impl Actor {
             context_window: self.spec.endpoint.context_window,
             ..StatusUpdate::default()
         };
+        self.delegations.stop_all();
         let old_session_id = std::mem::replace(&mut self.spec.session_id, new_session_id());
         self.guard.hooks.set_session_id(&self.spec.session_id);
         self.session_hook(
@@ -240,6 +242,7 @@ impl Actor {
             policy: Arc::new(HardlineOnly),
             session: self.session_tools.clone(),
             env: self.spec.tool_env.clone(),
+            delegator: None,
         };
         let tools = self.spec.tools.clone();
         let events = self.events.clone();

@@ -58,7 +58,9 @@ impl Actor {
     }
 
     pub(super) fn approval_reply(&mut self, id: &str, decision: ApprovalDecision) {
-        if self.guard.asker.pending.answer(id, decision) {
+        if self.guard.asker.pending.answer(id, decision)
+            || self.delegations.route_reply(id, decision)
+        {
             return;
         }
         self.notice(

@@ -90,6 +90,7 @@ pub fn build_tools(
     let _ = tools.register(Arc::new(SkillsListTool::new(skills.clone())));
     let _ = tools.register(Arc::new(SkillViewTool::new(skills.clone())));
     let _ = tools.register(Arc::new(SkillManageTool::new(skills.clone())));
+    let _ = tools.register(Arc::new(crate::tools::delegate::DelegateTaskTool));
     tools
 }
 
@@ -235,5 +236,6 @@ pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
             RedactSecrets::from(config.security.redact_secrets),
             inputs.env.secret_values(),
         ),
+        agent: "main".to_string(),
     }
 }

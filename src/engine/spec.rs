@@ -79,4 +79,6 @@ pub struct SessionSpec {
     pub discovery: Option<Arc<SubdirContext>>,
     /// Approvals, checkpoints, hooks and redaction.
     pub safety: SafetySpec,
+    /// Subagents: limits, and where this session sits in the tree.
+    pub delegation: super::delegation::DelegationSpec,
 }

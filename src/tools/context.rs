@@ -42,6 +42,36 @@ pub enum CommandVerdict {
     },
 }
 
+/// One task for a subagent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelegatedTask {
+    pub goal: String,
+    pub context: String,
+}
+
+/// A `delegate_task` call, validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelegationRequest {
+    pub tasks: Vec<DelegatedTask>,
+    /// API calls each child may make.
+    pub max_iterations: u32,
+    pub role: crate::protocol::SubagentRole,
+}
+
+/// Starts subagents for `delegate_task`. The engine implements it; `Err` is a message for
+/// the model (caps, depth, paused spawns).
+#[async_trait]
+pub trait Delegator: Send + Sync {
+    /// Runs the children. Returns the text the model gets back: a handle (the main agent's
+    /// children run in the background) or the children's results in input order (a
+    /// subagent's own workers, waited for).
+    async fn delegate(
+        &self,
+        request: DelegationRequest,
+        cancel: &CancellationToken,
+    ) -> Result<String, String>;
+}
+
 /// Limits and settings tools read from config.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolLimits {
@@ -116,4 +146,6 @@ pub struct ToolContext {
     pub policy: Arc<dyn CommandPolicy>,
     pub session: Arc<crate::tools::SessionTools>,
     pub env: Arc<ToolEnv>,
+    /// Starts subagents (`delegate_task`); `None` where delegation is not available.
+    pub delegator: Option<Arc<dyn Delegator>>,
 }

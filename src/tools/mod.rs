@@ -9,6 +9,7 @@
 pub mod args;
 pub mod clarify;
 pub mod context;
+pub mod delegate;
 pub mod memory;
 pub mod output;
 pub mod patch;

@@ -67,6 +67,18 @@ impl ToolRegistry {
         Ok(())
     }
 
+    /// The same registry without the tools named in `names` (a subagent's tools).
+    pub fn without(&self, names: &[&str]) -> Self {
+        Self {
+            tools: self
+                .tools
+                .iter()
+                .filter(|t| !names.contains(&t.name()))
+                .cloned()
+                .collect(),
+        }
+    }
+
     pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
         self.tools.iter().find(|t| t.name() == name).cloned()
     }

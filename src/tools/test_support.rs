@@ -71,5 +71,6 @@ pub fn ctx_with(dir: &Path, host: Arc<FakeHost>) -> ToolContext {
         host,
         policy: Arc::new(HardlineOnly),
         session: Arc::new(SessionTools::new()),
+        delegator: None,
     }
 }

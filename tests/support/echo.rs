@@ -2,9 +2,10 @@
 //! human can drive the real binary without writing a script.
 //!
 //! Rules, on the last message of the request: a tool result → "Tool said: <first 200 chars>";
-//! a user message starting with `run:` → a `terminal` tool call running the rest; any other
-//! user message → "You said: <text>". Works for OpenAI and Anthropic message shapes. Never
-//! runs out.
+//! a user message starting with `run:` → a `terminal` tool call running the rest;
+//! `delegate: A ;; B` → a `delegate_task` call with one task per `;;`-separated goal; any other
+//! user message → "You said: <text>". A subagent's task message (`Goal: …`) follows the same
+//! rules for the goal. Works for OpenAI and Anthropic message shapes. Never runs out.
 
 use serde_json::Value;
 
@@ -34,10 +35,24 @@ pub fn echo_response(body: &Value, seq: u64) -> Response {
         .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
         .map(text_of)
         .unwrap_or_default();
-    match said.trim_start().strip_prefix("run:") {
+    let asked = said.trim_start();
+    let asked = asked.strip_prefix("Goal: ").unwrap_or(asked);
+    if let Some(goals) = asked.strip_prefix("delegate:") {
+        let tasks: Vec<Value> = goals
+            .split(";;")
+            .map(|g| serde_json::json!({"goal": g.trim()}))
+            .collect();
+        let arguments = serde_json::json!({ "tasks": tasks }).to_string();
+        return Response::tool_calls([ScriptedCall::new(
+            &format!("call_echo_{seq}"),
+            "delegate_task",
+            &arguments,
+        )]);
+    }
+    match asked.strip_prefix("run:") {
         Some(command) => Response::tool_calls([ScriptedCall::terminal(
             &format!("call_echo_{seq}"),
-            command.trim(),
+            command.lines().next().unwrap_or_default().trim(),
         )]),
         None => words(&format!("You said: {said}")),
     }

@@ -106,6 +106,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
         env_file: None,
         summariser: None,
         safety: hermes::engine::guard::SafetySpec::in_memory(cwd.to_path_buf()),
+        delegation: hermes::engine::delegation::DelegationSpec::default(),
     }
 }
 

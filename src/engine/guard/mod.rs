@@ -112,6 +112,8 @@ pub struct SafetySpec {
     pub hooks: Option<HookSetup>,
     /// Masks secrets in tool output.
     pub redactor: Redactor,
+    /// Who asks in approval requests: `main`, or a subagent's label.
+    pub agent: String,
 }
 
 /// Validated `hooks:` entries, their consent allowlist and whether consent is pre-given.
@@ -136,6 +138,7 @@ impl SafetySpec {
             checkpoints: None,
             hooks: None,
             redactor: Redactor::default(),
+            agent: "main".to_string(),
         }
     }
 }
@@ -161,7 +164,7 @@ impl SessionGuard {
                 setup.accept,
                 Some(Arc::new(consent::HookConsentAsker {
                     asker: asker.clone(),
-                    agent: "main".to_string(),
+                    agent: spec.agent.clone(),
                     cwd: work_dir.display().to_string(),
                 })),
                 work_dir.clone(),
@@ -187,7 +190,7 @@ impl SessionGuard {
             home: spec.home.clone(),
             checkpoints: spec.checkpoints.clone(),
             work_dir,
-            agent: "main".to_string(),
+            agent: spec.agent.clone(),
             hooks,
             redactor: spec.redactor.clone(),
         })

@@ -1,0 +1,340 @@
+//! One child's life: start its session actor, give it the task, forward its events to the
+//! parent's frontend (as `Event::Subagent`), route its approval requests, count its usage,
+//! and turn its end into a `ChildResult` and a `Finished` event.
+//!
+//! Invariants: exactly one `Finished` per `Spawned`; the child's actor is shut down (its
+//! background processes die with it) before the result is returned; stopping is an interrupt
+//! followed by a shutdown, bounded in time.
+
+use std::sync::Arc;
+use std::time::Duration;
+use std::time::Instant;
+
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::ChildControl;
+use super::Delegations;
+use super::SubagentApprovals;
+use super::child;
+use super::lock;
+use crate::engine::session::spawn_session;
+use crate::protocol::ApprovalDecision;
+use crate::protocol::Event;
+use crate::protocol::Op;
+use crate::protocol::SessionHandle;
+use crate::protocol::SubagentEventKind;
+use crate::protocol::SubagentRole;
+use crate::protocol::SubagentStatus;
+use crate::protocol::SubagentUsage;
+use crate::protocol::TurnOutcome;
+use crate::tools::DelegatedTask;
+
+/// How long a stopped child may take to wind down before it is dropped.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+pub struct Launch {
+    pub id: String,
+    pub label: String,
+    pub index: usize,
+    pub task: DelegatedTask,
+    pub role: SubagentRole,
+    pub max_iterations: u32,
+    pub stop: CancellationToken,
+}
+
+pub struct Started {
+    pub id: String,
+    handle: JoinHandle<ChildResult>,
+    label: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChildResult {
+    pub id: String,
+    pub label: String,
+    pub status: SubagentStatus,
+    pub summary: String,
+}
+
+/// "task 2/3: run the test suite…" (or just the goal for a single child).
+pub fn label_for(index: usize, count: usize, goal: &str) -> String {
+    let short: String = goal.split_whitespace().collect::<Vec<_>>().join(" ");
+    let short = if short.chars().count() > 48 {
+        format!("{}…", short.chars().take(47).collect::<String>())
+    } else {
+        short
+    };
+    if count > 1 {
+        format!("task {}/{count}: {short}", index + 1)
+    } else {
+        short
+    }
+}
+
+pub fn start(parent: Arc<Delegations>, launch: Launch) -> Started {
+    let spec = child::child_spec(
+        &parent,
+        &launch.id,
+        &launch.label,
+        launch.role,
+        launch.max_iterations,
+    );
+    parent.emit(
+        &launch.id,
+        SubagentEventKind::Spawned {
+            parent: parent.spec.subagent_id.clone(),
+            depth: parent.spec.depth + 1,
+            index: u32::try_from(launch.index).unwrap_or(u32::MAX),
+            label: launch.label.clone(),
+            goal: launch.task.goal.clone(),
+            role: launch.role,
+            model: spec.endpoint.model.clone(),
+        },
+    );
+    let handle = spawn_session(spec);
+    lock(&parent.children).insert(
+        launch.id.clone(),
+        ChildControl {
+            ops: handle.ops.clone(),
+            stop: launch.stop.clone(),
+        },
+    );
+    let id = launch.id.clone();
+    let label = launch.label.clone();
+    let join = tokio::spawn(run(parent, launch, handle));
+    Started {
+        id,
+        handle: join,
+        label,
+    }
+}
+
+/// Results in input order, whatever order the children finished in.
+pub async fn join_all(started: Vec<Started>) -> Vec<ChildResult> {
+    let mut results = Vec::with_capacity(started.len());
+    for child in started {
+        let result = match child.handle.await {
+            Ok(result) => result,
+            Err(e) => ChildResult {
+                id: child.id,
+                label: child.label,
+                status: SubagentStatus::Failed,
+                summary: format!("the subagent's task stopped unexpectedly ({e})"),
+            },
+        };
+        results.push(result);
+    }
+    results
+}
+
+/// The message the parent gets: every child's status and summary, in input order.
+pub fn combined_message(results: &[ChildResult]) -> String {
+    let mut text = format!("Results from {} subagent(s):\n", results.len());
+    for result in results {
+        let status = match result.status {
+            SubagentStatus::Completed => "completed",
+            SubagentStatus::Failed => "failed",
+            SubagentStatus::Interrupted => "interrupted (stopped by the user)",
+            SubagentStatus::TimedOut => "timed out",
+        };
+        text.push_str(&format!(
+            "\n### {} [{}] — {status}\n{}\n",
+            result.label, result.id, result.summary
+        ));
+    }
+    text
+}
+
+async fn run(parent: Arc<Delegations>, launch: Launch, mut handle: SessionHandle) -> ChildResult {
+    let started = Instant::now();
+    let _ = handle.ops.send(Op::UserInput {
+        text: child::task_message(&launch.task),
+    });
+    let mut watch = Watch::default();
+    let mut stopping = false;
+    let status = loop {
+        let event = tokio::select! {
+            event = handle.events.recv() => event,
+            () = launch.stop.cancelled(), if !stopping => {
+                stopping = true;
+                let _ = handle.ops.send(Op::Interrupt);
+                continue;
+            }
+        };
+        let Some(event) = event else {
+            watch.last_text = "the subagent ended unexpectedly".to_string();
+            break SubagentStatus::Failed;
+        };
+        if let Some(status) = watch.on_event(&parent, &launch.id, event, stopping) {
+            break status;
+        }
+    };
+    shut_down(&mut handle).await;
+    lock(&parent.children).remove(&launch.id);
+    let summary = if watch.last_text.trim().is_empty() {
+        "(the subagent gave no summary)".to_string()
+    } else {
+        watch.last_text.clone()
+    };
+    parent.emit(
+        &launch.id,
+        SubagentEventKind::Finished {
+            status,
+            summary: summary.clone(),
+            duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        },
+    );
+    ChildResult {
+        id: launch.id,
+        label: launch.label,
+        status,
+        summary,
+    }
+}
+
+async fn shut_down(handle: &mut SessionHandle) {
+    let _ = handle.ops.send(Op::Shutdown);
+    let drained = async {
+        while let Some(event) = handle.events.recv().await {
+            if matches!(event, Event::ShutdownComplete) {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(STOP_GRACE, drained).await;
+}
+
+/// What the parent tracks of one running child.
+#[derive(Default)]
+struct Watch {
+    usage: SubagentUsage,
+    last_text: String,
+    failure: Option<String>,
+}
+
+impl Watch {
+    /// Handles one child event; `Some(status)` when the child's turn ended.
+    fn on_event(
+        &mut self,
+        parent: &Delegations,
+        id: &str,
+        event: Event,
+        stopping: bool,
+    ) -> Option<SubagentStatus> {
+        match event {
+            Event::ApprovalRequest(request) => {
+                let answer = match parent.settings.approvals {
+                    SubagentApprovals::Ask => None,
+                    SubagentApprovals::Deny => Some(ApprovalDecision::Deny),
+                    SubagentApprovals::Once => Some(ApprovalDecision::Once),
+                };
+                lock(&parent.routes).insert(request.id.clone(), id.to_string());
+                match answer {
+                    Some(decision) => {
+                        parent.route_reply(&request.id, decision);
+                    }
+                    None => parent.events.send(Event::ApprovalRequest(request)),
+                }
+            }
+            Event::ApprovalResolved { ref id, .. } => {
+                lock(&parent.routes).remove(id);
+                parent.events.send(event);
+            }
+            // A grandchild's events, already wrapped by this child's own delegations.
+            Event::Subagent(ref sub) => {
+                if matches!(sub.kind, SubagentEventKind::Spawned { .. }) {
+                    lock(&parent.owners).insert(sub.id.clone(), id.to_string());
+                }
+                parent.events.send(event);
+            }
+            Event::StatusUpdate(status) => {
+                self.usage.api_calls = status.api_calls;
+                self.usage.input_tokens = status.input_tokens;
+                self.usage.output_tokens = status.output_tokens;
+                self.usage.cost_usd = status.cost_usd;
+                parent.emit(id, SubagentEventKind::Usage(self.usage));
+            }
+            Event::TurnComplete { outcome, .. } => {
+                return Some(match outcome {
+                    TurnOutcome::Completed => SubagentStatus::Completed,
+                    TurnOutcome::Interrupted { .. } if stopping => SubagentStatus::Interrupted,
+                    TurnOutcome::Interrupted { .. } => SubagentStatus::Interrupted,
+                    TurnOutcome::IterationLimit { limit } => {
+                        self.note_failure(format!("ran out of its {limit} API calls"));
+                        SubagentStatus::Failed
+                    }
+                    TurnOutcome::Failed { kind } => {
+                        self.note_failure(format!("failed ({kind:?})"));
+                        SubagentStatus::Failed
+                    }
+                });
+            }
+            Event::Error { ref text, .. } => {
+                self.failure = Some(text.clone());
+                parent.emit(
+                    id,
+                    SubagentEventKind::Activity {
+                        event: Box::new(event),
+                    },
+                );
+            }
+            Event::MessageComplete { ref text, .. } => {
+                if !text.trim().is_empty() {
+                    self.last_text = text.clone();
+                }
+                parent.emit(
+                    id,
+                    SubagentEventKind::Activity {
+                        event: Box::new(event),
+                    },
+                );
+            }
+            Event::ToolComplete { .. } => {
+                self.usage.tool_calls += 1;
+                parent.emit(
+                    id,
+                    SubagentEventKind::Activity {
+                        event: Box::new(event),
+                    },
+                );
+                parent.emit(id, SubagentEventKind::Usage(self.usage));
+            }
+            Event::TurnStarted { .. }
+            | Event::MessageStart { .. }
+            | Event::MessageDelta { .. }
+            | Event::ReasoningDelta { .. }
+            | Event::ToolStart { .. }
+            | Event::ToolProgress { .. }
+            | Event::Notice { .. }
+            | Event::ClarifyRequest(_)
+            | Event::SecretRequest(_) => parent.emit(
+                id,
+                SubagentEventKind::Activity {
+                    event: Box::new(event),
+                },
+            ),
+            Event::SessionInfo(_)
+            | Event::CheckpointList { .. }
+            | Event::CheckpointDiff { .. }
+            | Event::SessionList { .. }
+            | Event::HistoryReplay { .. }
+            | Event::ShutdownComplete => {}
+        }
+        None
+    }
+
+    fn note_failure(&mut self, what: String) {
+        let detail = self
+            .failure
+            .take()
+            .map(|f| format!(": {f}"))
+            .unwrap_or_default();
+        let prefix = format!("The subagent {what}{detail}.");
+        self.last_text = if self.last_text.trim().is_empty() {
+            prefix
+        } else {
+            format!("{prefix} Its last message:\n{}", self.last_text)
+        };
+    }
+}

@@ -1,0 +1,359 @@
+//! Subagents: the engine's `Delegator`. `delegate_task` starts child session actors (fresh
+//! history, the parent's tools minus the blocked ones, the same provider clients), forwards
+//! their events to the parent's frontend as `Event::Subagent`, routes their approval requests
+//! to the parent's queue, and returns their summaries in input order.
+//!
+//! The main agent's children run in the background: the tool returns at once and the results
+//! come back as one new message through `DelegationDone`. A subagent's own workers are waited
+//! for inside its turn. Invariants: a batch over `max_concurrent_children` is an error, never
+//! cut; depth never exceeds `max_spawn_depth`; every child that started gets exactly one
+//! `Finished`; stopping a session (or /stop) stops its children, a follow-up message does not.
+
+mod child;
+mod drive;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::PoisonError;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering;
+
+use async_trait::async_trait;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::compress::CompressionSettings;
+use crate::engine::events::EventSink;
+use crate::engine::spec::ModelEndpoint;
+use crate::protocol::ApprovalDecision;
+use crate::protocol::Event;
+use crate::protocol::Op;
+use crate::protocol::Spawning;
+use crate::protocol::SubagentControl;
+use crate::protocol::SubagentEvent;
+use crate::protocol::SubagentEventKind;
+use crate::protocol::SubagentRole;
+use crate::protocol::Yolo;
+use crate::safety::approvals::ApprovalSettings;
+use crate::safety::checkpoints::CheckpointStore;
+use crate::safety::classify::ShellContext;
+use crate::store::SessionStore;
+use crate::tools::DelegationRequest;
+use crate::tools::Delegator;
+use crate::tools::ToolEnv;
+use crate::tools::ToolLimits;
+use crate::tools::registry::ToolRegistry;
+use crate::util::redact::Redactor;
+
+pub use child::LEAF_BLOCKED;
+pub use drive::ChildResult;
+
+/// What a child's approval request does (`delegation.subagent_approvals`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubagentApprovals {
+    /// Queue it in the parent's approvals pane, labelled with the child.
+    Ask,
+    Deny,
+    /// Allow the call once without asking.
+    Once,
+}
+
+/// `delegation:` settings, resolved.
+#[derive(Clone)]
+pub struct DelegationSettings {
+    pub max_concurrent: usize,
+    pub max_depth: u32,
+    pub orchestrator_enabled: bool,
+    pub approvals: SubagentApprovals,
+    /// `delegation.model`/`provider`/`base_url`: the children's endpoint, when set.
+    pub endpoint: Option<ModelEndpoint>,
+}
+
+impl Default for DelegationSettings {
+    fn default() -> Self {
+        Self {
+            max_concurrent: 3,
+            max_depth: 1,
+            orchestrator_enabled: true,
+            approvals: SubagentApprovals::Ask,
+            endpoint: None,
+        }
+    }
+}
+
+/// Where a session sits in the delegation tree.
+#[derive(Clone, Default)]
+pub struct DelegationSpec {
+    pub settings: DelegationSettings,
+    /// 0 for the main agent.
+    pub depth: u32,
+    /// The subagent id of this session (`None` for the main agent).
+    pub subagent_id: Option<String>,
+}
+
+/// What children inherit from their parent session.
+#[derive(Clone)]
+pub struct ChildBase {
+    pub endpoint: ModelEndpoint,
+    pub tools: Arc<ToolRegistry>,
+    pub cwd: PathBuf,
+    pub limits: ToolLimits,
+    pub max_tokens: Option<u32>,
+    pub yolo: Yolo,
+    pub store: Option<Arc<SessionStore>>,
+    pub tool_env: Arc<ToolEnv>,
+    pub compression: CompressionSettings,
+    pub approvals: ApprovalSettings,
+    pub shell: ShellContext,
+    pub checkpoints: Option<Arc<CheckpointStore>>,
+    pub redactor: Redactor,
+    pub project_context: String,
+}
+
+impl ChildBase {
+    /// What a session's children inherit from its spec.
+    pub fn of(spec: &crate::engine::spec::SessionSpec) -> Self {
+        Self {
+            endpoint: spec.endpoint.clone(),
+            tools: spec.tools.clone(),
+            cwd: spec.cwd.clone(),
+            limits: spec.limits.clone(),
+            max_tokens: spec.max_tokens,
+            yolo: spec.yolo,
+            store: spec.store.clone(),
+            tool_env: spec.tool_env.clone(),
+            compression: spec.compression,
+            approvals: spec.safety.approvals.clone(),
+            shell: spec.safety.shell.clone(),
+            checkpoints: spec.safety.checkpoints.clone(),
+            redactor: spec.safety.redactor.clone(),
+            project_context: child::project_context(&spec.cwd),
+        }
+    }
+}
+
+/// A running child, for steering and stopping.
+struct ChildControl {
+    ops: UnboundedSender<Op>,
+    stop: CancellationToken,
+}
+
+/// A session's children: starting them, and the controls of the running ones.
+pub struct Delegations {
+    settings: DelegationSettings,
+    spec: DelegationSpec,
+    base: ChildBase,
+    events: EventSink,
+    /// Where background results go (into the session actor, as a new message).
+    done: Arc<dyn Fn(String) + Send + Sync>,
+    children: Mutex<HashMap<String, ChildControl>>,
+    /// Open approval requests of children (and their descendants): request id → child id.
+    routes: Mutex<HashMap<String, String>>,
+    /// Descendants below the children: subagent id → the child that owns it.
+    owners: Mutex<HashMap<String, String>>,
+    spawning: Mutex<Spawning>,
+    next: AtomicU64,
+    /// Stops every child of this session (reset, shutdown, /stop).
+    all: Mutex<CancellationToken>,
+}
+
+impl Delegations {
+    pub fn new(
+        spec: DelegationSpec,
+        base: ChildBase,
+        events: EventSink,
+        done: Arc<dyn Fn(String) + Send + Sync>,
+    ) -> Arc<Self> {
+        Arc::new(Self {
+            settings: spec.settings.clone(),
+            spec,
+            base,
+            events,
+            done,
+            children: Mutex::new(HashMap::new()),
+            routes: Mutex::new(HashMap::new()),
+            owners: Mutex::new(HashMap::new()),
+            spawning: Mutex::new(Spawning::Allowed),
+            next: AtomicU64::new(1),
+            all: Mutex::new(CancellationToken::new()),
+        })
+    }
+
+    fn child_delegation(&self, id: &str, _label: &str) -> DelegationSpec {
+        DelegationSpec {
+            settings: self.settings.clone(),
+            depth: self.spec.depth + 1,
+            subagent_id: Some(id.to_string()),
+        }
+    }
+
+    pub fn set_spawning(&self, spawning: Spawning) {
+        *lock(&self.spawning) = spawning;
+    }
+
+    /// Steers or stops child `id`; false when no such child is running here.
+    pub fn control(&self, id: &str, control: SubagentControl) -> bool {
+        let children = lock(&self.children);
+        let Some(child) = children.get(id) else {
+            // A grandchild: its parent (one of our children) controls it.
+            let owner = lock(&self.owners).get(id).cloned();
+            return owner
+                .and_then(|owner| children.get(&owner))
+                .is_some_and(|child| {
+                    child
+                        .ops
+                        .send(Op::Subagent {
+                            id: id.to_string(),
+                            control,
+                        })
+                        .is_ok()
+                });
+        };
+        match control {
+            SubagentControl::Steer { text } => child.ops.send(Op::Steer { text }).is_ok(),
+            SubagentControl::Stop | SubagentControl::StopSubtree => {
+                child.stop.cancel();
+                true
+            }
+        }
+    }
+
+    /// Stops every running child (session reset, shutdown, /stop).
+    pub fn stop_all(&self) {
+        let mut all = lock(&self.all);
+        all.cancel();
+        *all = CancellationToken::new();
+    }
+
+    /// Whether any child is running.
+    pub fn running(&self) -> usize {
+        lock(&self.children).len()
+    }
+
+    /// Delivers an approval answer to the child that asked; false if none did.
+    pub fn route_reply(&self, request_id: &str, decision: ApprovalDecision) -> bool {
+        let child_id = lock(&self.routes).remove(request_id);
+        let Some(child_id) = child_id else {
+            return false;
+        };
+        lock(&self.children).get(&child_id).is_some_and(|child| {
+            child
+                .ops
+                .send(Op::ApprovalReply {
+                    id: request_id.to_string(),
+                    decision,
+                })
+                .is_ok()
+        })
+    }
+
+    fn emit(&self, id: &str, kind: SubagentEventKind) {
+        self.events.send(Event::Subagent(SubagentEvent {
+            id: id.to_string(),
+            kind,
+        }));
+    }
+
+    fn refuse(&self, request: &DelegationRequest) -> Option<String> {
+        if *lock(&self.spawning) == Spawning::Paused {
+            return Some(
+                "the user paused new subagents (p in the subagent monitor); do the work yourself \
+                 or try again later"
+                    .to_string(),
+            );
+        }
+        let depth = self.spec.depth + 1;
+        if depth > self.settings.max_depth.clamp(1, 3) {
+            return Some(format!(
+                "subagents may not delegate further (delegation.max_spawn_depth is {})",
+                self.settings.max_depth
+            ));
+        }
+        if request.role == SubagentRole::Orchestrator && !self.settings.orchestrator_enabled {
+            return Some(
+                "orchestrator subagents are disabled (delegation.orchestrator_enabled: false)"
+                    .to_string(),
+            );
+        }
+        let limit = self.settings.max_concurrent.max(1);
+        if request.tasks.len() > limit {
+            return Some(format!(
+                "{} tasks is more than delegation.max_concurrent_children ({limit}); send at most \
+                 {limit} at a time",
+                request.tasks.len()
+            ));
+        }
+        None
+    }
+}
+
+/// The per-turn face of `Delegations`: children stop when this turn is cancelled, unless
+/// they run in the background for the main agent.
+pub struct TurnDelegator {
+    pub delegations: Arc<Delegations>,
+}
+
+#[async_trait]
+impl Delegator for TurnDelegator {
+    async fn delegate(
+        &self,
+        request: DelegationRequest,
+        cancel: &CancellationToken,
+    ) -> Result<String, String> {
+        let this = &self.delegations;
+        if let Some(reason) = this.refuse(&request) {
+            return Err(reason);
+        }
+        let stop_all = lock(&this.all).clone();
+        let mut started = Vec::new();
+        for (index, task) in request.tasks.iter().enumerate() {
+            let n = this.next.fetch_add(1, Ordering::Relaxed);
+            let id = match &this.spec.subagent_id {
+                Some(parent) => format!("{parent}.{n}"),
+                None => format!("sa{n}"),
+            };
+            let label = drive::label_for(index, request.tasks.len(), &task.goal);
+            started.push(drive::start(
+                this.clone(),
+                drive::Launch {
+                    id,
+                    label,
+                    index,
+                    task: task.clone(),
+                    role: request.role,
+                    max_iterations: request.max_iterations,
+                    stop: stop_all.child_token(),
+                },
+            ));
+        }
+        let names: Vec<String> = started.iter().map(|c| c.id.clone()).collect();
+        if this.spec.depth == 0 {
+            let this = this.clone();
+            tokio::spawn(async move {
+                let results = drive::join_all(started).await;
+                (this.done)(drive::combined_message(&results));
+            });
+            return Ok(format!(
+                "Started {} subagent(s) in the background ({}). Their results will arrive \
+                 together as a new message when all have finished; carry on with anything \
+                 else meanwhile, and do not redo their work.",
+                names.len(),
+                names.join(", ")
+            ));
+        }
+        let results = tokio::select! {
+            results = drive::join_all(started) => results,
+            () = cancel.cancelled() => {
+                stop_all.cancel();
+                return Err("interrupted: the subagents were stopped".to_string());
+            }
+        };
+        Ok(drive::combined_message(&results))
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,57 @@
+//! The session actor's subagent side: steering and stopping children, pausing new spawns,
+//! the per-turn delegator tools call, and the main agent's background results arriving as a
+//! new message (queued behind a running turn, never interrupting it).
+
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use super::Actor;
+use crate::engine::delegation::TurnDelegator;
+use crate::protocol::NoticeLevel;
+use crate::protocol::Spawning;
+use crate::protocol::SubagentControl;
+use crate::tools::Delegator;
+
+impl Actor {
+    pub(super) fn subagent_control(&mut self, id: &str, control: SubagentControl) {
+        let what = match control {
+            SubagentControl::Steer { .. } => "steer",
+            SubagentControl::Stop | SubagentControl::StopSubtree => "stop",
+        };
+        if !self.delegations.control(id, control) {
+            self.notice(
+                NoticeLevel::Warning,
+                format!("cannot {what} subagent {id}: it is not running"),
+            );
+        }
+    }
+
+    pub(super) fn set_spawning(&mut self, spawning: Spawning) {
+        self.delegations.set_spawning(spawning);
+        let text = match spawning {
+            Spawning::Paused => "new subagents are paused; running ones carry on",
+            Spawning::Allowed => "new subagents may start again",
+        };
+        self.notice(NoticeLevel::Info, text.to_string());
+    }
+
+    /// What this turn's `delegate_task` calls go through.
+    pub(super) fn delegator(
+        &self,
+        _turn_id: u64,
+        _cancel: &CancellationToken,
+    ) -> Option<Arc<dyn Delegator>> {
+        Some(Arc::new(TurnDelegator {
+            delegations: self.delegations.clone(),
+        }))
+    }
+
+    /// Background subagents finished: their results are the next user message.
+    pub(super) fn delegation_done(&mut self, text: String) {
+        match self.running {
+            Some(_) => self.queue.push_back(text),
+            None => self.start_turn(text),
+        }
+    }
+}

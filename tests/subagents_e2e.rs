@@ -1,0 +1,245 @@
+//! Subagents end to end through the engine and the scripted provider in echo mode (each
+//! request is answered from its own messages, so parallel children get deterministic replies):
+//! a background batch whose results come back as one message in input order, a child's
+//! dangerous command approved from the parent's queue, a child stopped by the user, and a
+//! batch over the concurrency cap refused.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hermes::protocol::ApprovalDecision;
+use hermes::protocol::Event;
+use hermes::protocol::Op;
+use hermes::protocol::SubagentControl;
+use hermes::protocol::SubagentEvent;
+use hermes::protocol::SubagentEventKind;
+use hermes::protocol::SubagentStatus;
+use hermes::protocol::TurnOutcome;
+use hermes::protocol::Yolo;
+use hermes::tools::delegate::DelegateTaskTool;
+use hermes::tools::registry::ToolRegistry;
+use support::ScriptedServer;
+use support::engine::Session;
+use support::engine::start;
+
+fn with_delegation(server: &ScriptedServer, yolo: Yolo) -> Session {
+    start(server, |spec| {
+        let mut tools = ToolRegistry::core();
+        tools.register(Arc::new(DelegateTaskTool)).unwrap();
+        spec.tools = Arc::new(tools);
+        spec.yolo = yolo;
+    })
+}
+
+/// Events (after `seen`) until the second turn — the one the subagents' results started —
+/// has completed; returns them all.
+async fn until_results_answered(s: &mut Session, mut seen: Vec<Event>) -> Vec<Event> {
+    let completed = |events: &[Event]| {
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::TurnComplete { .. }))
+            .count()
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while completed(&seen) < 2 {
+        let event = tokio::time::timeout_at(deadline, s.handle.events.recv())
+            .await
+            .expect("timed out")
+            .expect("stream ended");
+        seen.push(event);
+    }
+    seen
+}
+
+async fn collect_until_results_answered(s: &mut Session) -> Vec<Event> {
+    until_results_answered(s, Vec::new()).await
+}
+
+fn subagent_events(events: &[Event]) -> Vec<&SubagentEvent> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Subagent(s) => Some(s),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_background_batch_reports_back_in_input_order() {
+    let server = ScriptedServer::start_echo().await;
+    let mut s = with_delegation(&server, Yolo::Off);
+    s.send(Op::UserInput {
+        text: "delegate: alpha ;; bravo ;; charlie".into(),
+    });
+    let events = collect_until_results_answered(&mut s).await;
+    let sub = subagent_events(&events);
+    let spawned: Vec<(String, u32)> = sub
+        .iter()
+        .filter_map(|e| match &e.kind {
+            SubagentEventKind::Spawned {
+                goal, index, depth, ..
+            } => {
+                assert_eq!(*depth, 1);
+                Some((goal.clone(), *index))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        spawned,
+        vec![
+            ("alpha".to_string(), 0),
+            ("bravo".to_string(), 1),
+            ("charlie".to_string(), 2)
+        ]
+    );
+    let finished: Vec<SubagentStatus> = sub
+        .iter()
+        .filter_map(|e| match &e.kind {
+            SubagentEventKind::Finished { status, .. } => Some(*status),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(finished, vec![SubagentStatus::Completed; 3]);
+    assert!(
+        sub.iter()
+            .any(|e| matches!(&e.kind, SubagentEventKind::Activity { .. })),
+        "children's own events are forwarded"
+    );
+    // The tool returned at once; the results came back as the next user message, in order.
+    let requests = server.completion_requests();
+    let results_message = requests
+        .iter()
+        .filter_map(|r| {
+            r.body["messages"]
+                .as_array()
+                .and_then(|m| m.last())
+                .and_then(|m| m["content"].as_str())
+                .map(str::to_string)
+        })
+        .find(|text| text.starts_with("Results from 3 subagent(s)"))
+        .expect("the results message");
+    let a = results_message.find("You said: Goal: alpha").unwrap();
+    let b = results_message.find("You said: Goal: bravo").unwrap();
+    let c = results_message.find("You said: Goal: charlie").unwrap();
+    assert!(a < b && b < c, "{results_message}");
+    // Children never saw the parent's conversation or its system prompt.
+    let child = requests
+        .iter()
+        .find(|r| r.body.to_string().contains("Goal: alpha"))
+        .unwrap();
+    assert!(!child.body.to_string().contains("delegate: alpha"));
+    let child_tools = child.body["tools"].to_string();
+    assert!(
+        !child_tools.contains("delegate_task"),
+        "leaves cannot delegate"
+    );
+    assert!(
+        !child_tools.contains("clarify"),
+        "leaves cannot ask the user"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_childs_dangerous_command_is_approved_from_the_parents_queue() {
+    let server = ScriptedServer::start_echo().await;
+    let mut s = with_delegation(&server, Yolo::Off);
+    std::fs::create_dir_all(s.dir.path().join("build/x")).unwrap();
+    s.send(Op::UserInput {
+        text: "delegate: run: rm -rf build".into(),
+    });
+    let Event::ApprovalRequest(request) = s.until(|e| matches!(e, Event::ApprovalRequest(_))).await
+    else {
+        unreachable!()
+    };
+    assert_eq!(request.subject, "rm -rf build");
+    assert!(
+        request.agent.contains("run: rm -rf build"),
+        "{}",
+        request.agent
+    );
+    s.send(Op::ApprovalReply {
+        id: request.id,
+        decision: ApprovalDecision::Once,
+    });
+    let events = collect_until_results_answered(&mut s).await;
+    assert!(
+        !s.dir.path().join("build").exists(),
+        "the child's command ran"
+    );
+    assert!(subagent_events(&events).iter().any(|e| matches!(
+        e.kind,
+        SubagentEventKind::Finished {
+            status: SubagentStatus::Completed,
+            ..
+        }
+    )));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_child_reports_interrupted_and_the_others_finish() {
+    let server = ScriptedServer::start_echo().await;
+    let mut s = with_delegation(&server, Yolo::Off);
+    s.send(Op::UserInput {
+        text: "delegate: run: sleep 30 ;; quick one".into(),
+    });
+    let mut seen = Vec::new();
+    let id = loop {
+        let event = s.until(|_| true).await;
+        let started = match &event {
+            Event::Subagent(SubagentEvent {
+                id,
+                kind: SubagentEventKind::Activity { event },
+            }) if matches!(**event, Event::ToolStart { .. }) => Some(id.clone()),
+            _ => None,
+        };
+        seen.push(event);
+        if let Some(id) = started {
+            break id;
+        }
+    };
+    s.send(Op::Subagent {
+        id: id.clone(),
+        control: SubagentControl::Stop,
+    });
+    let events = until_results_answered(&mut s, seen).await;
+    let statuses: Vec<(String, SubagentStatus)> = subagent_events(&events)
+        .iter()
+        .filter_map(|e| match &e.kind {
+            SubagentEventKind::Finished { status, .. } => Some((e.id.clone(), *status)),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        statuses.contains(&(id, SubagentStatus::Interrupted)),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses
+            .iter()
+            .any(|(_, s)| *s == SubagentStatus::Completed),
+        "{statuses:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_over_the_cap_is_an_error_not_cut() {
+    let server = ScriptedServer::start_echo().await;
+    let mut s = with_delegation(&server, Yolo::Off);
+    s.send(Op::UserInput {
+        text: "delegate: a ;; b ;; c ;; d".into(),
+    });
+    let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
+    let Event::ToolComplete { output, .. } = done else {
+        unreachable!()
+    };
+    assert!(output.contains("max_concurrent_children (3)"), "{output}");
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    let requests = server.completion_requests();
+    assert_eq!(requests.len(), 2, "no child ever called the model");
+}
