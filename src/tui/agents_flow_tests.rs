@@ -222,3 +222,25 @@ fn redraws_once_a_second_only_while_children_run() {
     tree.apply(&end("a1.1"), now);
     assert_eq!(next_redraw(&tree, now), None);
 }
+
+#[test]
+fn the_app_draws_the_live_bar_and_the_monitor() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _ops) = test_app(&dir, WithSession::Yes);
+    on_engine_event(&mut app, session_info());
+    on_engine_event(&mut app, spawned("a", None, 1, "task a"));
+    let screen = |app: &mut App| {
+        let area = ratatui::layout::Rect::new(0, 0, 120, 30);
+        let mut buf = ratatui::buffer::Buffer::empty(area);
+        crate::tui::render::render_app(area, &mut buf, app, Instant::now());
+        buf.content()
+            .iter()
+            .map(|c| c.symbol().to_string())
+            .collect::<String>()
+    };
+    let text = screen(&mut app);
+    assert!(text.contains("1 subagent running"));
+    assert!(!text.contains("Spawn tree"));
+    open(&mut app);
+    assert!(screen(&mut app).contains("Spawn tree"));
+}
