@@ -243,3 +243,42 @@ async fn a_batch_over_the_cap_is_an_error_not_cut() {
     let requests = server.completion_requests();
     assert_eq!(requests.len(), 2, "no child ever called the model");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn children_are_stored_as_hidden_subagent_sessions_linked_to_the_parent() {
+    use hermes::store::ListQuery;
+    use hermes::store::SessionStore;
+    use hermes::store::Source;
+    let server = ScriptedServer::start_echo().await;
+    let db_dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SessionStore::open(&db_dir.path().join("state.db")).unwrap());
+    let mut s = start(&server, {
+        let store = store.clone();
+        move |spec| {
+            let mut tools = ToolRegistry::core();
+            tools.register(Arc::new(DelegateTaskTool)).unwrap();
+            spec.tools = Arc::new(tools);
+            spec.store = Some(store);
+        }
+    });
+    s.send(Op::UserInput {
+        text: "delegate: stored child".into(),
+    });
+    collect_until_results_answered(&mut s).await;
+    let visible = store.list_sessions(&ListQuery::default()).unwrap();
+    assert_eq!(visible.len(), 1, "children are hidden from listings");
+    let all = store
+        .list_sessions(&ListQuery {
+            include_hidden: hermes::store::Hidden::Include,
+            ..ListQuery::default()
+        })
+        .unwrap();
+    assert_eq!(all.len(), 2);
+    let child = all.iter().find(|row| row.id != visible[0].id).unwrap();
+    let row = store.session(&child.id).unwrap().unwrap();
+    assert_eq!(row.source, Source::Subagent);
+    assert_eq!(
+        row.parent_session_id.as_deref(),
+        Some(visible[0].id.as_str())
+    );
+}

@@ -214,6 +214,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             settings: delegation_settings(&config.delegation, delegation_endpoint),
             depth: 0,
             subagent_id: None,
+            parent_session_id: None,
         },
     };
     Ok(StartedSession {

@@ -41,6 +41,7 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         base_url: spec.endpoint.base_url.clone(),
         system_prompt: spec.system_prompt.clone(),
         cwd: spec.cwd.display().to_string(),
+        parent_session_id: spec.delegation.parent_session_id.clone(),
         ..NewSession::default()
     };
     let (history, status, title, recorder) = match resumed {

@@ -44,6 +44,7 @@ impl Actor {
     ) -> Option<Arc<dyn Delegator>> {
         Some(Arc::new(TurnDelegator {
             delegations: self.delegations.clone(),
+            session_id: self.spec.session_id.clone(),
         }))
     }
 

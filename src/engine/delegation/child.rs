@@ -36,6 +36,7 @@ Keep it factual and short; your parent reads only this summary.";
 pub fn child_spec(
     parent: &Delegations,
     id: &str,
+    parent_session_id: &str,
     label: &str,
     role: SubagentRole,
     max_iterations: u32,
@@ -79,7 +80,7 @@ pub fn child_spec(
         slash_commands: Vec::new(),
         discovery: None,
         safety,
-        delegation: parent.child_delegation(id, label),
+        delegation: parent.child_delegation(id, parent_session_id),
     }
 }
 

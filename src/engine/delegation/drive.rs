@@ -35,6 +35,7 @@ const STOP_GRACE: Duration = Duration::from_secs(5);
 
 pub struct Launch {
     pub id: String,
+    pub parent_session_id: String,
     pub label: String,
     pub index: usize,
     pub task: DelegatedTask,
@@ -76,6 +77,7 @@ pub fn start(parent: Arc<Delegations>, launch: Launch) -> Started {
     let spec = child::child_spec(
         &parent,
         &launch.id,
+        &launch.parent_session_id,
         &launch.label,
         launch.role,
         launch.max_iterations,

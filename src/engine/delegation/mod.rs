@@ -91,6 +91,8 @@ pub struct DelegationSpec {
     pub depth: u32,
     /// The subagent id of this session (`None` for the main agent).
     pub subagent_id: Option<String>,
+    /// The stored session that started this one (`parent_session_id` in state.db).
+    pub parent_session_id: Option<String>,
 }
 
 /// What children inherit from their parent session.
@@ -181,11 +183,12 @@ impl Delegations {
         })
     }
 
-    fn child_delegation(&self, id: &str, _label: &str) -> DelegationSpec {
+    fn child_delegation(&self, id: &str, parent_session_id: &str) -> DelegationSpec {
         DelegationSpec {
             settings: self.settings.clone(),
             depth: self.spec.depth + 1,
             subagent_id: Some(id.to_string()),
+            parent_session_id: Some(parent_session_id.to_string()),
         }
     }
 
@@ -293,6 +296,8 @@ impl Delegations {
 /// they run in the background for the main agent.
 pub struct TurnDelegator {
     pub delegations: Arc<Delegations>,
+    /// The parent's stored session id now (it changes on reset and compression).
+    pub session_id: String,
 }
 
 #[async_trait]
@@ -319,6 +324,7 @@ impl Delegator for TurnDelegator {
                 this.clone(),
                 drive::Launch {
                     id,
+                    parent_session_id: self.session_id.clone(),
                     label,
                     index,
                     task: task.clone(),
