@@ -299,3 +299,48 @@ fn rollback_restores_a_checkpoint_in_tmux() {
     tmux.keys(&["C-c"]);
     tmux.wait_for_text("[exited 0]", WAIT);
 }
+
+#[test]
+fn watch_steer_stop_and_approve_subagents_while_chatting_in_tmux() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let server = ScriptedServer::start_echo_on_own_thread();
+    let app = App::new(&server, "");
+    std::fs::create_dir_all(app.dir.path().join("build/x")).unwrap();
+    let tmux = app.start();
+    tmux.wait_for_text("Message Hermes", WAIT);
+    tmux.type_text("delegate: run: sleep 30 ;; run: rm -rf build ;; say hello");
+    tmux.keys(&["Enter"]);
+
+    // Three children appear; the second asks to delete build, labelled with its task.
+    let screen = tmux.wait_for_text("subagent task 2/3: run: rm -rf build", WAIT);
+    assert!(screen.contains("task 1/3: run: sleep 30"), "{screen}");
+    tmux.keys(&["y"]);
+    tmux.wait_for("build removed", WAIT, |_| {
+        !app.dir.path().join("build").exists()
+    });
+
+    // Chat with the main agent while the first child still sleeps.
+    tmux.type_text("still there?");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("You said: still there?", WAIT);
+
+    // The monitor: open the sleeping child's log, steer it, then stop it.
+    tmux.keys(&["C-t"]);
+    tmux.wait_for_text("Spawn tree", WAIT);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("sleep 30  running", WAIT);
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["e"]);
+    tmux.type_text("wrap up soon");
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["x"]);
+    tmux.keys(&["Escape"]);
+    let screen = tmux.wait_for_text("interrupted (stopped by the user)", WAIT);
+    assert!(screen.contains("Results from 3 subagent(s)"), "{screen}");
+    tmux.keys(&["C-c"]);
+    tmux.keys(&["C-c"]);
+    tmux.wait_for_text("[exited 0]", WAIT);
+}

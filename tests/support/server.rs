@@ -179,6 +179,17 @@ impl ScriptedServer {
         }
     }
 
+    /// Echo mode with its own thread and runtime, for synchronous tests (tmux).
+    pub fn start_echo_on_own_thread() -> Self {
+        let mode = Mode::Echo {
+            delay_ms_between_chunks: 0,
+        };
+        match Self::bind_on_own_thread(0, mode) {
+            Ok(server) => server,
+            Err(e) => panic!("scripted provider: cannot start: {e}"),
+        }
+    }
+
     /// Bind 127.0.0.1:`port` (0 = random) and serve on the current tokio runtime.
     pub async fn bind(port: u16, mode: Mode) -> std::io::Result<Self> {
         let listener = TcpListener::bind(("127.0.0.1", port)).await?;
