@@ -282,3 +282,163 @@ async fn children_are_stored_as_hidden_subagent_sessions_linked_to_the_parent() 
         Some(visible[0].id.as_str())
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_orchestrator_waits_for_its_own_workers_at_depth_two() {
+    let server = ScriptedServer::start_echo().await;
+    let mut s = start(&server, |spec| {
+        let mut tools = ToolRegistry::core();
+        tools.register(Arc::new(DelegateTaskTool)).unwrap();
+        spec.tools = Arc::new(tools);
+        spec.delegation.settings.max_depth = 2;
+    });
+    s.send(Op::UserInput {
+        text: "orchestrate: leaf one ;; leaf two".into(),
+    });
+    let events = collect_until_results_answered(&mut s).await;
+    let spawned: Vec<(String, u32, Option<String>)> = subagent_events(&events)
+        .iter()
+        .filter_map(|e| match &e.kind {
+            SubagentEventKind::Spawned { depth, parent, .. } => {
+                Some((e.id.clone(), *depth, parent.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        spawned,
+        vec![
+            ("sa1".to_string(), 1, None),
+            ("sa1.1".to_string(), 2, Some("sa1".to_string())),
+            ("sa1.2".to_string(), 2, Some("sa1".to_string())),
+        ]
+    );
+    // The orchestrator's summary carries its workers' results; the main agent gets it.
+    let requests = server.completion_requests();
+    let last_user = requests
+        .iter()
+        .filter_map(|r| {
+            r.body["messages"].as_array()?.last()?["content"]
+                .as_str()
+                .map(str::to_string)
+        })
+        .find(|t| t.starts_with("Results from 1 subagent(s)"))
+        .unwrap();
+    assert!(
+        last_user.contains("Results from 2 subagent(s)"),
+        "{last_user}"
+    );
+    assert!(last_user.contains("Goal: leaf two"), "{last_user}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_child_times_out_and_a_steer_is_delivered_at_the_next_call() {
+    let server = ScriptedServer::start_echo().await;
+    let mut s = start(&server, |spec| {
+        let mut tools = ToolRegistry::core();
+        tools.register(Arc::new(DelegateTaskTool)).unwrap();
+        spec.tools = Arc::new(tools);
+        spec.delegation.settings.child_timeout = Some(Duration::from_secs(2));
+    });
+    s.send(Op::UserInput {
+        text: "delegate: run: sleep 30 ;; run: sleep 1".into(),
+    });
+    let mut seen = Vec::new();
+    // Steer the short sleeper while its command runs.
+    let short = loop {
+        let event = s.until(|_| true).await;
+        let started = match &event {
+            Event::Subagent(SubagentEvent {
+                id,
+                kind: SubagentEventKind::Activity { event },
+            }) if matches!(&**event, Event::ToolStart { preview, .. } if preview == "sleep 1") => {
+                Some(id.clone())
+            }
+            _ => None,
+        };
+        seen.push(event);
+        if let Some(id) = started {
+            break id;
+        }
+    };
+    s.send(Op::Subagent {
+        id: short.clone(),
+        control: SubagentControl::Steer {
+            text: "mention the weather".into(),
+        },
+    });
+    let events = until_results_answered(&mut s, seen).await;
+    let sub = subagent_events(&events);
+    assert!(sub.iter().any(|e| e.id == short
+        && matches!(&e.kind, SubagentEventKind::SteerDelivered { text } if text == "mention the weather")));
+    let timed_out = sub
+        .iter()
+        .find_map(|e| match &e.kind {
+            SubagentEventKind::Finished {
+                status: SubagentStatus::TimedOut,
+                summary,
+                ..
+            } => Some(summary.clone()),
+            _ => None,
+        })
+        .expect("the silent child timed out");
+    assert!(timed_out.contains("child_timeout_seconds"), "{timed_out}");
+    let requests = server.completion_requests();
+    assert!(
+        requests
+            .iter()
+            .any(|r| r.body.to_string().contains("mention the weather")),
+        "the steer reached the child's model"
+    );
+}
+
+fn processes_running(pattern: &str) -> bool {
+    std::process::Command::new("pgrep")
+        .args(["-f", pattern])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_child_or_its_process_outlives_the_session() {
+    let server = ScriptedServer::start_echo().await;
+    let mut s = with_delegation(&server, Yolo::Off);
+    s.send(Op::UserInput {
+        text: "delegate: run: sleep 31.5".into(),
+    });
+    s.until(|e| {
+        matches!(e, Event::Subagent(SubagentEvent { kind: SubagentEventKind::Activity { event }, .. })
+            if matches!(**event, Event::ToolStart { .. }))
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(processes_running("sleep 31.5"), "the child's command runs");
+    s.send(Op::Shutdown);
+    let finished = s
+        .until(|e| {
+            matches!(
+                e,
+                Event::Subagent(SubagentEvent {
+                    kind: SubagentEventKind::Finished { .. },
+                    ..
+                })
+            )
+        })
+        .await;
+    assert!(matches!(
+        finished,
+        Event::Subagent(SubagentEvent {
+            kind: SubagentEventKind::Finished {
+                status: SubagentStatus::Interrupted,
+                ..
+            },
+            ..
+        })
+    ));
+    s.until(|e| matches!(e, Event::ShutdownComplete)).await;
+    assert!(
+        !processes_running("sleep 31.5"),
+        "the child's command died with the session"
+    );
+}

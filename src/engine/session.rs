@@ -395,7 +395,9 @@ impl Actor {
         }
         self.pending.decline_all();
         self.guard.asker.pending.decline_all();
-        self.delegations.stop_all();
+        self.delegations
+            .stop_all_and_wait(std::time::Duration::from_secs(10))
+            .await;
         self.session_tools.shutdown();
         self.guard
             .hooks

@@ -3,7 +3,8 @@
 //!
 //! Rules, on the last message of the request: a tool result → "Tool said: <first 200 chars>";
 //! a user message starting with `run:` → a `terminal` tool call running the rest;
-//! `delegate: A ;; B` → a `delegate_task` call with one task per `;;`-separated goal; any other
+//! `delegate: A ;; B` → a `delegate_task` call with one task per `;;`-separated goal;
+//! `orchestrate: A ;; B` → one orchestrator child whose goal is `delegate: A ;; B`; any other
 //! user message → "You said: <text>". A subagent's task message (`Goal: …`) follows the same
 //! rules for the goal. Works for OpenAI and Anthropic message shapes. Never runs out.
 
@@ -37,6 +38,18 @@ pub fn echo_response(body: &Value, seq: u64) -> Response {
         .unwrap_or_default();
     let asked = said.trim_start();
     let asked = asked.strip_prefix("Goal: ").unwrap_or(asked);
+    if let Some(goals) = asked.strip_prefix("orchestrate:") {
+        let arguments = serde_json::json!({
+            "tasks": [{"goal": format!("delegate:{goals}")}],
+            "role": "orchestrator"
+        })
+        .to_string();
+        return Response::tool_calls([ScriptedCall::new(
+            &format!("call_echo_{seq}"),
+            "delegate_task",
+            &arguments,
+        )]);
+    }
     if let Some(goals) = asked.strip_prefix("delegate:") {
         let tasks: Vec<Value> = goals
             .split(";;")

@@ -95,16 +95,18 @@ pub fn start(parent: Arc<Delegations>, launch: Launch) -> Started {
         },
     );
     let handle = spawn_session(spec);
+    let steers = Arc::new(std::sync::Mutex::new(Vec::new()));
     lock(&parent.children).insert(
         launch.id.clone(),
         ChildControl {
             ops: handle.ops.clone(),
             stop: launch.stop.clone(),
+            steers: steers.clone(),
         },
     );
     let id = launch.id.clone();
     let label = launch.label.clone();
-    let join = tokio::spawn(run(parent, launch, handle));
+    let join = tokio::spawn(run(parent, launch, handle, steers));
     Started {
         id,
         handle: join,
@@ -148,28 +150,58 @@ pub fn combined_message(results: &[ChildResult]) -> String {
     text
 }
 
-async fn run(parent: Arc<Delegations>, launch: Launch, mut handle: SessionHandle) -> ChildResult {
+async fn run(
+    parent: Arc<Delegations>,
+    launch: Launch,
+    mut handle: SessionHandle,
+    steers: Arc<std::sync::Mutex<Vec<String>>>,
+) -> ChildResult {
     let started = Instant::now();
     let _ = handle.ops.send(Op::UserInput {
         text: child::task_message(&launch.task),
     });
-    let mut watch = Watch::default();
-    let mut stopping = false;
+    let mut watch = Watch {
+        steers,
+        ..Watch::default()
+    };
+    let mut stopping = None;
+    // Stale-progress detection: any event from the child counts as activity.
+    let idle_limit = parent.settings.child_timeout;
+    let mut last_activity = Instant::now();
     let status = loop {
+        let idle_deadline =
+            idle_limit.map(|limit| tokio::time::Instant::from_std(last_activity + limit));
         let event = tokio::select! {
             event = handle.events.recv() => event,
-            () = launch.stop.cancelled(), if !stopping => {
-                stopping = true;
+            () = launch.stop.cancelled(), if stopping.is_none() => {
+                stopping = Some(SubagentStatus::Interrupted);
+                let _ = handle.ops.send(Op::Interrupt);
+                continue;
+            }
+            () = sleep_until(idle_deadline), if stopping.is_none() && idle_deadline.is_some() => {
+                stopping = Some(SubagentStatus::TimedOut);
+                let secs = idle_limit.map_or(0, |d| d.as_secs());
+                watch.failure = Some(format!(
+                    "no API call or tool activity for {secs} s (delegation.child_timeout_seconds); \
+                     it was stopped"
+                ));
                 let _ = handle.ops.send(Op::Interrupt);
                 continue;
             }
         };
+        last_activity = Instant::now();
         let Some(event) = event else {
             watch.last_text = "the subagent ended unexpectedly".to_string();
             break SubagentStatus::Failed;
         };
-        if let Some(status) = watch.on_event(&parent, &launch.id, event, stopping) {
-            break status;
+        if let Some(status) = watch.on_event(&parent, &launch.id, event) {
+            break match (status, stopping) {
+                (SubagentStatus::Interrupted, Some(SubagentStatus::TimedOut)) => {
+                    watch.note_failure("timed out".to_string());
+                    SubagentStatus::TimedOut
+                }
+                (status, _) => status,
+            };
         }
     };
     shut_down(&mut handle).await;
@@ -207,23 +239,26 @@ async fn shut_down(handle: &mut SessionHandle) {
     let _ = tokio::time::timeout(STOP_GRACE, drained).await;
 }
 
+async fn sleep_until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// What the parent tracks of one running child.
 #[derive(Default)]
 struct Watch {
     usage: SubagentUsage,
     last_text: String,
     failure: Option<String>,
+    /// Steer messages on their way (shared with the child's control).
+    steers: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Watch {
     /// Handles one child event; `Some(status)` when the child's turn ended.
-    fn on_event(
-        &mut self,
-        parent: &Delegations,
-        id: &str,
-        event: Event,
-        stopping: bool,
-    ) -> Option<SubagentStatus> {
+    fn on_event(&mut self, parent: &Delegations, id: &str, event: Event) -> Option<SubagentStatus> {
         match event {
             Event::ApprovalRequest(request) => {
                 let answer = match parent.settings.approvals {
@@ -260,7 +295,6 @@ impl Watch {
             Event::TurnComplete { outcome, .. } => {
                 return Some(match outcome {
                     TurnOutcome::Completed => SubagentStatus::Completed,
-                    TurnOutcome::Interrupted { .. } if stopping => SubagentStatus::Interrupted,
                     TurnOutcome::Interrupted { .. } => SubagentStatus::Interrupted,
                     TurnOutcome::IterationLimit { limit } => {
                         self.note_failure(format!("ran out of its {limit} API calls"));
@@ -302,8 +336,20 @@ impl Watch {
                 );
                 parent.emit(id, SubagentEventKind::Usage(self.usage));
             }
+            Event::MessageStart { .. } => {
+                // Steers are delivered with the tool results that precede this model call.
+                let delivered: Vec<String> = std::mem::take(&mut *lock(&self.steers));
+                for text in delivered {
+                    parent.emit(id, SubagentEventKind::SteerDelivered { text });
+                }
+                parent.emit(
+                    id,
+                    SubagentEventKind::Activity {
+                        event: Box::new(event),
+                    },
+                );
+            }
             Event::TurnStarted { .. }
-            | Event::MessageStart { .. }
             | Event::MessageDelta { .. }
             | Event::ReasoningDelta { .. }
             | Event::ToolStart { .. }

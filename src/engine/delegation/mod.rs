@@ -69,6 +69,8 @@ pub struct DelegationSettings {
     pub approvals: SubagentApprovals,
     /// `delegation.model`/`provider`/`base_url`: the children's endpoint, when set.
     pub endpoint: Option<ModelEndpoint>,
+    /// `delegation.child_timeout_seconds`: stop a child silent for this long (`None`: never).
+    pub child_timeout: Option<std::time::Duration>,
 }
 
 impl Default for DelegationSettings {
@@ -79,6 +81,7 @@ impl Default for DelegationSettings {
             orchestrator_enabled: true,
             approvals: SubagentApprovals::Ask,
             endpoint: None,
+            child_timeout: None,
         }
     }
 }
@@ -140,6 +143,8 @@ impl ChildBase {
 struct ChildControl {
     ops: UnboundedSender<Op>,
     stop: CancellationToken,
+    /// Steer messages sent but not yet delivered (delivered with the child's next model call).
+    steers: Arc<Mutex<Vec<String>>>,
 }
 
 /// A session's children: starting them, and the controls of the running ones.
@@ -215,7 +220,10 @@ impl Delegations {
                 });
         };
         match control {
-            SubagentControl::Steer { text } => child.ops.send(Op::Steer { text }).is_ok(),
+            SubagentControl::Steer { text } => {
+                lock(&child.steers).push(text.clone());
+                child.ops.send(Op::Steer { text }).is_ok()
+            }
             SubagentControl::Stop | SubagentControl::StopSubtree => {
                 child.stop.cancel();
                 true
@@ -228,6 +236,16 @@ impl Delegations {
         let mut all = lock(&self.all);
         all.cancel();
         *all = CancellationToken::new();
+    }
+
+    /// Stops every running child and waits (at most `within`) until all have shut down, so
+    /// none outlives the session (their actors kill their own processes on the way out).
+    pub async fn stop_all_and_wait(&self, within: std::time::Duration) {
+        self.stop_all();
+        let deadline = tokio::time::Instant::now() + within;
+        while self.running() > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
     }
 
     /// Whether any child is running.
