@@ -442,3 +442,69 @@ async fn no_child_or_its_process_outlives_the_session() {
         "the child's command died with the session"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_child_that_runs_out_of_calls_fails_and_says_why_while_its_sibling_succeeds() {
+    let server = ScriptedServer::start_echo().await;
+    let mut s = start(&server, |spec| {
+        let mut tools = ToolRegistry::core();
+        tools.register(Arc::new(DelegateTaskTool)).unwrap();
+        spec.tools = Arc::new(tools);
+        // One API call each: a child that needs a tool round-trip cannot finish.
+        spec.delegation.settings.max_iterations = 1;
+    });
+    s.send(Op::UserInput {
+        text: "delegate: run: echo hi ;; just answer".into(),
+    });
+    let events = collect_until_results_answered(&mut s).await;
+    let finished: Vec<(SubagentStatus, String)> = subagent_events(&events)
+        .iter()
+        .filter_map(|e| match &e.kind {
+            SubagentEventKind::Finished {
+                status, summary, ..
+            } => Some((*status, summary.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        finished
+            .iter()
+            .any(|(s, summary)| *s == SubagentStatus::Failed && summary.contains("1 API calls")),
+        "{finished:?}"
+    );
+    assert!(
+        finished
+            .iter()
+            .any(|(s, _)| *s == SubagentStatus::Completed),
+        "{finished:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subagent_approvals_deny_or_once_answer_without_asking() {
+    for (mode, ran) in [
+        (hermes::engine::delegation::SubagentApprovals::Deny, false),
+        (hermes::engine::delegation::SubagentApprovals::Once, true),
+    ] {
+        let server = ScriptedServer::start_echo().await;
+        let mut s = start(&server, |spec| {
+            let mut tools = ToolRegistry::core();
+            tools.register(Arc::new(DelegateTaskTool)).unwrap();
+            spec.tools = Arc::new(tools);
+            spec.yolo = Yolo::Off;
+            spec.delegation.settings.approvals = mode;
+        });
+        std::fs::create_dir_all(s.dir.path().join("build/x")).unwrap();
+        s.send(Op::UserInput {
+            text: "delegate: run: rm -rf build".into(),
+        });
+        let events = collect_until_results_answered(&mut s).await;
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::ApprovalRequest(_))),
+            "{mode:?} never asks"
+        );
+        assert_eq!(!s.dir.path().join("build").exists(), ran, "{mode:?}");
+    }
+}

@@ -300,6 +300,7 @@ fn delegation_settings(
             _ => SubagentApprovals::Ask,
         },
         endpoint,
+        max_iterations: config.max_iterations.max(1),
         // 0 is off; anything shorter than 30 s would stop children mid-thought.
         child_timeout: (config.child_timeout_seconds > 0)
             .then(|| std::time::Duration::from_secs(config.child_timeout_seconds.max(30))),

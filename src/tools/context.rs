@@ -53,8 +53,8 @@ pub struct DelegatedTask {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DelegationRequest {
     pub tasks: Vec<DelegatedTask>,
-    /// API calls each child may make.
-    pub max_iterations: u32,
+    /// API calls each child may make; `None`: `delegation.max_iterations`.
+    pub max_iterations: Option<u32>,
     pub role: crate::protocol::SubagentRole,
 }
 

@@ -19,9 +19,6 @@ use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
 
-/// A child's API-call budget when neither the call nor config gives one.
-pub const DEFAULT_MAX_ITERATIONS: u32 = 50;
-
 pub struct DelegateTaskTool;
 
 #[derive(Debug, Deserialize)]
@@ -149,11 +146,10 @@ fn request_from(args: DelegateArgs) -> Result<DelegationRequest, String> {
     if let Some(i) = tasks.iter().position(|t| t.goal.is_empty()) {
         return Err(format!("task {} has an empty goal", i + 1));
     }
-    let max_iterations = match args.max_iterations {
-        Some(0) => return Err("max_iterations must be at least 1".to_string()),
-        Some(n) => n,
-        None => DEFAULT_MAX_ITERATIONS,
-    };
+    if args.max_iterations == Some(0) {
+        return Err("max_iterations must be at least 1".to_string());
+    }
+    let max_iterations = args.max_iterations;
     Ok(DelegationRequest {
         tasks,
         max_iterations,
@@ -173,7 +169,7 @@ mod tests {
     fn a_goal_or_tasks_make_a_request_in_input_order() {
         let r = parse(serde_json::json!({"goal": "fix it", "context": "x"})).unwrap();
         assert_eq!(r.tasks.len(), 1);
-        assert_eq!(r.max_iterations, DEFAULT_MAX_ITERATIONS);
+        assert_eq!(r.max_iterations, None, "config decides");
         assert_eq!(r.role, SubagentRole::Leaf);
         let r = parse(serde_json::json!({
             "tasks": [{"goal": "a"}, {"goal": "b", "context": "c"}],
@@ -184,7 +180,7 @@ mod tests {
         let goals: Vec<&str> = r.tasks.iter().map(|t| t.goal.as_str()).collect();
         assert_eq!(goals, ["a", "b"]);
         assert_eq!(r.tasks[1].context, "c");
-        assert_eq!(r.max_iterations, 7);
+        assert_eq!(r.max_iterations, Some(7));
         assert_eq!(r.role, SubagentRole::Orchestrator);
     }
 

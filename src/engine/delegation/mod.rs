@@ -71,6 +71,8 @@ pub struct DelegationSettings {
     pub endpoint: Option<ModelEndpoint>,
     /// `delegation.child_timeout_seconds`: stop a child silent for this long (`None`: never).
     pub child_timeout: Option<std::time::Duration>,
+    /// `delegation.max_iterations`: a child's API calls when the call does not say.
+    pub max_iterations: u32,
 }
 
 impl Default for DelegationSettings {
@@ -82,6 +84,7 @@ impl Default for DelegationSettings {
             approvals: SubagentApprovals::Ask,
             endpoint: None,
             child_timeout: None,
+            max_iterations: 50,
         }
     }
 }
@@ -347,7 +350,9 @@ impl Delegator for TurnDelegator {
                     index,
                     task: task.clone(),
                     role: request.role,
-                    max_iterations: request.max_iterations,
+                    max_iterations: request
+                        .max_iterations
+                        .unwrap_or(this.settings.max_iterations),
                     stop: stop_all.child_token(),
                 },
             ));
