@@ -1,5 +1,5 @@
-//! The subagent tree the monitor shows: built from `Event::Subagent` events (and the main
-//! agent's `TurnStarted`), grouped by parent in spawn order, with per-child status, usage,
+//! The subagent tree the monitor shows: built from `Event::Subagent` events, grouped by
+//! parent in spawn order, with per-child status, usage,
 //! last activity, steer messages and live log ([`node::Node`]).
 //!
 //! Plain data: no I/O, no timers. Elapsed times are computed at render time from a `now`
@@ -7,8 +7,9 @@
 //! (that is `agents_flow`).
 //!
 //! Lifetime of a row: a child appears on `Spawned` and stays after `Finished`, so its log and
-//! summary can be reviewed, until the main agent starts its next turn (`Event::TurnStarted`
-//! outside any `Activity`): then every finished child with no running descendant is dropped.
+//! summary can be reviewed, until the user sends their next message (`drop_finished`, called
+//! by the composer; the turn the children's results start is not a user turn): then every
+//! finished child with no running descendant is dropped.
 //!
 //! Invariants: ids are unique (a repeated `Spawned` for a known id is ignored); events for an
 //! unknown id create a placeholder row rather than being lost; nodes are kept in arrival
@@ -152,8 +153,8 @@ impl SubagentTree {
     pub fn apply(&mut self, event: &Event, now: Instant) {
         match event {
             Event::Subagent(event) => self.apply_subagent(event, now),
-            Event::TurnStarted { .. } => self.drop_finished(),
-            Event::SessionInfo(_)
+            Event::TurnStarted { .. }
+            | Event::SessionInfo(_)
             | Event::MessageStart { .. }
             | Event::MessageDelta { .. }
             | Event::ReasoningDelta { .. }

@@ -178,9 +178,11 @@ fn filter_cycle() {
 }
 
 #[test]
-fn next_user_turn_drops_finished_children() {
+fn the_next_user_message_drops_finished_children() {
     let (mut tree, now) = sample_tree();
     tree.apply(&Event::TurnStarted { turn_id: 2 }, now);
+    assert_eq!(tree.len(), 4, "a turn alone (the results' turn) keeps them");
+    tree.drop_finished();
     assert_eq!(
         ids(&tree, SortMode::Spawn, FilterMode::All, now),
         ["a1@0", "a1.1@1"]
@@ -192,10 +194,10 @@ fn next_user_turn_drops_finished_children() {
         duration_ms: 1,
     };
     tree.apply(&subagent("a1", finish(SubagentStatus::Interrupted)), now);
-    tree.apply(&Event::TurnStarted { turn_id: 3 }, now);
+    tree.drop_finished();
     assert_eq!(tree.len(), 2);
     tree.apply(&subagent("a1.1", finish(SubagentStatus::Interrupted)), now);
-    tree.apply(&Event::TurnStarted { turn_id: 4 }, now);
+    tree.drop_finished();
     assert!(tree.is_empty());
     assert!(tree.get("a1").is_none());
 }
