@@ -350,6 +350,8 @@ impl Printer<'_> {
             | Event::ApprovalResolved { .. }
             | Event::CheckpointList { .. }
             | Event::CheckpointDiff { .. }
+            | Event::SpawnTrees { .. }
+            | Event::SpawnTree { .. }
             | Event::StatusUpdate(_)
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 mod subagents;
 
+pub use subagents::SpawnTreeInfo;
 pub use subagents::Spawning;
 pub use subagents::SubagentControl;
 pub use subagents::SubagentEvent;
@@ -89,6 +90,10 @@ pub enum Op {
     },
     /// Pause or resume the starting of new subagents (`p` in the monitor).
     SetSpawning(Spawning),
+    /// Saved spawn trees, newest first (`/agents history`); answered with `Event::SpawnTrees`.
+    ListSpawnTrees,
+    /// One saved spawn tree; answered with `Event::SpawnTree`.
+    LoadSpawnTree { id: String },
     /// Stop the session: cancel everything and end the event stream.
     Shutdown,
 }
@@ -236,6 +241,14 @@ pub enum Event {
     HistoryReplay { messages: Vec<ReplayMessage> },
     /// Something happened to a subagent (a `delegate_task` child).
     Subagent(SubagentEvent),
+    /// Saved spawn trees, newest first (answer to `Op::ListSpawnTrees`).
+    SpawnTrees { trees: Vec<SpawnTreeInfo> },
+    /// A saved spawn tree's events, in order, to replay into a read-only monitor (answer to
+    /// `Op::LoadSpawnTree`).
+    SpawnTree {
+        id: String,
+        events: Vec<SubagentEvent>,
+    },
     /// The session ended (after `Op::Shutdown`); no more events follow.
     ShutdownComplete,
 }

@@ -508,3 +508,41 @@ async fn subagent_approvals_deny_or_once_answer_without_asking() {
         assert_eq!(!s.dir.path().join("build").exists(), ran, "{mode:?}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_batch_is_saved_as_a_spawn_tree_and_loads_back() {
+    let server = ScriptedServer::start_echo().await;
+    let home_dir = tempfile::tempdir().unwrap();
+    let home = hermes::config::HermesHome::from_base(home_dir.path(), None).unwrap();
+    let mut s = start(&server, |spec| {
+        let mut tools = ToolRegistry::core();
+        tools.register(Arc::new(DelegateTaskTool)).unwrap();
+        spec.tools = Arc::new(tools);
+        spec.safety.home = Some(home.clone());
+    });
+    s.send(Op::UserInput {
+        text: "delegate: first ;; second".into(),
+    });
+    collect_until_results_answered(&mut s).await;
+    s.send(Op::ListSpawnTrees);
+    let Event::SpawnTrees { trees } = s.until(|e| matches!(e, Event::SpawnTrees { .. })).await
+    else {
+        unreachable!()
+    };
+    assert_eq!(trees.len(), 1, "{trees:?}");
+    assert_eq!(trees[0].subagents, 2);
+    assert_eq!(trees[0].goals, "first · second");
+    s.send(Op::LoadSpawnTree {
+        id: trees[0].id.clone(),
+    });
+    let Event::SpawnTree { events, .. } = s.until(|e| matches!(e, Event::SpawnTree { .. })).await
+    else {
+        unreachable!()
+    };
+    let finished = events
+        .iter()
+        .filter(|e| matches!(e.kind, SubagentEventKind::Finished { .. }))
+        .count();
+    assert_eq!(finished, 2);
+    assert!(home.root().join("spawn-trees").is_dir());
+}

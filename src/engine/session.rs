@@ -192,6 +192,8 @@ impl Actor {
             Op::ApprovalReply { id, decision } => self.approval_reply(&id, decision),
             Op::Subagent { id, control } => self.subagent_control(&id, control),
             Op::SetSpawning(spawning) => self.set_spawning(spawning),
+            Op::ListSpawnTrees => self.list_spawn_trees(),
+            Op::LoadSpawnTree { id } => self.load_spawn_tree(id),
             Op::ListCheckpoints => self.list_checkpoints(),
             Op::CheckpointDiff { id } => self.checkpoint_diff(&id),
             Op::RestoreCheckpoint { id } => self.restore_checkpoint(&id),

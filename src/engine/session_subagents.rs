@@ -8,6 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Actor;
 use crate::engine::delegation::TurnDelegator;
+use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Spawning;
 use crate::protocol::SubagentControl;
@@ -46,6 +47,47 @@ impl Actor {
             delegations: self.delegations.clone(),
             session_id: self.spec.session_id.clone(),
         }))
+    }
+
+    pub(super) fn list_spawn_trees(&mut self) {
+        let Some(trees) = self.delegations.spawn_trees() else {
+            return self.notice(
+                NoticeLevel::Warning,
+                "spawn trees are not saved in this session (no HERMES_HOME)".to_string(),
+            );
+        };
+        let events = self.events.clone();
+        tokio::spawn(async move {
+            if let Ok(trees) = tokio::task::spawn_blocking(move || trees.list()).await {
+                events.send(Event::SpawnTrees { trees });
+            }
+        });
+    }
+
+    pub(super) fn load_spawn_tree(&mut self, id: String) {
+        let Some(trees) = self.delegations.spawn_trees() else {
+            return self.notice(
+                NoticeLevel::Warning,
+                "spawn trees are not saved in this session (no HERMES_HOME)".to_string(),
+            );
+        };
+        let events = self.events.clone();
+        tokio::spawn(async move {
+            let wanted = id.clone();
+            let loaded = tokio::task::spawn_blocking(move || trees.load(&wanted)).await;
+            let event = match loaded {
+                Ok(Ok(tree)) => Event::SpawnTree { id, events: tree },
+                Ok(Err(e)) => Event::Notice {
+                    level: NoticeLevel::Warning,
+                    text: e.to_string(),
+                },
+                Err(e) => Event::Notice {
+                    level: NoticeLevel::Warning,
+                    text: format!("could not load spawn tree {id}: {e}"),
+                },
+            };
+            events.send(event);
+        });
     }
 
     /// Background subagents finished: their results are the next user message.

@@ -99,3 +99,16 @@ pub enum Spawning {
     Allowed,
     Paused,
 }
+
+/// A saved spawn tree (`HERMES_HOME/spawn-trees/`): one finished top-level batch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpawnTreeInfo {
+    /// The file's stem; pass it to `Op::LoadSpawnTree`.
+    pub id: String,
+    /// `YYYY-MM-DD HH:MM` (UTC) when the batch finished.
+    pub finished: String,
+    /// How many subagents it had, at every depth.
+    pub subagents: u32,
+    /// The top-level goals, shortened, joined with " · ".
+    pub goals: String,
+}

@@ -106,6 +106,8 @@ pub fn on_engine_event(app: &mut App, event: Event) {
         Event::CheckpointDiff { id, diff } => super::rollback_link::on_diff(app, id, diff),
         // The Subagents pane takes these through `app.side.apply` above.
         Event::Subagent(_)
+        | Event::SpawnTrees { .. }
+        | Event::SpawnTree { .. }
         | Event::MessageStart { .. }
         | Event::MessageDelta { .. }
         | Event::ReasoningDelta { .. }

@@ -168,6 +168,8 @@ impl SubagentTree {
             | Event::ApprovalResolved { .. }
             | Event::CheckpointList { .. }
             | Event::CheckpointDiff { .. }
+            | Event::SpawnTrees { .. }
+            | Event::SpawnTree { .. }
             | Event::StatusUpdate(_)
             | Event::Notice { .. }
             | Event::Error { .. }

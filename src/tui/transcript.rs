@@ -264,6 +264,8 @@ impl Transcript {
             | Event::Subagent(_)
             | Event::CheckpointList { .. }
             | Event::CheckpointDiff { .. }
+            | Event::SpawnTrees { .. }
+            | Event::SpawnTree { .. }
             | Event::StatusUpdate(_)
             | Event::SessionList { .. }
             | Event::SecretRequest(_)

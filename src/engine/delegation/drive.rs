@@ -283,7 +283,9 @@ impl Watch {
                 if matches!(sub.kind, SubagentEventKind::Spawned { .. }) {
                     lock(&parent.owners).insert(sub.id.clone(), id.to_string());
                 }
-                parent.events.send(event);
+                if let Event::Subagent(sub) = event {
+                    parent.forward(sub);
+                }
             }
             Event::StatusUpdate(status) => {
                 self.usage.api_calls = status.api_calls;
@@ -365,6 +367,8 @@ impl Watch {
             Event::SessionInfo(_)
             | Event::CheckpointList { .. }
             | Event::CheckpointDiff { .. }
+            | Event::SpawnTrees { .. }
+            | Event::SpawnTree { .. }
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }
             | Event::ShutdownComplete => {}

@@ -11,6 +11,7 @@
 
 mod child;
 mod drive;
+pub mod trees;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -118,6 +119,8 @@ pub struct ChildBase {
     pub checkpoints: Option<Arc<CheckpointStore>>,
     pub redactor: Redactor,
     pub project_context: String,
+    /// Where finished top-level batches are saved (`HERMES_HOME/spawn-trees`).
+    pub spawn_trees: Option<trees::SpawnTrees>,
 }
 
 impl ChildBase {
@@ -138,6 +141,11 @@ impl ChildBase {
             checkpoints: spec.safety.checkpoints.clone(),
             redactor: spec.safety.redactor.clone(),
             project_context: child::project_context(&spec.cwd),
+            spawn_trees: spec
+                .safety
+                .home
+                .as_ref()
+                .map(|home| trees::SpawnTrees::new(home.root().join("spawn-trees"))),
         }
     }
 }
@@ -167,6 +175,8 @@ pub struct Delegations {
     next: AtomicU64,
     /// Stops every child of this session (reset, shutdown, /stop).
     all: Mutex<CancellationToken>,
+    /// The main agent's subagent events, kept until their batch is saved as a spawn tree.
+    recorded: Mutex<Vec<SubagentEvent>>,
 }
 
 impl Delegations {
@@ -188,6 +198,7 @@ impl Delegations {
             spawning: Mutex::new(Spawning::Allowed),
             next: AtomicU64::new(1),
             all: Mutex::new(CancellationToken::new()),
+            recorded: Mutex::new(Vec::new()),
         })
     }
 
@@ -274,10 +285,46 @@ impl Delegations {
     }
 
     fn emit(&self, id: &str, kind: SubagentEventKind) {
-        self.events.send(Event::Subagent(SubagentEvent {
+        self.forward(SubagentEvent {
             id: id.to_string(),
             kind,
-        }));
+        });
+    }
+
+    /// Sends a subagent event to the frontend; the main agent also records it for the
+    /// batch's saved spawn tree.
+    fn forward(&self, event: SubagentEvent) {
+        if self.spec.depth == 0 && self.base.spawn_trees.is_some() {
+            lock(&self.recorded).push(event.clone());
+        }
+        self.events.send(Event::Subagent(event));
+    }
+
+    /// Saves the finished batch `ids` (and their descendants) as one spawn tree.
+    fn save_tree(self: &Arc<Self>, ids: Vec<String>) {
+        let Some(trees) = self.base.spawn_trees.clone() else {
+            return;
+        };
+        let mine = |id: &str| {
+            ids.iter()
+                .any(|top| id == top || id.starts_with(&format!("{top}.")))
+        };
+        let events: Vec<SubagentEvent> = {
+            let mut recorded = lock(&self.recorded);
+            let (batch, rest): (Vec<_>, Vec<_>) = recorded.drain(..).partition(|e| mine(&e.id));
+            *recorded = rest;
+            batch
+        };
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = trees.save(&events) {
+                tracing::warn!(error = %e, "spawn tree not saved");
+            }
+        });
+    }
+
+    /// Saved spawn trees, newest first (blocking: call off the actor).
+    pub fn spawn_trees(&self) -> Option<trees::SpawnTrees> {
+        self.base.spawn_trees.clone()
     }
 
     fn refuse(&self, request: &DelegationRequest) -> Option<String> {
@@ -360,8 +407,10 @@ impl Delegator for TurnDelegator {
         let names: Vec<String> = started.iter().map(|c| c.id.clone()).collect();
         if this.spec.depth == 0 {
             let this = this.clone();
+            let ids = names.clone();
             tokio::spawn(async move {
                 let results = drive::join_all(started).await;
+                this.save_tree(ids);
                 (this.done)(drive::combined_message(&results));
             });
             return Ok(format!(

@@ -169,6 +169,8 @@ impl Node {
             | Event::ApprovalResolved { .. }
             | Event::CheckpointList { .. }
             | Event::CheckpointDiff { .. }
+            | Event::SpawnTrees { .. }
+            | Event::SpawnTree { .. }
             | Event::StatusUpdate(_)
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }
