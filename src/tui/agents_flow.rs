@@ -6,8 +6,10 @@
 //! steer input (Enter sends `Op::Subagent{Steer}`, Esc cancels), `x` stops the child
 //! (`Op::Subagent{Stop}`), `X` its whole subtree (`StopSubtree`), `p` pauses or resumes new
 //! spawns (`Op::SetSpawning`), `s` cycles the sort, `f` the filter, Esc or `q` go back to the
-//! composer. Ctrl/Alt chords fall through to the app (Ctrl+C still interrupts, Ctrl+T still
-//! toggles focus). F7 works everywhere.
+//! composer. On a saved tree (`/agents history`, `spawn_trees_link`) the list is read-only:
+//! `x`/`X`/`e`/`p` only show a hint, and Esc/`q` go back to the live tree. Ctrl/Alt chords
+//! fall through to the app (Ctrl+C still interrupts, Ctrl+T still toggles focus). F7 works
+//! everywhere.
 //!
 //! [`list_key`] is pure over the pane (tested without an app); [`handle_key`] applies its
 //! result to the app. Stop and steer are only offered for running children. Nothing here
@@ -24,14 +26,17 @@ use crossterm::event::KeyModifiers;
 use super::app::App;
 use super::approvals_flow::KeyOutcome;
 use super::focus::Focus;
+use super::overlays::spawn_trees::SpawnTreesPicker;
 use super::overlays::subagent::OverlayAction;
 use super::overlays::subagent::SubagentOverlay;
 use super::overlays::subagent::SubagentView;
 use super::panes::agents::AgentsPane;
 use super::panes::agents::SteerInput;
 use super::panes::live_bar::LiveBarMode;
+use super::spawn_trees_link::SavedTree;
 use super::subagents::SubagentTree;
 use crate::protocol::Op;
+use crate::protocol::SpawnTreeInfo;
 use crate::protocol::Spawning;
 use crate::protocol::SubagentControl;
 
@@ -42,6 +47,12 @@ pub struct MonitorUi {
     pub overlay: Option<SubagentOverlay>,
     /// F7: the live bar's shape, for this session only.
     pub live_bar: LiveBarMode,
+    /// `/agents history`: the picker of saved spawn trees.
+    pub picker: Option<SpawnTreesPicker>,
+    /// The saved tree asked for with `Op::LoadSpawnTree`, until it arrives.
+    pub requested: Option<SpawnTreeInfo>,
+    /// A saved tree shown instead of the live one (read-only); Esc drops it.
+    pub history: Option<SavedTree>,
 }
 
 /// What a key in the list asks the app to do.
@@ -71,6 +82,11 @@ pub fn list_key(pane: &mut AgentsPane, key: KeyEvent, now: Instant) -> MonitorAc
     }
     if pane.steer.is_some() {
         return steer_key(pane, key);
+    }
+    if pane.saved.is_some() && matches!(key.code, KeyCode::Char('x' | 'X' | 'e' | 'p')) {
+        return MonitorAction::Hint(
+            "a saved spawn tree is read-only — Esc back to live".to_string(),
+        );
     }
     let selected = pane.selected_node(now).map(|n| {
         let running = n.status().is_running();
@@ -182,15 +198,19 @@ pub fn handle_key(app: &mut App, key: KeyEvent) -> KeyOutcome {
         }
         return KeyOutcome::Handled;
     }
-    let now = Instant::now();
-    match list_key(&mut app.side.agents, key, now) {
+    let (pane, now) = match &mut app.monitor.history {
+        Some(saved) => (&mut saved.pane, saved.at),
+        None => (&mut app.side.agents, Instant::now()),
+    };
+    match list_key(pane, key, now) {
         MonitorAction::Ignored => return KeyOutcome::NotMine,
         MonitorAction::Handled => {}
         MonitorAction::Send(op) => app.send(op),
         MonitorAction::Open { id, view } => {
-            app.side.agents.selected = Some(id.clone());
+            pane.selected = Some(id.clone());
             app.monitor.overlay = Some(SubagentOverlay::new(&id, view));
         }
+        MonitorAction::Back if app.monitor.history.is_some() => app.monitor.history = None,
         MonitorAction::Back => app.focus = Focus::Composer,
         MonitorAction::Hint(text) => super::input::show_hint(app, &text, Duration::from_secs(2)),
     }
@@ -200,6 +220,7 @@ pub fn handle_key(app: &mut App, key: KeyEvent) -> KeyOutcome {
 /// `/agents`, `/tasks`: focus the monitor, on its list.
 pub fn open(app: &mut App) {
     app.monitor.overlay = None;
+    app.monitor.history = None;
     app.focus = Focus::Agents;
 }
 

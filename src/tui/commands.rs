@@ -105,7 +105,14 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
         "history" => history(app),
         "compress" => app.send(Op::Compress),
         "rollback" => super::rollback_link::open(app, args),
-        "agents" => super::agents_flow::open(app),
+        "agents" => match args {
+            "" => super::agents_flow::open(app),
+            "history" => super::spawn_trees_link::open(app),
+            _ => notice(
+                app,
+                "usage: /agents [history] — history reopens a saved spawn tree",
+            ),
+        },
         "quit" => app.quit = true,
         other => notice(app, &format!("/{other} is not available here")),
     }

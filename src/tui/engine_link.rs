@@ -1,6 +1,6 @@
 //! Engine events → app state: the transcript, the status bar, the side panes, busy state,
 //! clarifying questions and the queue. Also where queued messages are released when a turn
-//! ends. Approval requests go to `approvals_flow`, checkpoint answers to `rollback_link`.
+//! ends. Approval requests go to `approvals_flow`, checkpoint answers to `rollback_link`, saved spawn trees to `spawn_trees_link`.
 
 use std::time::Instant;
 
@@ -104,10 +104,10 @@ pub fn on_engine_event(app: &mut App, event: Event) {
         } => super::approvals_flow::on_resolved(app, id, *decision, *decided_by),
         Event::CheckpointList { checkpoints } => super::rollback_link::on_list(app, checkpoints),
         Event::CheckpointDiff { id, diff } => super::rollback_link::on_diff(app, id, diff),
+        Event::SpawnTrees { trees } => super::spawn_trees_link::on_list(app, trees),
+        Event::SpawnTree { id, events } => super::spawn_trees_link::on_tree(app, id, events),
         // The Subagents pane takes these through `app.side.apply` above.
         Event::Subagent(_)
-        | Event::SpawnTrees { .. }
-        | Event::SpawnTree { .. }
         | Event::MessageStart { .. }
         | Event::MessageDelta { .. }
         | Event::ReasoningDelta { .. }

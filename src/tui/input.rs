@@ -70,6 +70,9 @@ fn on_key(app: &mut App, key: KeyEvent) {
     if app.rollback.is_some() {
         return super::rollback_link::on_key(app, key);
     }
+    if app.monitor.picker.is_some() {
+        return super::spawn_trees_link::on_key(app, key);
+    }
     if let Some(picker) = &mut app.sessions_picker {
         match picker.handle_key(key) {
             SessionsAction::None => {}

@@ -29,6 +29,7 @@ pub mod render;
 pub mod rollback_link;
 pub mod signals;
 pub mod slash;
+pub mod spawn_trees_link;
 pub mod status_bar;
 pub mod subagents;
 pub mod terminal;

@@ -143,11 +143,13 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
             height: layout.queue.y.saturating_sub(area.y),
             ..area
         };
+        let (pane, at) = match &app.monitor.history {
+            Some(saved) => (&saved.pane, saved.at),
+            None => (&app.side.agents, now),
+        };
         match &mut app.monitor.overlay {
-            Some(overlay) => overlay.render(&app.side.agents.tree, upper, buf, &theme, now),
-            None => {
-                super::panes::agents_view::render_monitor(&app.side.agents, upper, buf, &theme, now)
-            }
+            Some(overlay) => overlay.render(&pane.tree, upper, buf, &theme, at),
+            None => super::panes::agents_view::render_monitor(pane, upper, buf, &theme, at),
         }
     }
     let busy = if app.turn_running {
@@ -187,6 +189,9 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     }
     if let Some(overlay) = &mut app.rollback {
         overlay.render(area, buf, &theme);
+    }
+    if let Some(picker) = &app.monitor.picker {
+        picker.render(area, buf, &theme);
     }
     if let Some(prompt) = &app.secret_prompt {
         prompt.render(area, buf, &theme);

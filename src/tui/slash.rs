@@ -224,8 +224,8 @@ pub static COMMANDS: &[SlashCommand] = &[
     cmd(
         "agents",
         &["tasks"],
-        "",
-        "Open the subagent monitor (spawn tree, logs, steer, stop)",
+        "[history]",
+        "Open the subagent monitor (spawn tree, logs, steer, stop; history: saved trees)",
         Category::Info,
     ),
     cmd(

@@ -53,6 +53,9 @@ pub struct AgentsPane {
     pub filter: FilterMode,
     pub spawning: Spawning,
     pub steer: Option<SteerInput>,
+    /// When the batch finished, if this pane shows a saved spawn tree (`/agents history`):
+    /// read-only, never sent controls.
+    pub saved: Option<String>,
 }
 
 impl Default for AgentsPane {
@@ -64,6 +67,7 @@ impl Default for AgentsPane {
             filter: FilterMode::default(),
             spawning: Spawning::Allowed,
             steer: None,
+            saved: None,
         }
     }
 }

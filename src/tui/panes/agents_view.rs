@@ -2,7 +2,8 @@
 //! a header (`Spawn tree · ⏸ paused`, totals, caps `d<max depth>/<running>`, sort and
 //! filter), a column header, one row per listed child (status icon, tree indent + label,
 //! model, elapsed, tools, tokens, cost, last activity), and a footer with the keys or the
-//! steer input.
+//! steer input. A saved tree (`AgentsPane::saved`, `/agents history`) gets its own title
+//! (`Spawn tree (saved <date>) · Esc back to live`) and a read-only keys footer.
 //!
 //! Draws only; state is `AgentsPane`, keys are `agents_flow`. Columns drop out on narrow
 //! screens (model first, then cost); the list scrolls so the selected row stays visible.
@@ -34,6 +35,8 @@ use crate::tui::subagents::Node;
 
 const KEYS_HINT: &str = "↑↓ select · Enter log · d details · e steer · x stop · X subtree · \
                          p pause · s sort · f filter · Esc back";
+const SAVED_KEYS_HINT: &str =
+    "read-only · ↑↓ select · Enter log · d details · s sort · f filter · Esc back to live";
 
 /// Column widths for a given inner width (0 = column hidden).
 #[derive(Debug, Clone, Copy)]
@@ -88,9 +91,10 @@ pub fn render_monitor(
     now: Instant,
 ) {
     Clear.render(area, buf);
-    let title = match pane.spawning {
-        Spawning::Allowed => "Spawn tree".to_string(),
-        Spawning::Paused => "Spawn tree · ⏸ paused".to_string(),
+    let title = match (&pane.saved, pane.spawning) {
+        (Some(date), _) => format!("Spawn tree (saved {date}) · Esc back to live"),
+        (None, Spawning::Allowed) => "Spawn tree".to_string(),
+        (None, Spawning::Paused) => "Spawn tree · ⏸ paused".to_string(),
     };
     let block = pane_block(&title, PaneFocus::Focused, theme);
     let inner = block.inner(area);
@@ -255,7 +259,13 @@ fn footer_line(pane: &AgentsPane, width: usize, theme: &Theme) -> Line<'static> 
                 Span::styled("▏", theme.style(Role::Accent)),
             ])
         }
-        None => Line::styled(truncate(KEYS_HINT, width), theme.style(Role::Dim)),
+        None => {
+            let hint = match pane.saved {
+                Some(_) => SAVED_KEYS_HINT,
+                None => KEYS_HINT,
+            };
+            Line::styled(truncate(hint, width), theme.style(Role::Dim))
+        }
     }
 }
 
