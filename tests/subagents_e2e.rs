@@ -153,9 +153,14 @@ async fn a_childs_dangerous_command_is_approved_from_the_parents_queue() {
     s.send(Op::UserInput {
         text: "delegate: run: rm -rf build".into(),
     });
-    let Event::ApprovalRequest(request) = s.until(|e| matches!(e, Event::ApprovalRequest(_))).await
-    else {
-        unreachable!()
+    // Keep what arrives before the request: the main turn may complete meanwhile.
+    let mut seen = Vec::new();
+    let request = loop {
+        let event = s.until(|_| true).await;
+        if let Event::ApprovalRequest(request) = &event {
+            break request.clone();
+        }
+        seen.push(event);
     };
     assert_eq!(request.subject, "rm -rf build");
     assert!(
@@ -167,7 +172,7 @@ async fn a_childs_dangerous_command_is_approved_from_the_parents_queue() {
         id: request.id,
         decision: ApprovalDecision::Once,
     });
-    let events = collect_until_results_answered(&mut s).await;
+    let events = until_results_answered(&mut s, seen).await;
     assert!(
         !s.dir.path().join("build").exists(),
         "the child's command ran"

@@ -92,6 +92,15 @@ impl Actor {
 
     /// Background subagents finished: their results are the next user message.
     pub(super) fn delegation_done(&mut self, text: String) {
+        let headline = text
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(':');
+        self.notice(
+            NoticeLevel::Info,
+            format!("{headline} — sent to the agent as the next message"),
+        );
         match self.running {
             Some(_) => self.queue.push_back(text),
             None => self.start_turn(text),

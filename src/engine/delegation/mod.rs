@@ -300,8 +300,9 @@ impl Delegations {
         self.events.send(Event::Subagent(event));
     }
 
-    /// Saves the finished batch `ids` (and their descendants) as one spawn tree.
-    fn save_tree(self: &Arc<Self>, ids: Vec<String>) {
+    /// Saves the finished batch `ids` (and their descendants) as one spawn tree, before the
+    /// results are announced (so a listing right after them includes it).
+    async fn save_tree(self: &Arc<Self>, ids: Vec<String>) {
         let Some(trees) = self.base.spawn_trees.clone() else {
             return;
         };
@@ -315,11 +316,12 @@ impl Delegations {
             *recorded = rest;
             batch
         };
-        tokio::task::spawn_blocking(move || {
-            if let Err(e) = trees.save(&events) {
-                tracing::warn!(error = %e, "spawn tree not saved");
-            }
-        });
+        let saved = tokio::task::spawn_blocking(move || trees.save(&events)).await;
+        match saved {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "spawn tree not saved"),
+            Err(e) => tracing::warn!(error = %e, "spawn tree not saved"),
+        }
     }
 
     /// Saved spawn trees, newest first (blocking: call off the actor).
@@ -410,7 +412,7 @@ impl Delegator for TurnDelegator {
             let ids = names.clone();
             tokio::spawn(async move {
                 let results = drive::join_all(started).await;
-                this.save_tree(ids);
+                this.save_tree(ids).await;
                 (this.done)(drive::combined_message(&results));
             });
             return Ok(format!(
