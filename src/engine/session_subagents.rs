@@ -49,12 +49,21 @@ impl Actor {
         }))
     }
 
-    pub(super) fn list_spawn_trees(&mut self) {
-        let Some(trees) = self.delegations.spawn_trees() else {
-            return self.notice(
+    /// The saved spawn trees, or a notice that this session has none.
+    fn spawn_tree_store(&mut self) -> Option<crate::engine::delegation::trees::SpawnTrees> {
+        let trees = self.delegations.spawn_trees();
+        if trees.is_none() {
+            self.notice(
                 NoticeLevel::Warning,
                 "spawn trees are not saved in this session (no HERMES_HOME)".to_string(),
             );
+        }
+        trees
+    }
+
+    pub(super) fn list_spawn_trees(&mut self) {
+        let Some(trees) = self.spawn_tree_store() else {
+            return;
         };
         let events = self.events.clone();
         tokio::spawn(async move {
@@ -65,11 +74,8 @@ impl Actor {
     }
 
     pub(super) fn load_spawn_tree(&mut self, id: String) {
-        let Some(trees) = self.delegations.spawn_trees() else {
-            return self.notice(
-                NoticeLevel::Warning,
-                "spawn trees are not saved in this session (no HERMES_HOME)".to_string(),
-            );
+        let Some(trees) = self.spawn_tree_store() else {
+            return;
         };
         let events = self.events.clone();
         tokio::spawn(async move {
