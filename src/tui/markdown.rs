@@ -15,6 +15,7 @@
 //! wider than the whole width), so the caller's line count is the on-screen height.
 
 mod highlight;
+mod streaming;
 pub mod wrap;
 
 use pulldown_cmark::CodeBlockKind;
@@ -60,9 +61,8 @@ pub fn complete_lines(text: &str) -> &str {
 /// never flickers and a long paragraph still appears as it arrives (gating on whole lines
 /// would hide a newline-free paragraph until its end). Words only ever append at the end;
 /// the one visible change is that an unclosed `**`/`` ` `` span restyles when it closes.
-pub fn render_streaming(text: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
-    render(complete_words(text), width, theme)
-}
+/// Finished blocks are rendered once and reused (`streaming`).
+pub use streaming::render_streaming;
 
 /// The part of a streaming text that may be shown: everything up to the last whitespace.
 pub fn complete_words(text: &str) -> &str {
