@@ -2,7 +2,7 @@
 //! - one full frame (chat + side panes + composer + status bar) with a 10,000-message
 //!   transcript at 200×60, budget < 4 ms;
 //! - keystroke → frame while 2,000 tokens/s stream in (one frame's worth of deltas, one key,
-//!   one full frame);
+//!   one full frame), for one long paragraph (the worst case) and for a reply in paragraphs;
 //! - the process's peak RSS after building and drawing that transcript, budget < 60 MB.
 //!
 //! Process start → first frame and idle CPU need the real binary: `benches/startup.sh`.
@@ -148,6 +148,31 @@ fn main() {
         screen.frame(area, &mut buf);
         keystroke.push(t.elapsed());
     }
+    // The same, for a reply written in paragraphs (a blank line every 8 frames), as models
+    // usually write: finished paragraphs are rendered once.
+    screen
+        .transcript
+        .apply(&Event::MessageStart { turn_id: 99_999 });
+    let mut paragraphs = Vec::new();
+    for i in 0..600 {
+        let t = Instant::now();
+        let mut text = String::new();
+        for w in 0..33 {
+            text.push_str(&format!("tok{w} "));
+        }
+        if i % 8 == 0 {
+            text.push_str("\n\n");
+        }
+        screen.transcript.apply(&Event::MessageDelta {
+            turn_id: 99_999,
+            text,
+        });
+        screen
+            .composer
+            .handle_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+        screen.frame(area, &mut buf);
+        paragraphs.push(t.elapsed());
+    }
 
     println!("hermes TUI benchmark (200x60, 10,000-message transcript)");
     println!(
@@ -167,6 +192,11 @@ fn main() {
         "  keystroke→frame while streaming 2,000 tok/s: p50 {:.3} ms  p99 {:.3} ms",
         percentile(&mut keystroke, 0.5).as_secs_f64() * 1e3,
         percentile(&mut keystroke, 0.99).as_secs_f64() * 1e3
+    );
+    println!(
+        "    the same, reply in paragraphs:             p50 {:.3} ms  p99 {:.3} ms",
+        percentile(&mut paragraphs, 0.5).as_secs_f64() * 1e3,
+        percentile(&mut paragraphs, 0.99).as_secs_f64() * 1e3
     );
     println!(
         "  peak RSS of this process:    {:>8.1} MB (budget 60 MB)",

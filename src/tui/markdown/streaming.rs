@@ -1,8 +1,8 @@
 //! Rendering a message while it streams, without re-rendering all of it for every delta.
 //!
 //! The text is cut at its last block boundary — a blank line outside a code fence — into a
-//! stable head, rendered once and cached (per width and theme), and a tail re-rendered each
-//! frame. Only the UI thread renders, so the cache is a thread-local holding one message.
+//! stable head, rendered once and cached (per width and theme; when it grows, only the new
+//! blocks are rendered and appended), and a tail re-rendered each frame. Only the UI thread renders, so the cache is a thread-local holding one message.
 //!
 //! Invariant: the lines equal `render(complete_words(text))` for ordinary markdown
 //! (paragraphs, headings, lists, quotes, fenced code): blocks separated by a blank line render
@@ -38,16 +38,26 @@ pub fn render_streaming(text: &str, width: u16, theme: &Theme) -> Vec<Line<'stat
     let (head, tail) = shown.split_at(cut);
     let mut lines = HEAD.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let fresh = cache
-            .as_ref()
-            .is_some_and(|c| c.width == width && c.theme == *theme && c.text == head);
-        if !fresh {
-            *cache = Some(Head {
-                text: head.to_string(),
-                width,
-                theme: theme.clone(),
-                lines: render(head, width, theme),
-            });
+        let same_view = |c: &Head| c.width == width && c.theme == *theme;
+        match cache.as_mut() {
+            Some(c) if same_view(c) && c.text == head => {}
+            // The head grew by whole blocks: render only the new ones.
+            Some(c) if same_view(c) && !c.text.is_empty() && head.starts_with(&c.text) => {
+                let added = render(&head[c.text.len()..], width, theme);
+                if !c.lines.is_empty() && !added.is_empty() {
+                    c.lines.push(Line::default());
+                }
+                c.lines.extend(added);
+                c.text = head.to_string();
+            }
+            _ => {
+                *cache = Some(Head {
+                    text: head.to_string(),
+                    width,
+                    theme: theme.clone(),
+                    lines: render(head, width, theme),
+                });
+            }
         }
         cache.as_ref().map(|c| c.lines.clone()).unwrap_or_default()
     });
@@ -109,6 +119,26 @@ mod tests {
             // Again from the cache.
             let cached = render_streaming(text, 40, &theme);
             assert_eq!(plain(&cached), plain(&whole), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_head_that_grows_block_by_block_matches_a_whole_render() {
+        let theme = Theme::default();
+        let mut text = String::new();
+        for i in 0..12 {
+            text.push_str(&format!("Paragraph {i} has **some** words in it.\n\n"));
+            if i % 3 == 0 {
+                text.push_str("- a list item\n- another\n\n");
+            }
+            text.push_str("tail words ");
+            let whole = render(complete_words(&text), 30, &theme);
+            assert_eq!(
+                plain(&render_streaming(&text, 30, &theme)),
+                plain(&whole),
+                "{i}"
+            );
+            text.truncate(text.len() - "tail words ".len());
         }
     }
 
