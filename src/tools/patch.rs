@@ -4,7 +4,8 @@
 //! written and the error says how many matches there were (for zero, with a hint when the text
 //! matches after whitespace normalisation). A file with CRLF line endings also accepts an
 //! `old_string` written with LF, and the replacement keeps CRLF. The answer is a short
-//! unified-style diff of the changed lines. Binary and non-UTF-8 files are refused.
+//! unified-style diff of the changed lines. Binary and non-UTF-8 files are refused. The
+//! write goes through the `CommandPolicy` (`check_write`) like `write_file`'s.
 
 use async_trait::async_trait;
 use serde::Deserialize;

@@ -1,7 +1,8 @@
 //! `ToolRegistry`: the tools offered to the model, by name, in a stable order.
 //!
 //! `core()` holds the built-in core tools (terminal, process, read_file, write_file, patch,
-//! search_files, todo, clarify); later issues `register` more (memory, skills, delegate, MCP).
+//! search_files, todo, clarify); the session `register`s more (memory, session_search, skills,
+//! delegate_task; MCP later).
 //! Invariants: names are unique; `schemas()` and `names()` follow registration order, so the
 //! tool list sent to the provider is byte-identical across the turns of a session.
 

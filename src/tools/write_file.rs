@@ -2,7 +2,8 @@
 //! parent directories, and report the bytes and lines written.
 //!
 //! It writes exactly the content given (no newline added) and refuses to replace a directory.
-//! It does not back files up; checkpoints are a later issue.
+//! Before writing it asks the `CommandPolicy` (`check_write`): a sensitive path needs the
+//! user's approval, and the turn's first write is checkpointed first (the engine's gate).
 
 use async_trait::async_trait;
 use serde::Deserialize;
