@@ -199,3 +199,24 @@ fn hunk_for_a_mid_line_edit_shows_whole_lines() {
         "1 replacement\n@@ line 1: -1 +1 @@\n-alpha beta gamma\n+alpha BETA gamma"
     );
 }
+
+#[tokio::test]
+async fn a_refused_write_leaves_the_file_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.txt");
+    std::fs::write(&path, "old text\n").unwrap();
+    let mut ctx = ctx(dir.path());
+    ctx.policy = std::sync::Arc::new(crate::tools::test_support::RefuseWrites);
+    let out = patch(
+        &ctx,
+        json!({"path": path.to_str().unwrap(), "old_string": "old", "new_string": "new"}),
+    )
+    .await;
+    assert_eq!(out.outcome, ToolOutcome::Denied);
+    assert!(
+        out.content.contains("patch may not write"),
+        "{}",
+        out.content
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "old text\n");
+}

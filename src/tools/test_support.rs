@@ -74,3 +74,20 @@ pub fn ctx_with(dir: &Path, host: Arc<FakeHost>) -> ToolContext {
         delegator: None,
     }
 }
+
+/// A policy that refuses every file write (and allows every command), to check that file
+/// tools ask before writing.
+pub struct RefuseWrites;
+
+#[async_trait::async_trait]
+impl crate::tools::CommandPolicy for RefuseWrites {
+    async fn check_command(&self, _command: &str, _cwd: &Path) -> crate::tools::CommandVerdict {
+        crate::tools::CommandVerdict::Allow
+    }
+
+    async fn check_write(&self, tool: &str, path: &Path) -> crate::tools::CommandVerdict {
+        crate::tools::CommandVerdict::Deny {
+            reason: format!("{tool} may not write {}", path.display()),
+        }
+    }
+}

@@ -41,3 +41,23 @@ async fn refuses_directories_and_bad_args() {
     assert_eq!(out.outcome, ToolOutcome::Error);
     assert!(out.content.contains("content"), "{}", out.content);
 }
+
+#[tokio::test]
+async fn a_refused_write_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = ctx(dir.path());
+    c.policy = std::sync::Arc::new(crate::tools::test_support::RefuseWrites);
+    let out = WriteFileTool
+        .call(json!({"path": "new/file.txt", "content": "x"}), &c)
+        .await;
+    assert_eq!(out.outcome, ToolOutcome::Denied);
+    assert!(
+        out.content.contains("write_file may not write"),
+        "{}",
+        out.content
+    );
+    assert!(
+        !dir.path().join("new").exists(),
+        "not even the parent directory"
+    );
+}
