@@ -121,58 +121,13 @@ fn main() {
         steady.push(t.elapsed());
     }
 
-    // 2,000 tokens/s at 60 fps ≈ 33 tokens (~130 bytes) per frame, plus one keystroke.
     screen
         .transcript
         .apply(&Event::TurnStarted { turn_id: 99_999 });
-    screen
-        .transcript
-        .apply(&Event::MessageStart { turn_id: 99_999 });
-    let mut keystroke = Vec::new();
-    for i in 0..600 {
-        let t = Instant::now();
-        let mut text = String::new();
-        for w in 0..33 {
-            text.push_str(&format!("tok{w} "));
-        }
-        if i % 8 == 0 {
-            text.push('\n');
-        }
-        screen.transcript.apply(&Event::MessageDelta {
-            turn_id: 99_999,
-            text,
-        });
-        screen
-            .composer
-            .handle_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
-        screen.frame(area, &mut buf);
-        keystroke.push(t.elapsed());
-    }
-    // The same, for a reply written in paragraphs (a blank line every 8 frames), as models
-    // usually write: finished paragraphs are rendered once.
-    screen
-        .transcript
-        .apply(&Event::MessageStart { turn_id: 99_999 });
-    let mut paragraphs = Vec::new();
-    for i in 0..600 {
-        let t = Instant::now();
-        let mut text = String::new();
-        for w in 0..33 {
-            text.push_str(&format!("tok{w} "));
-        }
-        if i % 8 == 0 {
-            text.push_str("\n\n");
-        }
-        screen.transcript.apply(&Event::MessageDelta {
-            turn_id: 99_999,
-            text,
-        });
-        screen
-            .composer
-            .handle_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
-        screen.frame(area, &mut buf);
-        paragraphs.push(t.elapsed());
-    }
+    // One long paragraph (a line break every 8 frames): the worst case.
+    let mut keystroke = stream_with_keys(&mut screen, area, &mut buf, "\n");
+    // A reply written in paragraphs, as models usually write: finished ones render once.
+    let mut paragraphs = stream_with_keys(&mut screen, area, &mut buf, "\n\n");
 
     println!("hermes TUI benchmark (200x60, 10,000-message transcript)");
     println!(
@@ -202,4 +157,38 @@ fn main() {
         "  peak RSS of this process:    {:>8.1} MB (budget 60 MB)",
         peak_rss_mb()
     );
+}
+
+/// 2,000 tokens/s at 60 fps ≈ 33 tokens (~130 bytes) per frame, plus one keystroke, for 600
+/// frames of a new message; `separator` ends every 8th frame's text. The time of each frame.
+fn stream_with_keys(
+    screen: &mut Screen,
+    area: Rect,
+    buf: &mut Buffer,
+    separator: &str,
+) -> Vec<Duration> {
+    screen
+        .transcript
+        .apply(&Event::MessageStart { turn_id: 99_999 });
+    let mut times = Vec::with_capacity(600);
+    for i in 0..600 {
+        let t = Instant::now();
+        let mut text = String::new();
+        for w in 0..33 {
+            text.push_str(&format!("tok{w} "));
+        }
+        if i % 8 == 0 {
+            text.push_str(separator);
+        }
+        screen.transcript.apply(&Event::MessageDelta {
+            turn_id: 99_999,
+            text,
+        });
+        screen
+            .composer
+            .handle_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+        screen.frame(area, buf);
+        times.push(t.elapsed());
+    }
+    times
 }

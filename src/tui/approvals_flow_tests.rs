@@ -6,14 +6,15 @@ use crossterm::event::KeyCode;
 use crossterm::event::KeyEvent;
 use crossterm::event::KeyModifiers;
 use pretty_assertions::assert_eq;
-use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::*;
 use crate::protocol::ApprovalKind;
 use crate::protocol::Event;
 use crate::tui::engine_link::on_engine_event;
 use crate::tui::test_support::WithSession;
-use crate::tui::test_support::session_info;
+use crate::tui::test_support::ops_sent;
+use crate::tui::test_support::press;
+use crate::tui::test_support::setup;
 use crate::tui::test_support::test_app;
 use crate::tui::transcript::Cell;
 
@@ -37,19 +38,8 @@ fn request(id: &str, command: &str) -> ApprovalRequest {
     }
 }
 
-fn setup() -> (tempfile::TempDir, App, UnboundedReceiver<Op>) {
-    let dir = tempfile::tempdir().unwrap();
-    let (mut app, ops) = test_app(&dir, WithSession::Yes);
-    on_engine_event(&mut app, session_info());
-    (dir, app, ops)
-}
-
 fn arrive(app: &mut App, request: ApprovalRequest) {
     on_engine_event(app, Event::ApprovalRequest(request));
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    press_with(app, code, KeyModifiers::NONE);
 }
 
 fn press_with(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
@@ -61,10 +51,6 @@ fn reply(id: &str, decision: ApprovalDecision) -> Op {
         id: id.into(),
         decision,
     }
-}
-
-fn ops_sent(ops: &mut UnboundedReceiver<Op>) -> Vec<Op> {
-    std::iter::from_fn(|| ops.try_recv().ok()).collect()
 }
 
 fn notices(app: &App) -> Vec<String> {

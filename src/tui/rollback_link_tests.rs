@@ -1,43 +1,13 @@
-use crossterm::event::Event as TermEvent;
 use crossterm::event::KeyCode;
-use crossterm::event::KeyModifiers;
 use pretty_assertions::assert_eq;
-use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::*;
 use crate::protocol::Event;
 use crate::tui::engine_link::on_engine_event;
-use crate::tui::test_support::WithSession;
-use crate::tui::test_support::session_info;
-use crate::tui::test_support::test_app;
-use crate::tui::transcript::Cell;
-
-fn setup() -> (tempfile::TempDir, App, UnboundedReceiver<Op>) {
-    let dir = tempfile::tempdir().unwrap();
-    let (mut app, ops) = test_app(&dir, WithSession::Yes);
-    on_engine_event(&mut app, session_info());
-    (dir, app, ops)
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    let key = KeyEvent::new(code, KeyModifiers::NONE);
-    crate::tui::input::on_terminal_event(app, TermEvent::Key(key));
-}
-
-fn ops_sent(ops: &mut UnboundedReceiver<Op>) -> Vec<Op> {
-    std::iter::from_fn(|| ops.try_recv().ok()).collect()
-}
-
-fn last_notice(app: &App) -> Option<String> {
-    app.transcript
-        .entries()
-        .iter()
-        .rev()
-        .find_map(|e| match e.cell() {
-            Cell::Notice { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-}
+use crate::tui::test_support::last_notice;
+use crate::tui::test_support::ops_sent;
+use crate::tui::test_support::press;
+use crate::tui::test_support::setup;
 
 fn list() -> Event {
     Event::CheckpointList {

@@ -233,3 +233,34 @@ pub fn sample_tree() -> (crate::tui::subagents::SubagentTree, std::time::Instant
     }
     (tree, at(90))
 }
+
+/// An app with a session that has announced itself, and its op receiver.
+pub fn setup() -> (tempfile::TempDir, App, UnboundedReceiver<Op>) {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, ops) = test_app(&dir, WithSession::Yes);
+    super::engine_link::on_engine_event(&mut app, session_info());
+    (dir, app, ops)
+}
+
+/// A key press without modifiers, through the app's input routing.
+pub fn press(app: &mut App, code: crossterm::event::KeyCode) {
+    let key = crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
+    super::input::on_terminal_event(app, crossterm::event::Event::Key(key));
+}
+
+/// Every op sent so far.
+pub fn ops_sent(ops: &mut UnboundedReceiver<Op>) -> Vec<Op> {
+    std::iter::from_fn(|| ops.try_recv().ok()).collect()
+}
+
+/// The newest notice in the transcript.
+pub fn last_notice(app: &App) -> Option<String> {
+    app.transcript
+        .entries()
+        .iter()
+        .rev()
+        .find_map(|e| match e.cell() {
+            super::transcript::Cell::Notice { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+}

@@ -11,8 +11,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::text::Span;
-use ratatui::widgets::Block;
-use ratatui::widgets::BorderType;
 use ratatui::widgets::Clear;
 use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
@@ -150,10 +148,7 @@ impl ModelPicker {
         let rows = u16::try_from(self.entries.len()).unwrap_or(u16::MAX);
         let modal = super::centered_modal(area, 80, rows + 6);
         Clear.render(modal, buf);
-        let block = Block::bordered()
-            .border_type(BorderType::Rounded)
-            .border_style(theme.style(Role::BorderFocused))
-            .title(Span::styled(" Switch model ", theme.style(Role::Title)));
+        let block = super::modal_block(" Switch model ", theme);
         let mut lines = Vec::new();
         if self.entries.is_empty() {
             lines.push(Line::from(Span::styled(

@@ -8,8 +8,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::text::Span;
-use ratatui::widgets::Block;
-use ratatui::widgets::BorderType;
 use ratatui::widgets::Clear;
 use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
@@ -72,13 +70,7 @@ impl SecretPrompt {
     pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let modal = super::centered_modal(area, 76, 8);
         Clear.render(modal, buf);
-        let block = Block::bordered()
-            .border_type(BorderType::Rounded)
-            .border_style(theme.style(Role::BorderFocused))
-            .title(Span::styled(
-                format!(" {} ", self.request.name),
-                theme.style(Role::Title),
-            ));
+        let block = super::modal_block(&format!(" {} ", self.request.name), theme);
         let bullets = "•".repeat(self.value.chars().count());
         let lines = vec![
             Line::from(Span::styled(

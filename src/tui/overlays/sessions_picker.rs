@@ -10,8 +10,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::text::Span;
-use ratatui::widgets::Block;
-use ratatui::widgets::BorderType;
 use ratatui::widgets::Clear;
 use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
@@ -108,10 +106,7 @@ impl SessionsPicker {
         let rows = u16::try_from(self.items.len().clamp(1, MAX_ROWS)).unwrap_or(1);
         let modal = super::centered_modal(area, 100, rows + 5);
         Clear.render(modal, buf);
-        let block = Block::bordered()
-            .border_type(BorderType::Rounded)
-            .border_style(theme.style(Role::BorderFocused))
-            .title(Span::styled(" Sessions ", theme.style(Role::Title)));
+        let block = super::modal_block(" Sessions ", theme);
         let mut lines = vec![Line::from(vec![
             Span::styled("search: ", theme.style(Role::Label)),
             Span::styled(format!("{}▏", self.query), theme.style(Role::Text)),

@@ -16,10 +16,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::text::Span;
-use ratatui::widgets::Block;
-use ratatui::widgets::BorderType;
-use ratatui::widgets::Clear;
-use ratatui::widgets::Padding;
 use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
 
@@ -143,21 +139,14 @@ impl SpawnTreesPicker {
             return;
         }
         let width = usize::from(inner.width);
-        let heading = "newest first; opens read-only in the subagent monitor";
-        buf.set_stringn(
-            inner.x,
-            inner.y,
-            truncate(heading, width),
-            width,
-            theme.style(Role::Dim),
+        let list = crate::tui::overlays::heading_and_list(
+            inner,
+            "newest first; opens read-only in the subagent monitor",
+            rows,
+            1,
+            buf,
+            theme,
         );
-        let list = Rect {
-            y: inner.y + 1,
-            height: u16::try_from(rows)
-                .unwrap_or(0)
-                .min(inner.height.saturating_sub(2)),
-            ..inner
-        };
         draw_menu_rows(
             &self.trees,
             self.selected,
@@ -190,19 +179,7 @@ impl SpawnTreesPicker {
 
 /// The bordered modal, centred in `area`; returns its inner rect.
 fn frame(area: Rect, rows: u16, buf: &mut Buffer, theme: &Theme) -> Rect {
-    let modal = crate::tui::overlays::centered_modal(area, 100, rows);
-    Clear.render(modal, buf);
-    let block = Block::bordered()
-        .border_type(BorderType::Rounded)
-        .border_style(theme.style(Role::BorderFocused))
-        .padding(Padding::horizontal(1))
-        .title(Span::styled(
-            " Saved spawn trees ",
-            theme.style(Role::Title),
-        ));
-    let inner = block.inner(modal);
-    block.render(modal, buf);
-    inner
+    crate::tui::overlays::framed_modal(area, 100, rows, " Saved spawn trees ", buf, theme)
 }
 
 #[cfg(test)]

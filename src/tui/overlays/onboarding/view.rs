@@ -6,8 +6,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::text::Span;
-use ratatui::widgets::Block;
-use ratatui::widgets::BorderType;
 use ratatui::widgets::Clear;
 use ratatui::widgets::Padding;
 use ratatui::widgets::Paragraph;
@@ -57,11 +55,8 @@ impl Onboarding {
             return;
         }
         Clear.render(modal, buf);
-        let block = Block::bordered()
-            .border_type(BorderType::Rounded)
-            .border_style(theme.style(Role::BorderFocused))
-            .title(Span::styled(TITLE, theme.style(Role::Title)))
-            .padding(Padding::new(1, 1, 1, 0));
+        let block =
+            crate::tui::overlays::modal_block(TITLE, theme).padding(Padding::new(1, 1, 1, 0));
         let inner = block.inner(modal);
         block.render(modal, buf);
         if inner.is_empty() {

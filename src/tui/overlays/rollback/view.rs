@@ -11,10 +11,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::text::Span;
-use ratatui::widgets::Block;
-use ratatui::widgets::BorderType;
-use ratatui::widgets::Clear;
-use ratatui::widgets::Padding;
 use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
 
@@ -59,21 +55,14 @@ impl RollbackOverlay {
             return;
         }
         let width = usize::from(inner.width);
-        let heading = "newest first; restoring one puts its files back as they were";
-        buf.set_stringn(
-            inner.x,
-            inner.y,
-            truncate(heading, width),
-            width,
-            theme.style(Role::Dim),
+        let list = crate::tui::overlays::heading_and_list(
+            inner,
+            "newest first; restoring one puts its files back as they were",
+            rows,
+            0,
+            buf,
+            theme,
         );
-        let list = Rect {
-            y: inner.y + 1,
-            height: u16::try_from(rows)
-                .unwrap_or(0)
-                .min(inner.height.saturating_sub(1)),
-            ..inner
-        };
         let numbered: Vec<(usize, &CheckpointInfo)> = self.checkpoints.iter().enumerate().collect();
         draw_menu_rows(
             &numbered,
@@ -212,16 +201,7 @@ impl RollbackOverlay {
 
 /// Clears a centred modal of `rows` rows with a titled border; returns its inner rect.
 fn frame(area: Rect, rows: u16, title: &str, buf: &mut Buffer, theme: &Theme) -> Rect {
-    let modal = crate::tui::overlays::centered_modal(area, 110, rows);
-    Clear.render(modal, buf);
-    let block = Block::bordered()
-        .border_type(BorderType::Rounded)
-        .border_style(theme.style(Role::BorderFocused))
-        .padding(Padding::horizontal(1))
-        .title(Span::styled(title.to_string(), theme.style(Role::Title)));
-    let inner = block.inner(modal);
-    block.render(modal, buf);
-    inner
+    crate::tui::overlays::framed_modal(area, 110, rows, title, buf, theme)
 }
 
 /// The role of one unified-diff line.
