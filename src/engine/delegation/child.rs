@@ -63,7 +63,10 @@ pub fn child_spec(
         endpoint,
         tools: Arc::new(base.tools.without(blocked)),
         yolo: base.yolo,
-        system_prompt: system_prompt(&base.project_context),
+        system_prompt: system_prompt(
+            base.project_context
+                .get_or_init(|| project_context(&base.cwd)),
+        ),
         cwd: base.cwd.clone(),
         limits: base.limits.clone(),
         max_iterations: max_iterations.max(1),

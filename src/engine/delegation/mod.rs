@@ -118,7 +118,9 @@ pub struct ChildBase {
     pub shell: ShellContext,
     pub checkpoints: Option<Arc<CheckpointStore>>,
     pub redactor: Redactor,
-    pub project_context: String,
+    /// The project context file for children's prompts, read when the first child starts
+    /// (never at session start: most sessions never delegate).
+    pub project_context: Arc<std::sync::OnceLock<String>>,
     /// Where finished top-level batches are saved (`HERMES_HOME/spawn-trees`).
     pub spawn_trees: Option<trees::SpawnTrees>,
 }
@@ -140,7 +142,7 @@ impl ChildBase {
             shell: spec.safety.shell.clone(),
             checkpoints: spec.safety.checkpoints.clone(),
             redactor: spec.safety.redactor.clone(),
-            project_context: child::project_context(&spec.cwd),
+            project_context: Arc::new(std::sync::OnceLock::new()),
             spawn_trees: spec
                 .safety
                 .home

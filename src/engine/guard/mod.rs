@@ -172,7 +172,8 @@ impl SessionGuard {
             ),
             None => HookRunner::new(
                 Vec::new(),
-                ConsentStore::load(&spec.shell.hermes_home.join(ALLOWLIST_FILENAME)),
+                // No hooks: nothing to consent to, so the allowlist is not read.
+                ConsentStore::empty(&spec.shell.hermes_home.join(ALLOWLIST_FILENAME)),
                 AcceptHooks::Ask,
                 None,
                 work_dir.clone(),

@@ -74,6 +74,14 @@ impl ConsentStore {
         }
     }
 
+    /// An empty allowlist for `path`, without reading it (a session with no hooks).
+    pub fn empty(path: &Path) -> Self {
+        Self {
+            path: path.to_path_buf(),
+            doc: Map::new(),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
