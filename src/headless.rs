@@ -355,6 +355,8 @@ impl Printer<'_> {
             | Event::StatusUpdate(_)
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }
+            | Event::GoalUpdate { .. }
+            | Event::GoalProgress(_)
             | Event::ShutdownComplete => {}
             Event::SecretRequest(request) => self.line_err(&format!(
                 "note: skipped {} — {}; headless mode never asks for secrets, put it in HERMES_HOME/.env",

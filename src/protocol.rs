@@ -12,7 +12,17 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+mod goals;
 mod subagents;
+
+pub use goals::CONTINUATION_MARKER;
+pub use goals::GoalCommand;
+pub use goals::GoalProgress;
+pub use goals::GoalSnapshot;
+pub use goals::GoalStatus;
+pub use goals::GoalVerdict;
+pub use goals::PauseCause;
+pub use goals::VerdictOutcome;
 
 pub use subagents::SpawnTreeInfo;
 pub use subagents::Spawning;
@@ -94,6 +104,9 @@ pub enum Op {
     ListSpawnTrees,
     /// One saved spawn tree; answered with `Event::SpawnTree`.
     LoadSpawnTree { id: String },
+    /// `/goal …` and `/subgoal …`. Answered with `GoalUpdate`/`GoalProgress` events or a
+    /// `Notice` (status, lists, refusals).
+    Goal(GoalCommand),
     /// Stop the session: cancel everything and end the event stream.
     Shutdown,
 }
@@ -249,6 +262,11 @@ pub enum Event {
         id: String,
         events: Vec<SubagentEvent>,
     },
+    /// The standing goal's state after a change (also sent when a session starts or is
+    /// resumed with one); `None`: the session has no goal.
+    GoalUpdate { goal: Option<GoalSnapshot> },
+    /// A step of the goal loop, for the transcript (one status line each).
+    GoalProgress(GoalProgress),
     /// The session ended (after `Op::Shutdown`); no more events follow.
     ShutdownComplete,
 }

@@ -147,6 +147,21 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 0,
     },
     KnownKey {
+        key: "auxiliary.goal_judge.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.goal_judge.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.goal_judge.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
         key: "compression.enabled",
         kind: FieldKind::Bool,
         max: 0,
@@ -252,6 +267,11 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 0,
     },
     KnownKey {
+        key: "goals.max_turns",
+        kind: FieldKind::Count,
+        max: 10_000,
+    },
+    KnownKey {
         key: "hooks_auto_accept",
         kind: FieldKind::Bool,
         max: 0,
@@ -270,6 +290,7 @@ pub(super) const SECTIONS: &[&str] = &[
     "security",
     "checkpoints",
     "delegation",
+    "goals",
 ];
 
 /// How `config set` wrote the file.

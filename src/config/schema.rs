@@ -24,6 +24,7 @@ pub struct Config {
     pub security: SecurityConfig,
     pub checkpoints: CheckpointsConfig,
     pub delegation: DelegationConfig,
+    pub goals: GoalsConfig,
     /// Shell hooks: event name → list of `{matcher, command, timeout}`. Kept raw here and
     /// validated by `safety::hooks` (unknown events get a "did you mean" warning there).
     #[serde(skip_serializing)]
@@ -156,6 +157,8 @@ pub struct AuxiliaryConfig {
     pub compression: AuxiliaryModel,
     /// The reviewer for `approvals.mode: smart`.
     pub approval: AuxiliaryModel,
+    /// The judge of the `/goal` loop.
+    pub goal_judge: AuxiliaryModel,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -294,5 +297,19 @@ impl Default for DelegationConfig {
             base_url: String::new(),
             subagent_approvals: "ask".into(),
         }
+    }
+}
+
+/// `goals:` — the `/goal` loop.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GoalsConfig {
+    /// Continuation turns before the loop pauses and asks for `/goal resume`.
+    pub max_turns: u32,
+}
+
+impl Default for GoalsConfig {
+    fn default() -> Self {
+        Self { max_turns: 20 }
     }
 }

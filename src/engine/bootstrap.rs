@@ -37,6 +37,7 @@ use super::setup::prompt_sections;
 use super::setup::safety_spec;
 use super::setup::skill_loader;
 use super::setup::skills_overview;
+use super::spec::GoalSettings;
 use crate::config::ApprovalMode;
 use crate::config::Config;
 use crate::config::HermesHome;
@@ -174,6 +175,14 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         &client,
         &mut notices,
     );
+    let goal_judge = auxiliary_endpoint(
+        &model_config,
+        AuxTask::GoalJudge,
+        config,
+        options.env,
+        &client,
+        &mut notices,
+    );
     let safety = safety_spec(SafetyInputs {
         home: options.home,
         config,
@@ -216,6 +225,10 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             subagent_id: None,
             parent_session_id: None,
         },
+        goals: GoalSettings {
+            max_turns: config.goals.max_turns.max(1),
+            judge: goal_judge,
+        },
     };
     Ok(StartedSession {
         handle: spawn_session(spec),
@@ -232,6 +245,7 @@ enum AuxTask {
     Approval,
     /// `delegation.model`/`provider`/`base_url`: the subagents' model.
     Delegation,
+    GoalJudge,
 }
 
 fn auxiliary_endpoint(
@@ -252,6 +266,11 @@ fn auxiliary_endpoint(
             config.auxiliary.approval.clone(),
             "auxiliary.approval",
             "smart approvals use the main model",
+        ),
+        AuxTask::GoalJudge => (
+            config.auxiliary.goal_judge.clone(),
+            "auxiliary.goal_judge",
+            "the goal judge uses the main model",
         ),
         AuxTask::Delegation => (
             crate::config::AuxiliaryModel {

@@ -7,6 +7,7 @@ pub mod compress;
 pub mod delegation;
 pub mod dispatch;
 pub mod events;
+pub mod goals;
 pub mod guard;
 pub mod host;
 pub mod prompt;

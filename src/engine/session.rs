@@ -58,6 +58,11 @@ enum Internal {
     /// The main agent's background subagents finished: their combined results, to be sent
     /// as the next user message.
     DelegationDone(String),
+    /// The goal judge's verdict on judgement `number`.
+    GoalVerdict {
+        number: u64,
+        judged: super::goals::Judged,
+    },
 }
 
 #[path = "session_stored.rs"]
@@ -72,11 +77,16 @@ mod safety_ops;
 #[path = "session_subagents.rs"]
 mod subagent_ops;
 
+#[path = "session_goals.rs"]
+mod goal_ops;
+
 /// A stored session's state, loaded to continue it.
 pub struct ResumedSession {
     pub history: Vec<Message>,
     pub status: StatusUpdate,
     pub title: Option<String>,
+    /// The session's stored goal (`goal:<id>` in `state_meta`), or why it could not be read.
+    pub goal: Result<Option<super::goals::GoalRecord>, String>,
 }
 
 pub use start::new_session_id;
@@ -115,6 +125,8 @@ struct Actor {
     guard: Arc<SessionGuard>,
     /// The session's subagents.
     delegations: Arc<Delegations>,
+    /// The standing goal (`/goal`) and its judge.
+    goals: goal_ops::GoalSlot,
 }
 
 enum Next {
@@ -138,6 +150,9 @@ impl Actor {
             self.events.send(Event::HistoryReplay {
                 messages: stored::replay(&self.history),
             });
+            if let Some(goal) = self.goals.restored.take() {
+                self.restore_goal(goal);
+            }
         }
         loop {
             let next = match self.running.as_mut() {
@@ -231,6 +246,7 @@ impl Actor {
                 self.notice(NoticeLevel::Info, text);
             }
             Op::SetYolo(yolo) => self.set_yolo(yolo),
+            Op::Goal(command) => self.goal_command(command),
             // Handled by the run loop before dispatch.
             Op::Shutdown => {}
         }
@@ -273,6 +289,8 @@ impl Actor {
     }
 
     fn start(&mut self, input: TurnInput) {
+        // Whatever starts now goes before a verdict still on its way; the judge runs after it.
+        self.stop_judging();
         let turn_id = self.next_turn_id;
         self.next_turn_id += 1;
         let cancel = CancellationToken::new();
@@ -346,6 +364,7 @@ impl Actor {
                     // Compression continued the conversation in a child session.
                     self.spec.session_id = result.session_id;
                     self.events.send(Event::SessionInfo(self.session_info()));
+                    self.save_goal();
                 }
                 result.outcome
             }
@@ -373,8 +392,9 @@ impl Actor {
         );
         self.events.send(Event::TurnComplete {
             turn_id: running.turn_id,
-            outcome,
+            outcome: outcome.clone(),
         });
+        self.goal_after_turn(&outcome);
         if self.reset_after_turn {
             self.reset_after_turn = false;
             self.reset();
@@ -387,6 +407,7 @@ impl Actor {
 
     async fn shutdown(&mut self) {
         self.queue.clear();
+        self.stop_judging();
         if let Some(running) = self.running.take() {
             running.cancel.cancel();
             self.pending.decline_all();

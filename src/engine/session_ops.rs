@@ -88,6 +88,7 @@ impl Actor {
             }
             Internal::Stored(done) => self.stored_done(done),
             Internal::DelegationDone(text) => self.delegation_done(text),
+            Internal::GoalVerdict { number, judged } => self.goal_verdict(number, judged),
             Internal::SlashResolved {
                 name,
                 message: None,
@@ -178,6 +179,7 @@ impl Actor {
             ..StatusUpdate::default()
         };
         self.delegations.stop_all();
+        self.forget_goal();
         let old_session_id = std::mem::replace(&mut self.spec.session_id, new_session_id());
         self.guard.hooks.set_session_id(&self.spec.session_id);
         self.session_hook(

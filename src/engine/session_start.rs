@@ -44,6 +44,10 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         parent_session_id: spec.delegation.parent_session_id.clone(),
         ..NewSession::default()
     };
+    let mut resumed = resumed;
+    let restored_goal = resumed
+        .as_mut()
+        .map(|r| std::mem::replace(&mut r.goal, Ok(None)));
     let (history, status, title, recorder) = match resumed {
         Some(resumed) => (
             resumed.history,
@@ -99,6 +103,7 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         internal: internal_tx,
         pending_skill: None,
         next_secret_id: 1,
+        goals: super::goal_ops::GoalSlot::restoring(restored_goal),
         spec,
     };
     tokio::spawn(actor.run(ops_rx, internal_rx));

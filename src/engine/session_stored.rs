@@ -175,7 +175,8 @@ impl Actor {
                 ),
             },
             StoredDone::Resumed(Ok(loaded)) => {
-                let (row, resumed) = *loaded;
+                let (row, mut resumed) = *loaded;
+                let goal = std::mem::replace(&mut resumed.goal, Ok(None));
                 self.history = resumed.history;
                 self.status = crate::protocol::StatusUpdate {
                     context_window: self.spec.endpoint.context_window,
@@ -188,17 +189,20 @@ impl Actor {
                     self.spec.system_prompt = prompt;
                 }
                 self.recorder.switch_to(row.id, resumed.title);
+                self.forget_goal();
                 self.events.send(Event::SessionInfo(self.session_info()));
                 self.events.send(Event::StatusUpdate(self.status.clone()));
                 self.events.send(Event::HistoryReplay {
                     messages: replay(&self.history),
                 });
+                self.restore_goal(goal);
             }
             StoredDone::Resumed(Err(err)) => self.notice(NoticeLevel::Warning, err),
             StoredDone::Branched(Ok((id, title))) => {
                 self.spec.session_id = id.clone();
                 self.title.clone_from(&title);
                 self.recorder.switch_to(id.clone(), title);
+                self.save_goal();
                 self.events.send(Event::SessionInfo(self.session_info()));
                 self.notice(
                     NoticeLevel::Info,

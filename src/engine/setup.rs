@@ -180,6 +180,8 @@ pub fn load_resumed(
         history,
         status,
         title: row.title.clone(),
+        // A goal that cannot be read must not stop the resume: it is reported instead.
+        goal: crate::engine::goals::persist::load(store, &row.id).map_err(|e| e.to_string()),
     };
     Ok((row, resumed))
 }

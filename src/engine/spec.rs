@@ -81,4 +81,24 @@ pub struct SessionSpec {
     pub safety: SafetySpec,
     /// Subagents: limits, and where this session sits in the tree.
     pub delegation: super::delegation::DelegationSpec,
+    /// The `/goal` loop: its budget and judge.
+    pub goals: GoalSettings,
+}
+
+/// `goals.max_turns` and `auxiliary.goal_judge`.
+#[derive(Clone)]
+pub struct GoalSettings {
+    /// Continuation turns before the goal pauses (at least 1).
+    pub max_turns: u32,
+    /// The judge's model; `None` uses the session's current model.
+    pub judge: Option<ModelEndpoint>,
+}
+
+impl Default for GoalSettings {
+    fn default() -> Self {
+        Self {
+            max_turns: 20,
+            judge: None,
+        }
+    }
 }

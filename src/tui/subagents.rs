@@ -176,6 +176,8 @@ impl SubagentTree {
             | Event::TurnComplete { .. }
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }
+            | Event::GoalUpdate { .. }
+            | Event::GoalProgress(_)
             | Event::ShutdownComplete => {}
         }
     }

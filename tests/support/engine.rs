@@ -107,6 +107,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
         summariser: None,
         safety: hermes::engine::guard::SafetySpec::in_memory(cwd.to_path_buf()),
         delegation: hermes::engine::delegation::DelegationSpec::default(),
+        goals: hermes::engine::spec::GoalSettings::default(),
     }
 }
 

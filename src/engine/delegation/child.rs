@@ -84,6 +84,8 @@ pub fn child_spec(
         discovery: None,
         safety,
         delegation: parent.child_delegation(id, parent_session_id),
+        // Children have no goal commands; the loop belongs to the main agent.
+        goals: crate::engine::spec::GoalSettings::default(),
     }
 }
 

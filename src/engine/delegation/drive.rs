@@ -371,6 +371,8 @@ impl Watch {
             | Event::SpawnTree { .. }
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }
+            | Event::GoalUpdate { .. }
+            | Event::GoalProgress(_)
             | Event::ShutdownComplete => {}
         }
         None

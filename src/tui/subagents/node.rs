@@ -175,6 +175,8 @@ impl Node {
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }
             | Event::Subagent(_)
+            | Event::GoalUpdate { .. }
+            | Event::GoalProgress(_)
             | Event::ShutdownComplete => None,
         };
         if let Some(activity) = activity {
