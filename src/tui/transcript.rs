@@ -14,6 +14,9 @@
 //!   fast stream does not re-render markdown on every token. `version()` changes on every
 //!   change at all.
 //! - Message text arriving in `MessageComplete` is authoritative and replaces streamed text.
+//! - A goal's continuation turn has no locally typed message, so its `GoalProgress::Continuing`
+//!   adds the user cell (the prompt's first line, the continuation marker), as a replayed
+//!   continuation prompt does.
 
 mod bench;
 pub mod cell;
@@ -29,7 +32,9 @@ pub use cell::TextCell;
 pub use cell::ToolCell;
 pub use cell::ToolState;
 
+use crate::protocol::CONTINUATION_MARKER;
 use crate::protocol::Event;
+use crate::protocol::GoalProgress;
 use crate::protocol::NoticeLevel;
 use crate::protocol::ToolStatus;
 use crate::protocol::TurnOutcome;
@@ -162,7 +167,7 @@ impl Transcript {
         for (n, message) in messages.iter().enumerate() {
             let id = format!("replay-{n}");
             match message {
-                ReplayMessage::User { text } => self.push_user(text),
+                ReplayMessage::User { text } => self.push_user(shown_user_text(text)),
                 ReplayMessage::Assistant { text } => {
                     self.apply(&Event::MessageStart { turn_id: 0 });
                     self.apply(&Event::MessageComplete {
@@ -269,8 +274,26 @@ impl Transcript {
             | Event::StatusUpdate(_)
             | Event::SessionList { .. }
             | Event::SecretRequest(_)
+            | Event::GoalUpdate { .. }
             | Event::ShutdownComplete => {}
+            Event::GoalProgress(progress) => self.goal_progress(progress),
             Event::HistoryReplay { messages } => self.replay(messages),
+        }
+    }
+
+    /// A goal status line; a continuation also shows its user message as Hermes does, by its
+    /// first line (the continuation marker), since the engine sends the turn itself.
+    fn goal_progress(&mut self, progress: &GoalProgress) {
+        self.finish_live_text();
+        self.push(Cell::Goal(progress.clone()));
+        match progress {
+            GoalProgress::Continuing { prompt, .. } => self.push_user(continuation_line(prompt)),
+            GoalProgress::Set { .. }
+            | GoalProgress::Achieved { .. }
+            | GoalProgress::Paused { .. }
+            | GoalProgress::Resumed { .. }
+            | GoalProgress::Restored { .. }
+            | GoalProgress::Cleared => {}
         }
     }
 
@@ -421,6 +444,24 @@ impl Transcript {
             TurnOutcome::Completed | TurnOutcome::Failed { .. } => {}
         }
     }
+}
+
+/// What a user cell shows for a replayed user message: a goal's continuation prompt by its
+/// first line (the marker), anything else whole.
+fn shown_user_text(text: &str) -> &str {
+    if text.starts_with(CONTINUATION_MARKER) {
+        return continuation_line(text);
+    }
+    text
+}
+
+/// The first line of a continuation prompt (the marker when it has none).
+fn continuation_line(prompt: &str) -> &str {
+    prompt
+        .lines()
+        .next()
+        .filter(|line| !line.trim().is_empty())
+        .unwrap_or(CONTINUATION_MARKER)
 }
 
 #[cfg(test)]

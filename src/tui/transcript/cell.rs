@@ -7,6 +7,7 @@
 use std::collections::VecDeque;
 
 use crate::protocol::ErrorKind;
+use crate::protocol::GoalProgress;
 use crate::protocol::NoticeLevel;
 use crate::protocol::ToolStatus;
 
@@ -50,6 +51,9 @@ pub enum Cell {
         title: String,
         body: String,
     },
+    /// A step of the goal loop: its status line (`GoalProgress::line`) and, when it has one,
+    /// the dimmer detail below it.
+    Goal(GoalProgress),
 }
 
 /// Whether a streamed cell may still grow.

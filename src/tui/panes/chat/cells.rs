@@ -8,6 +8,7 @@ use ratatui::text::Line;
 use ratatui::text::Span;
 
 use crate::protocol::ErrorKind;
+use crate::protocol::GoalProgress;
 use crate::protocol::NoticeLevel;
 use crate::protocol::ToolStatus;
 use crate::theme::Role;
@@ -92,7 +93,35 @@ pub fn render_cell(
             }
             lines
         }
+        Cell::Goal(progress) => goal(progress, width, theme),
     }
+}
+
+/// A goal status line (`⊙ Goal set …`) with its symbol hanging, and the detail (why a goal
+/// paused) dimmer below it.
+fn goal(progress: &GoalProgress, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let role = match progress {
+        GoalProgress::Set { .. }
+        | GoalProgress::Continuing { .. }
+        | GoalProgress::Resumed { .. }
+        | GoalProgress::Restored { .. } => Role::Accent,
+        GoalProgress::Achieved { .. } => Role::Ok,
+        GoalProgress::Paused { .. } => Role::Warn,
+        GoalProgress::Cleared => Role::Dim,
+    };
+    let style = theme.style(role);
+    let line = progress.line();
+    let (mark, body) = match line.split_once(' ') {
+        Some((mark, body)) => (format!("{mark} "), body.to_string()),
+        None => (String::new(), line.clone()),
+    };
+    let mut lines = prefixed(&mark, style, &[Span::styled(body, style)], width);
+    if let Some(detail) = progress.detail() {
+        let dim = theme.style(Role::Dim);
+        let pad = " ".repeat(wrap::display_width(&mark));
+        lines.extend(prefixed(&pad, dim, &[Span::styled(detail, dim)], width));
+    }
+    lines
 }
 
 fn assistant(msg: &TextCell, width: usize, theme: &Theme) -> Vec<Line<'static>> {
