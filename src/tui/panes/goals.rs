@@ -1,62 +1,130 @@
-//! The Goals pane (Hermes `/goal`, reference §5.2): the standing goal, its extra criteria and
-//! how far the loop has got.
+//! The Goals pane's state (Hermes `/goal`, spec-002d Part C): the standing goal as the engine
+//! last reported it (`Event::GoalUpdate`) and whether the pane is asking "Clear the goal?".
 //!
-//! Today it only has its frame and an honest empty state: goal events do not exist yet, so
-//! `apply` ignores everything and the pane never promises a command that is not there. The
-//! goals issue fills it in. Renders from plain data; no I/O.
+//! The engine owns the goal: this pane never changes the snapshot itself (a `p` or `c` in the
+//! pane sends an `Op::Goal` and waits for the engine's next `GoalUpdate`), so what it shows is
+//! always what the engine holds. Keys are read in `goals_flow`; drawing lives in
+//! `goals_view`. No I/O, no clock.
+//!
+//! Invariant: the clear prompt is only open while there is a goal that can be cleared (an
+//! update that leaves none closes it).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
-use ratatui::widgets::Widget;
-use ratatui::widgets::Wrap;
 
 use super::side::PaneFocus;
-use super::side::pane_block;
 use crate::protocol::Event;
-use crate::theme::Role;
+use crate::protocol::GoalSnapshot;
+use crate::protocol::GoalStatus;
 use crate::theme::Theme;
+
+/// Whether the pane is asking to confirm `/goal clear`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClearPrompt {
+    #[default]
+    Closed,
+    Open,
+}
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GoalsPane {
-    /// The standing goal, when one is set.
-    pub goal: Option<String>,
-    /// Extra criteria (`/subgoal`).
-    pub subgoals: Vec<String>,
+    /// The engine's last snapshot; `None`: the session has no goal.
+    goal: Option<GoalSnapshot>,
+    prompt: ClearPrompt,
 }
 
 impl GoalsPane {
     pub const TITLE: &'static str = "Goals";
 
-    /// Updates the pane from an engine event. No goal events exist yet, so nothing changes.
-    pub fn apply(&mut self, _event: &Event) {}
+    /// Updates the pane from an engine event; only `GoalUpdate` concerns it.
+    pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::GoalUpdate { goal } => self.set(goal.clone()),
+            Event::SessionInfo(_)
+            | Event::TurnStarted { .. }
+            | Event::MessageStart { .. }
+            | Event::MessageDelta { .. }
+            | Event::ReasoningDelta { .. }
+            | Event::MessageComplete { .. }
+            | Event::ToolStart { .. }
+            | Event::ToolProgress { .. }
+            | Event::ToolComplete { .. }
+            | Event::ClarifyRequest(_)
+            | Event::SecretRequest(_)
+            | Event::ApprovalRequest(_)
+            | Event::ApprovalResolved { .. }
+            | Event::CheckpointList { .. }
+            | Event::CheckpointDiff { .. }
+            | Event::StatusUpdate(_)
+            | Event::Notice { .. }
+            | Event::Error { .. }
+            | Event::TurnComplete { .. }
+            | Event::SessionList { .. }
+            | Event::HistoryReplay { .. }
+            | Event::Subagent(_)
+            | Event::SpawnTrees { .. }
+            | Event::SpawnTree { .. }
+            | Event::GoalProgress(_)
+            | Event::ShutdownComplete => {}
+        }
+    }
 
+    /// Replaces the snapshot (closing the clear prompt when nothing is left to clear).
+    pub fn set(&mut self, goal: Option<GoalSnapshot>) {
+        self.goal = goal;
+        if self.status().is_none() {
+            self.prompt = ClearPrompt::Closed;
+        }
+    }
+
+    /// The goal as last reported, cleared ones included.
+    pub fn snapshot(&self) -> Option<&GoalSnapshot> {
+        self.goal.as_ref()
+    }
+
+    /// The status of a goal that still counts (`None` without one, or once it is cleared).
+    pub fn status(&self) -> Option<GoalStatus> {
+        let status = self.goal.as_ref()?.status;
+        match status {
+            GoalStatus::Active | GoalStatus::Paused | GoalStatus::Achieved => Some(status),
+            GoalStatus::Cleared => None,
+        }
+    }
+
+    /// Whether a goal is set (active, paused or achieved).
     pub fn has_goal(&self) -> bool {
-        self.goal.is_some()
+        self.status().is_some()
+    }
+
+    pub fn prompt(&self) -> ClearPrompt {
+        self.prompt
+    }
+
+    /// Asks "Clear the goal?"; does nothing without a goal to clear.
+    pub fn open_prompt(&mut self) {
+        if self.has_goal() {
+            self.prompt = ClearPrompt::Open;
+        }
+    }
+
+    pub fn close_prompt(&mut self) {
+        self.prompt = ClearPrompt::Closed;
+    }
+
+    /// A short word for the side summary line: `3/20`, `paused`, `done` or `—`.
+    pub fn summary(&self) -> String {
+        let Some(goal) = &self.goal else {
+            return "—".to_string();
+        };
+        match goal.status {
+            GoalStatus::Active => format!("{}/{}", goal.turns_used, goal.max_turns),
+            GoalStatus::Paused => "paused".to_string(),
+            GoalStatus::Achieved => "done".to_string(),
+            GoalStatus::Cleared => "—".to_string(),
+        }
     }
 
     pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme, focus: PaneFocus) {
-        let block = pane_block(Self::TITLE, focus, theme);
-        let lines: Vec<Line<'static>> = match &self.goal {
-            None => vec![
-                Line::styled("No standing goal.", theme.style(Role::Text)),
-                Line::styled(
-                    "A goal keeps the agent working across turns; it shows here when set.",
-                    theme.style(Role::Dim),
-                ),
-            ],
-            Some(goal) => std::iter::once(Line::styled(goal.clone(), theme.style(Role::Text)))
-                .chain(
-                    self.subgoals
-                        .iter()
-                        .map(|s| Line::styled(format!("· {s}"), theme.style(Role::Dim))),
-                )
-                .collect(),
-        };
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(block)
-            .render(area, buf);
+        super::goals_view::render(self, area, buf, theme, focus);
     }
 }

@@ -7,5 +7,6 @@ pub mod approvals;
 pub mod approvals_view;
 pub mod chat;
 pub mod goals;
+pub mod goals_view;
 pub mod live_bar;
 pub mod side;

@@ -115,7 +115,7 @@ impl SidePanes {
     }
 
     /// `agents 0 · goal — · approvals 0   Ctrl+T to expand`, cut to `width` (the hint goes
-    /// first). Pending approvals are highlighted: they block the agent.
+    /// first). The goal shows as its turns (`3/20`), `paused`, `done` or `—`. Pending approvals are highlighted: they block the agent.
     pub fn summary_line(&self, width: u16, theme: &Theme) -> Line<'static> {
         let label = theme.style(Role::Dim);
         let value = theme.style(Role::Text);
@@ -125,7 +125,7 @@ impl SidePanes {
         } else {
             value
         };
-        let goal = if self.goals.has_goal() { "set" } else { "—" };
+        let goal = self.goals.summary();
         let mut spans = vec![
             Span::styled(" agents ", label),
             Span::styled(self.agents.running_count().to_string(), value),
