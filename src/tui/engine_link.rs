@@ -1,14 +1,19 @@
 //! Engine events → app state: the transcript, the status bar, the side panes, busy state,
 //! clarifying questions and the queue. Also where queued messages are released when a turn
-//! ends. Approval requests go to `approvals_flow`, checkpoint answers to `rollback_link`, saved spawn trees to `spawn_trees_link`.
+//! ends. Approval requests go to `approvals_flow`, checkpoint answers to `rollback_link`,
+//! saved spawn trees to `spawn_trees_link`; goal snapshots to the Goals pane and the status
+//! bar's goal badge, goal progress lines to the transcript.
 
 use std::time::Instant;
 
 use super::app::App;
 use super::slash::SkillCommand;
 use super::status_bar::Busy;
+use super::status_bar::GoalBadge;
 use super::status_bar::YoloBadge;
 use crate::protocol::Event;
+use crate::protocol::GoalSnapshot;
+use crate::protocol::GoalStatus;
 use crate::protocol::Op;
 use crate::protocol::Yolo;
 
@@ -116,9 +121,26 @@ pub fn on_engine_event(app: &mut App, event: Event) {
         | Event::ToolProgress { .. }
         | Event::ToolComplete { .. }
         | Event::Notice { .. }
+        | Event::GoalProgress(_)
         | Event::Error { .. } => {}
+        // The Goals pane takes the snapshot through `app.side.apply`; the bar shows a badge.
+        Event::GoalUpdate { goal } => app.status.goal = goal_badge(goal.as_ref()),
     }
     app.request_frame();
+}
+
+fn goal_badge(goal: Option<&GoalSnapshot>) -> GoalBadge {
+    let Some(goal) = goal else {
+        return GoalBadge::Hidden;
+    };
+    match goal.status {
+        GoalStatus::Active => GoalBadge::Active {
+            used: goal.turns_used,
+            max: goal.max_turns,
+        },
+        GoalStatus::Paused => GoalBadge::Paused,
+        GoalStatus::Achieved | GoalStatus::Cleared => GoalBadge::Hidden,
+    }
 }
 
 fn set_busy(app: &mut App, verb: &str, now: Instant) {

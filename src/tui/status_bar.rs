@@ -1,14 +1,15 @@
 //! The one-line status bar at the bottom of the screen (Hermes `StatusRule`, reference §5.3).
 //!
 //! Left to right: busy spinner with verb and elapsed time (or `✓ ready`), `⚠ N approvals · F3`
-//! when requests wait while the Approvals pane is not on screen, model, context tokens, a
-//! 10-cell context bar, session duration, token totals and cost; a `YOLO` badge sits at the
+//! when requests wait while the Approvals pane is not on screen, model, the goal's turns,
+//! context tokens, a 10-cell context bar, session duration, token totals and cost; a `YOLO` badge sits at the
 //! right edge. The app keeps a [`StatusModel`] (plain data updated from protocol
 //! events) and renders it with [`render_status_bar`] or the [`StatusBar`] widget.
 //!
 //! Progressive disclosure: segments are kept in priority order
-//! [`Segment::PRIORITY`] — busy/idle, approvals, YOLO, model, context numbers, bar, duration,
-//! tokens, cost — and the bar keeps the longest prefix of that list that fits. So as the terminal
+//! [`Segment::PRIORITY`] — busy/idle, approvals, YOLO, model, the goal (`⊙ 3/20` active,
+//! `⏸ goal` paused, nothing otherwise), context numbers, bar, duration, tokens, cost — and the
+//! bar keeps the longest prefix of that list that fits. So as the terminal
 //! narrows, cost goes first, then tokens, duration, the bar, the context numbers; the model
 //! name is shortened with `…` before it goes. With a typical model name this matches Hermes's
 //! thresholds closely (bar from about 72 columns, everything from about 100).
@@ -82,6 +83,20 @@ pub struct StatusModel {
     pub compressions: u32,
     /// Approval requests waiting while the Approvals pane is not on screen (0: no hint).
     pub hidden_approvals: usize,
+    pub goal: GoalBadge,
+}
+
+/// The standing goal as the bar shows it: `⊙ 3/20` while active, `⏸ goal` while paused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GoalBadge {
+    /// No goal, or one that no longer runs (achieved, cleared): nothing shown.
+    #[default]
+    Hidden,
+    Active {
+        used: u32,
+        max: u32,
+    },
+    Paused,
 }
 
 impl StatusModel {
@@ -100,6 +115,7 @@ impl StatusModel {
             visible: Visibility::Shown,
             compressions: 0,
             hidden_approvals: 0,
+            goal: GoalBadge::Hidden,
         }
     }
 }
@@ -111,6 +127,7 @@ pub enum Segment {
     Approvals,
     Yolo,
     Model,
+    Goal,
     Context,
     Bar,
     Duration,
@@ -121,11 +138,12 @@ pub enum Segment {
 
 impl Segment {
     /// Most important first; the bar shows the longest prefix that fits.
-    pub const PRIORITY: [Segment; 10] = [
+    pub const PRIORITY: [Segment; 11] = [
         Segment::Busy,
         Segment::Approvals,
         Segment::Yolo,
         Segment::Model,
+        Segment::Goal,
         Segment::Context,
         Segment::Bar,
         Segment::Duration,
@@ -296,6 +314,13 @@ fn segment_spans(
         },
         Segment::Model if m.model.is_empty() => return None,
         Segment::Model => vec![Span::styled(m.model.clone(), strong)],
+        Segment::Goal => match m.goal {
+            GoalBadge::Hidden => return None,
+            GoalBadge::Active { used, max } => {
+                vec![Span::styled(format!("⊙ {used}/{max}"), strong)]
+            }
+            GoalBadge::Paused => vec![Span::styled("⏸ goal", theme.style(Role::StatusBarWarn))],
+        },
         Segment::Context => {
             let used = format_tokens(m.context_tokens);
             let label = match m.context_window {

@@ -26,6 +26,7 @@ fn sample(now: Instant, busy: bool) -> StatusModel {
         visible: Visibility::Shown,
         compressions: 2,
         hidden_approvals: 0,
+        goal: GoalBadge::Hidden,
     }
 }
 
@@ -82,6 +83,7 @@ fn segments_drop_in_reverse_priority_as_width_shrinks() {
     let now = Instant::now();
     let mut model = sample(now, true);
     model.hidden_approvals = 2;
+    model.goal = GoalBadge::Active { used: 3, max: 20 };
     let mut previous = visible_segments(&model, now, 220);
     assert_eq!(previous, Segment::PRIORITY.to_vec());
     for width in (0..220u16).rev() {
@@ -91,6 +93,25 @@ fn segments_drop_in_reverse_priority_as_width_shrinks() {
         assert!(now_showing.len() <= previous.len(), "width {width}");
         previous = now_showing;
     }
+}
+
+#[test]
+fn a_goal_shows_after_the_model_while_active_or_paused() {
+    let now = Instant::now();
+    let mut model = sample(now, false);
+    let text = |m: &StatusModel| line_text(&render_status_bar(m, now, 200, &Theme::default()));
+    assert!(!visible_segments(&model, now, 220).contains(&Segment::Goal));
+    model.goal = GoalBadge::Active { used: 3, max: 20 };
+    assert!(
+        text(&model).starts_with(" ✓ ready │ claude-sonnet-4 │ ⊙ 3/20 │ ctx"),
+        "{:?}",
+        text(&model)
+    );
+    model.goal = GoalBadge::Paused;
+    assert!(text(&model).contains("│ ⏸ goal │"), "{:?}", text(&model));
+    // A narrow bar keeps the model and drops the goal (then the context numbers follow it).
+    let at = |w| visible_segments(&model, now, w);
+    assert!(at(40).contains(&Segment::Model) && !at(40).contains(&Segment::Goal));
 }
 
 #[test]
