@@ -113,6 +113,8 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
                 "usage: /agents [history] — history reopens a saved spawn tree",
             ),
         },
+        "goal" => super::goals_flow::goal_command(app, args),
+        "subgoal" => super::goals_flow::subgoal_command(app, args),
         "quit" => app.quit = true,
         other => notice(app, &format!("/{other} is not available here")),
     }
@@ -155,7 +157,8 @@ fn help_body(skills: &[super::slash::SkillCommand]) -> String {
          Ctrl+O cycle focus · Ctrl+T or /agents subagent monitor · F7 fold the live bar · F2 show/hide side panes · \
          F3 approvals\n\
          Approvals pane: y once · s session · a always · n/Esc deny · ←→ Enter choose · \
-         ↑↓ next request",
+         ↑↓ next request\n\
+         Goals pane: p pause/resume · c clear (y/n) · a add a subgoal",
         super::slash::help_text_with(skills).trim_end()
     )
 }

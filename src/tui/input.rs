@@ -1,8 +1,9 @@
 //! Terminal input → intent. Keys go to the topmost thing that wants them: the onboarding
 //! overlay and the other overlays, then the Approvals pane when it has focus and a request
-//! (`approvals_flow`; so Esc denies there instead of interrupting), then app-level keys
-//! (interrupt, quit, focus), then the focused pane or the composer. Also the follow-ups of what the composer produces: messages, slash commands,
-//! shell commands, queueing and steering.
+//! (`approvals_flow`; so Esc denies there instead of interrupting), the Subagents and Goals
+//! panes when focused (`agents_flow`, `goals_flow`), then app-level keys (interrupt, quit,
+//! focus), then the chat or the composer. Also the follow-ups of what the composer produces:
+//! messages, slash commands, shell commands, queueing and steering.
 
 use std::time::Duration;
 use std::time::Instant;
@@ -100,6 +101,9 @@ fn on_key(app: &mut App, key: KeyEvent) {
         return;
     }
     if super::agents_flow::handle_key(app, key) == KeyOutcome::Handled {
+        return;
+    }
+    if super::goals_flow::handle_key(app, key) == KeyOutcome::Handled {
         return;
     }
     // Only keys meant for the composer, chat or app count as typing (an approval request

@@ -14,6 +14,7 @@ pub mod editor;
 pub mod engine_link;
 pub mod focus;
 pub mod frame;
+pub mod goals_flow;
 pub mod history;
 pub mod input;
 pub mod layout;

@@ -193,6 +193,20 @@ pub static COMMANDS: &[SlashCommand] = &[
         Category::Session,
     ),
     cmd(
+        "goal",
+        &[],
+        "[text|pause|resume|clear]",
+        "Set a standing goal the agent keeps working toward (no text: show it)",
+        Category::Session,
+    ),
+    cmd(
+        "subgoal",
+        &[],
+        "[text|remove N|clear]",
+        "Add a criterion the goal must also meet (no text: list them)",
+        Category::Session,
+    ),
+    cmd(
         "model",
         &[],
         "[name|provider:model]",

@@ -37,6 +37,9 @@ fn registry_holds_exactly_the_implemented_commands() {
         "rollback",
         // The subagent monitor.
         "agents",
+        // Persistent goals.
+        "goal",
+        "subgoal",
     ];
     want.sort_unstable();
     assert_eq!(have, want);
@@ -77,6 +80,8 @@ fn args_hints_match_the_spec() {
     assert_eq!(hint("steer"), Some("<prompt>"));
     assert_eq!(hint("copy"), Some("[N]"));
     assert_eq!(hint("status"), Some(""));
+    assert_eq!(hint("goal"), Some("[text|pause|resume|clear]"));
+    assert_eq!(hint("subgoal"), Some("[text|remove N|clear]"));
 }
 
 #[test]
