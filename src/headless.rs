@@ -10,11 +10,13 @@ use std::io::IsTerminal;
 use std::io::Write;
 
 mod approvals;
+mod goal;
 
 use crate::protocol::ClarifyAnswer;
 use crate::protocol::ClarifyRequest;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
+use crate::protocol::GoalProgress;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
 use crate::protocol::SessionHandle;
@@ -62,6 +64,10 @@ pub mod exit_code {
     pub const BAD_RESPONSE: i32 = 7;
     pub const CONTEXT_TOO_LONG: i32 = 8;
     pub const ITERATION_LIMIT: i32 = 9;
+    /// `hermes -z "/goal …"` stopped with the goal paused (budget, guard, `/goal pause`).
+    /// Shares its value with `AUTH`, as the goals spec asks; a pause caused by an
+    /// authentication failure exits 3 either way.
+    pub const GOAL_PAUSED: i32 = 3;
     pub const INTERRUPTED: i32 = 130;
 }
 
@@ -105,9 +111,27 @@ pub async fn run_one_shot(
         err,
         pending_message: None,
     };
-    if handle.ops.send(Op::UserInput { text: prompt }).is_err() {
+    // `/goal …` and `/subgoal …` go to the engine as goal commands.
+    let (first, mut goal_run) = match goal::parse(&prompt) {
+        Some(Ok(command)) => (
+            Op::Goal(command.clone()),
+            Some(goal::GoalRun::new(&command)),
+        ),
+        Some(Err(usage)) => {
+            printer.line_err(&usage);
+            return HeadlessReport {
+                outcome: TurnOutcome::Completed,
+                answer: String::new(),
+                exit_code: exit_code::CONFIG,
+            };
+        }
+        None => (Op::UserInput { text: prompt }, None),
+    };
+    if handle.ops.send(first).is_err() {
         return printer.engine_gone();
     }
+    let mut last_outcome = TurnOutcome::Completed;
+    let mut last_answer = String::new();
     let mut interrupts = 0u32;
     // The main agent's background subagents: the run waits until their results (one new
     // turn, started once all of them have finished) have been answered.
@@ -135,6 +159,22 @@ pub async fn run_one_shot(
             return printer.engine_gone();
         };
         printer.event(&event);
+        if let Some(run) = goal_run.as_mut() {
+            if let Some(exit_code) = run.on_event(&event) {
+                shut_down(&mut handle, &mut printer).await;
+                return HeadlessReport {
+                    outcome: last_outcome,
+                    answer: last_answer,
+                    exit_code,
+                };
+            }
+            if let Event::TurnComplete { outcome, .. } = &event {
+                // One turn of the loop: its answer is printed, the engine decides what follows.
+                last_answer = printer.finish(outcome);
+                last_outcome = outcome.clone();
+                continue;
+            }
+        }
         match event {
             Event::SecretRequest(request) => {
                 let _ = handle.ops.send(Op::SecretReply {
@@ -178,16 +218,7 @@ pub async fn run_one_shot(
             }
             Event::TurnComplete { outcome, .. } => {
                 let answer = printer.finish(&outcome);
-                let _ = handle.ops.send(Op::Shutdown);
-                // Drain until the engine confirms, so background processes are gone.
-                while let Some(event) = handle.events.recv().await {
-                    if output == OutputMode::Json {
-                        printer.json(&event);
-                    }
-                    if matches!(event, Event::ShutdownComplete) {
-                        break;
-                    }
-                }
+                shut_down(&mut handle, &mut printer).await;
                 let exit_code = exit_code_for(&outcome);
                 return HeadlessReport {
                     outcome,
@@ -196,6 +227,19 @@ pub async fn run_one_shot(
                 };
             }
             _ => {}
+        }
+    }
+}
+
+/// Ask the engine to stop and drain until it confirms, so background processes are gone.
+async fn shut_down(handle: &mut SessionHandle, printer: &mut Printer<'_>) {
+    let _ = handle.ops.send(Op::Shutdown);
+    while let Some(event) = handle.events.recv().await {
+        if printer.output == OutputMode::Json {
+            printer.json(&event);
+        }
+        if matches!(event, Event::ShutdownComplete) {
+            break;
         }
     }
 }
@@ -356,12 +400,26 @@ impl Printer<'_> {
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }
             | Event::GoalUpdate { .. }
-            | Event::GoalProgress(_)
             | Event::ShutdownComplete => {}
+            Event::GoalProgress(progress) => self.goal_progress(progress),
             Event::SecretRequest(request) => self.line_err(&format!(
                 "note: skipped {} — {}; headless mode never asks for secrets, put it in HERMES_HOME/.env",
                 request.name, request.reason
             )),
+        }
+    }
+
+    /// A goal status line is the run's output (stdout); why a goal paused is a note (stderr).
+    /// A continuation turn is introduced with its marker, as the TUI shows it.
+    fn goal_progress(&mut self, progress: &GoalProgress) {
+        let _ = writeln!(self.out, "{}", progress.line());
+        if let GoalProgress::Continuing { prompt, .. } = progress {
+            let marker = prompt.lines().next().unwrap_or_default();
+            let _ = writeln!(self.out, "{marker}");
+        }
+        let _ = self.out.flush();
+        if let Some(detail) = progress.detail() {
+            self.line_err(&format!("note: {detail}"));
         }
     }
 

@@ -570,17 +570,15 @@ async fn a_goal_survives_a_restart_and_resumes_where_it_stood() {
         handle: spawn_session(second),
         dir: s.dir,
     };
-    match s.until(|e| matches!(e, Event::GoalUpdate { .. })).await {
-        Event::GoalUpdate { goal } => assert_eq!(goal.unwrap(), before),
+    match s.until(|e| matches!(e, Event::GoalProgress(_))).await {
+        Event::GoalProgress(restored) => assert_eq!(
+            restored.line(),
+            "⊙ Goal restored (paused, 1/20 turns used): three steps"
+        ),
         _ => unreachable!(),
     }
-    match s.until(|e| matches!(e, Event::Notice { .. })).await {
-        Event::Notice { text, .. } => {
-            assert!(
-                text.starts_with("standing goal restored (paused, 1/20"),
-                "{text}"
-            )
-        }
+    match s.until(|e| matches!(e, Event::GoalUpdate { .. })).await {
+        Event::GoalUpdate { goal } => assert_eq!(goal.unwrap(), before),
         _ => unreachable!(),
     }
     s.send(Op::Goal(GoalCommand::Resume));

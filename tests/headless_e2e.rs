@@ -573,3 +573,103 @@ async fn one_shot_waits_for_background_subagents_and_answers_with_their_results(
     let bravo = run.stdout.find("Goal: bravo").unwrap();
     assert!(alpha < bravo, "{}", run.stdout);
 }
+
+fn goal_verdict(done: bool, reason: &str) -> Response {
+    Response::text([serde_json::json!({"done": done, "reason": reason}).to_string()])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_headless_goal_reproduces_the_walkthrough_and_exits_0() {
+    let script = support::load_script(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/scripts/goal_walkthrough.json"
+    )))
+    .unwrap();
+    let server = ScriptedServer::start(script).await;
+    let fx = Fixture::openai(&server);
+    let goal =
+        "Create four files note_{1..4}.txt, one per turn, each containing its number as text";
+    let run = fx.run(&["-z", &format!("/goal {goal}")]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "⊙ Goal set (20-turn budget): {goal}\n\
+             I've created note_1.txt with the content \"1\". I'll continue with the remaining files on the next turn as you specified.\n\
+             ↻ Continuing toward goal (1/20): Only 1 of 4 files has been created; 3 files remain.\n\
+             [Continuing toward your standing goal]\n\
+             Created note_2.txt. Two more to go.\n\
+             ↻ Continuing toward goal (2/20): 2 of 4 files created; 2 remain.\n\
+             [Continuing toward your standing goal]\n\
+             Created note_3.txt.\n\
+             ↻ Continuing toward goal (3/20): 3 of 4 files created; 1 remains.\n\
+             [Continuing toward your standing goal]\n\
+             All four files have been created: note_1.txt through note_4.txt, each containing its number.\n\
+             ✓ Goal achieved: All four files were created with the specified content, completing the goal.\n"
+        )
+    );
+    for n in 1..=4 {
+        let text = std::fs::read_to_string(fx.work().join(format!("note_{n}.txt"))).unwrap();
+        assert_eq!(text.trim(), n.to_string());
+    }
+    assert_eq!(server.completion_requests().len(), 12);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_headless_goal_pauses_with_exit_3_and_continues_after_a_restart() {
+    let server = ScriptedServer::start([
+        Response::text(["first step"]),
+        goal_verdict(false, "one more step"),
+        Response::text(["second step"]),
+        goal_verdict(false, "still one more"),
+        // `--continue -z "/goal resume"`:
+        Response::text(["third step, finished"]),
+        goal_verdict(true, "the last step is done"),
+    ])
+    .await;
+    let fx = Fixture::new(&format!(
+        "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\ngoals:\n  max_turns: 1\n",
+        server.base_url()
+    ));
+    let run = fx.run(&["-z", "/goal three steps"]).await;
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.ends_with(
+            "⏸ Goal paused — 1/1 turns used. Use /goal resume to keep going, or /goal clear to stop.\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr
+            .contains("note: the turn budget (goals.max_turns) is used up"),
+        "{}",
+        run.stderr
+    );
+    // A new process picks the stored goal up where it stood.
+    let run = fx.run(&["--continue", "-z", "/goal status"]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("Goal (paused, 1/1 turns used): three steps"),
+        "{}",
+        run.stderr
+    );
+    let run = fx.run(&["--continue", "-z", "/goal resume"]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .ends_with("✓ Goal achieved: the last step is done\n"),
+        "{}",
+        run.stdout
+    );
+    let last = server.completion_requests()[4].body.clone();
+    assert!(
+        last["messages"].as_array().unwrap().len() >= 5,
+        "the resumed turn carries the stored conversation"
+    );
+    // A goal command that is refused says so and exits 2.
+    let run = fx.run(&["-z", "/subgoal remove 1"]).await;
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("no active goal"), "{}", run.stderr);
+}

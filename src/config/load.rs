@@ -99,6 +99,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.security = section(text, &raw, path, "security", w);
             config.checkpoints = section(text, &raw, path, "checkpoints", w);
             config.delegation = section(text, &raw, path, "delegation", w);
+            config.goals = section(text, &raw, path, "goals", w);
             config.hooks = raw.get("hooks").cloned().unwrap_or(Value::Null);
             config.hooks_auto_accept = section(text, &raw, path, "hooks_auto_accept", w);
         }

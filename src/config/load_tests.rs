@@ -163,3 +163,29 @@ fn load_via_home() {
     assert_eq!(loaded.config.agent.max_iterations, 12);
     assert_eq!(loaded.path, home.config_path());
 }
+
+#[test]
+fn every_section_of_the_schema_is_read() {
+    // Serialising a config with a changed value in every section and loading it back must
+    // give the same config: a section `load` forgets to read comes back as its default.
+    let mut config = Config::default();
+    config.model.default = "m".into();
+    config.terminal.timeout = 7;
+    config.agent.max_iterations = 3;
+    config.provider.max_retries = 9;
+    config.display.busy_input_mode = "queue".into();
+    config.skills.external_dirs = vec!["/x".into()];
+    config.compression.threshold = 0.3;
+    config.auxiliary.goal_judge.model = "judge".into();
+    config.approvals.timeout = 11;
+    config.command_allowlist = vec!["git_force_push".into()];
+    config.security.redact_secrets = false;
+    config.checkpoints.max_snapshots = 4;
+    config.delegation.max_iterations = 5;
+    config.goals.max_turns = 6;
+    config.hooks_auto_accept = true;
+    let text = serde_norway::to_string(&config).unwrap();
+    let loaded = parse(&text, &path());
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.config, config, "{text}");
+}

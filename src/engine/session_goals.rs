@@ -396,21 +396,14 @@ impl Actor {
     pub(super) fn restore_goal(&mut self, stored: Result<Option<GoalRecord>, String>) {
         match stored {
             Ok(Some(record)) if record.status != GoalStatus::Cleared => {
-                let text = format!(
-                    "standing goal restored ({}, {}/{} turns used): {}{}",
-                    record.status.label(),
-                    record.turns_used,
-                    record.max_turns,
-                    record.goal,
-                    if record.is_open() {
-                        " — send a message or /goal resume to continue"
-                    } else {
-                        ""
-                    }
-                );
+                self.goal_progress(GoalProgress::Restored {
+                    goal: record.goal.clone(),
+                    status: record.status,
+                    used: record.turns_used,
+                    max_turns: record.max_turns,
+                });
                 self.goals.record = Some(record);
                 self.emit_goal_state();
-                self.notice(NoticeLevel::Info, text);
             }
             Ok(_) => {}
             Err(text) => self.notice(NoticeLevel::Warning, text),

@@ -206,6 +206,13 @@ pub enum GoalProgress {
         max_turns: u32,
     },
     Cleared,
+    /// A resumed session brought its stored goal back.
+    Restored {
+        goal: String,
+        status: GoalStatus,
+        used: u32,
+        max_turns: u32,
+    },
 }
 
 impl GoalProgress {
@@ -232,11 +239,24 @@ impl GoalProgress {
                 format!("▶ Goal resumed — 0/{max_turns} turns used.")
             }
             Self::Cleared => "⊘ Goal cleared.".to_string(),
+            Self::Restored {
+                goal,
+                status,
+                used,
+                max_turns,
+            } => format!(
+                "⊙ Goal restored ({}, {used}/{max_turns} turns used): {goal}",
+                status.label()
+            ),
         }
     }
 
     /// Why, when the line alone does not say (a pause other than `/goal pause`).
     pub fn detail(&self) -> Option<String> {
+        if let Self::Restored { status, .. } = self {
+            return matches!(status, GoalStatus::Active | GoalStatus::Paused)
+                .then(|| "send a message or /goal resume to continue".to_string());
+        }
         let Self::Paused { cause, .. } = self else {
             return None;
         };
