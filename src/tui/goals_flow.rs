@@ -4,7 +4,7 @@
 //! `c` asks "Clear the goal? y / n" inside the pane (`y` sends `Op::Goal(Clear)`, `n` or Esc
 //! keep it; every other key is swallowed while it asks), `a` puts `/subgoal ` in the composer
 //! and focuses it so the user types the criterion (`/goal ` when there is no goal to add one
-//! to), Esc or `q` go back to the composer. Ctrl/Alt chords fall through to the app (Ctrl+C
+//! to), `/` starts a slash command in the composer, Esc or `q` go back to the composer. Ctrl/Alt chords fall through to the app (Ctrl+C
 //! still interrupts, Ctrl+O still moves focus); a key anywhere else closes an open prompt.
 //!
 //! The pane never changes the goal itself: it sends an op and shows the engine's next
@@ -90,6 +90,9 @@ pub fn pane_key(pane: &mut GoalsPane, key: KeyEvent) -> GoalKeyAction {
             }
         },
         KeyCode::Esc | KeyCode::Char('q') => GoalKeyAction::Back,
+        // Typing a command while the pane has focus must not fire pane keys letter by letter
+        // (`/goal status` would hit `a`): a slash starts it in the composer.
+        KeyCode::Char('/') => GoalKeyAction::Prefill("/"),
         _ => GoalKeyAction::Ignored,
     }
 }

@@ -206,6 +206,19 @@ fn a_prefills_the_composer_and_focuses_it() {
 }
 
 #[test]
+fn typing_a_command_in_the_pane_goes_to_the_composer_not_the_pane_keys() {
+    let (_dir, mut app, mut ops) = setup();
+    update(&mut app, Some(GoalStatus::Active));
+    app.focus = Focus::Goals;
+    for c in "/goal status".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    assert_eq!(app.focus, Focus::Composer);
+    assert_eq!(app.composer.text(), "/goal status");
+    assert!(ops_sent(&mut ops).is_empty(), "no pane key fired");
+}
+
+#[test]
 fn pane_keys_leave_chords_and_other_keys_to_the_app() {
     let mut pane = GoalsPane::default();
     pane.set(Some(snapshot(GoalStatus::Active)));
