@@ -344,3 +344,62 @@ fn watch_steer_stop_and_approve_subagents_while_chatting_in_tmux() {
     tmux.keys(&["C-c"]);
     tmux.wait_for_text("[exited 0]", WAIT);
 }
+
+/// The spec's goal walkthrough as a user drives it: `/goal …` creates four files, one per
+/// turn, with the judge's "↻ Continuing" lines in between, and ends with "✓ Goal achieved";
+/// the Goals pane follows along. Then a second goal is paused and cleared from the pane.
+#[test]
+fn goal_walkthrough_and_the_goals_pane_in_tmux() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let mut script = support::load_script(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/scripts/goal_walkthrough.json"
+    )))
+    .unwrap();
+    // The second goal: a slow first turn, paused from the pane while it runs.
+    script.push(slow_words("step", 40));
+    let server = ScriptedServer::start_on_own_thread(script);
+    let app = App::new(&server, "");
+    let tmux = app.start();
+    tmux.wait_for_text("Message Hermes", WAIT);
+
+    tmux.type_text(
+        "/goal Create four files note_{1..4}.txt, one per turn, each containing its number",
+    );
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("✓ Goal achieved: All four files were created", WAIT);
+    assert!(
+        screen.contains("↻ Continuing toward goal (3/20): 3 of 4 files created; 1 remains."),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("[Continuing toward your standing goal]"),
+        "{screen}"
+    );
+    assert!(screen.contains("achieved"), "the Goals pane: {screen}");
+    assert!(screen.contains("3/20 turns"), "the Goals pane: {screen}");
+    for n in 1..=4 {
+        let text = std::fs::read_to_string(app.dir.path().join(format!("note_{n}.txt"))).unwrap();
+        assert_eq!(text.trim(), n.to_string());
+    }
+
+    // A new goal, paused from the focused Goals pane mid-turn, then cleared with c, y.
+    tmux.type_text("/goal take small steps");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("step3", WAIT);
+    tmux.keys(&["C-o", "C-o", "C-o"]);
+    tmux.wait_for_text("p pause", WAIT);
+    tmux.keys(&["p"]);
+    tmux.wait_for_text("⏸ Goal paused — 0/20 turns used", WAIT);
+    tmux.keys(&["c"]);
+    tmux.wait_for_text("Clear the goal? y / n", WAIT);
+    tmux.keys(&["y"]);
+    tmux.wait_for_text("⊘ Goal cleared.", WAIT);
+    tmux.wait_for_text("step39", WAIT);
+    // The paused goal's turn finished without a judge call or continuation.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(server.completion_requests().len(), 13);
+}
