@@ -5,6 +5,7 @@ pub mod edit;
 pub mod env;
 pub mod error;
 pub mod home;
+mod known_keys;
 pub mod load;
 pub mod schema;
 pub mod view;

@@ -1,0 +1,279 @@
+//! The keys `hermes config set` knows, with what each holds and its largest value, and the
+//! top-level sections (a section alone is not a settable key). Plain data; a test in `edit`
+//! checks it against the schema's leaves.
+
+/// What a key holds, for validation and rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FieldKind {
+    Text,
+    Secret,
+    Seconds,
+    Tokens,
+    Count,
+    /// A list of strings, given as comma-separated text (`a, b`).
+    List,
+    /// `true` or `false`.
+    Bool,
+    /// A number from 0 to 1.
+    Fraction,
+}
+
+pub(super) struct KnownKey {
+    pub(super) key: &'static str,
+    pub(super) kind: FieldKind,
+    pub(super) max: u64,
+}
+
+const U32: u64 = u32::MAX as u64;
+pub(super) const KNOWN_KEYS: &[KnownKey] = &[
+    KnownKey {
+        key: "model.default",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.api_key",
+        kind: FieldKind::Secret,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.api_mode",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "model.context_length",
+        kind: FieldKind::Tokens,
+        max: u64::MAX,
+    },
+    KnownKey {
+        key: "model.max_tokens",
+        kind: FieldKind::Tokens,
+        max: U32,
+    },
+    KnownKey {
+        key: "terminal.backend",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "terminal.cwd",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "terminal.timeout",
+        kind: FieldKind::Seconds,
+        max: u64::MAX,
+    },
+    KnownKey {
+        key: "agent.max_iterations",
+        kind: FieldKind::Count,
+        max: U32,
+    },
+    KnownKey {
+        key: "provider.stream_idle_timeout",
+        kind: FieldKind::Seconds,
+        max: u64::MAX,
+    },
+    KnownKey {
+        key: "provider.max_retries",
+        kind: FieldKind::Count,
+        max: U32,
+    },
+    KnownKey {
+        key: "display.busy_input_mode",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "skills.external_dirs",
+        kind: FieldKind::List,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.compression.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.compression.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.compression.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.approval.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.approval.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.approval.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.goal_judge.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.goal_judge.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.goal_judge.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "compression.enabled",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "compression.threshold",
+        kind: FieldKind::Fraction,
+        max: 0,
+    },
+    KnownKey {
+        key: "compression.protect_first_n",
+        kind: FieldKind::Count,
+        max: 1_000,
+    },
+    KnownKey {
+        key: "compression.protect_last_n",
+        kind: FieldKind::Count,
+        max: 1_000,
+    },
+    KnownKey {
+        key: "approvals.mode",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "approvals.timeout",
+        kind: FieldKind::Seconds,
+        max: 3_600,
+    },
+    KnownKey {
+        key: "approvals.bell",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "command_allowlist",
+        kind: FieldKind::List,
+        max: 0,
+    },
+    KnownKey {
+        key: "security.redact_secrets",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "checkpoints.enabled",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "checkpoints.max_snapshots",
+        kind: FieldKind::Count,
+        max: 10_000,
+    },
+    KnownKey {
+        key: "checkpoints.max_file_size_mb",
+        kind: FieldKind::Count,
+        max: 100_000,
+    },
+    KnownKey {
+        key: "delegation.max_concurrent_children",
+        kind: FieldKind::Count,
+        max: 64,
+    },
+    KnownKey {
+        key: "delegation.max_spawn_depth",
+        kind: FieldKind::Count,
+        max: 3,
+    },
+    KnownKey {
+        key: "delegation.orchestrator_enabled",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "delegation.max_iterations",
+        kind: FieldKind::Count,
+        max: 10_000,
+    },
+    KnownKey {
+        key: "delegation.child_timeout_seconds",
+        kind: FieldKind::Seconds,
+        max: 86_400,
+    },
+    KnownKey {
+        key: "delegation.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "delegation.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "delegation.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "delegation.subagent_approvals",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "goals.max_turns",
+        kind: FieldKind::Count,
+        max: 10_000,
+    },
+    KnownKey {
+        key: "hooks_auto_accept",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+];
+pub(super) const SECTIONS: &[&str] = &[
+    "model",
+    "terminal",
+    "agent",
+    "provider",
+    "display",
+    "skills",
+    "compression",
+    "auxiliary",
+    "approvals",
+    "security",
+    "checkpoints",
+    "delegation",
+    "goals",
+];
