@@ -43,6 +43,18 @@ fn slow_verdict(done: bool, reason: &str) -> Response {
     Response::text(["", a, "", b]).with_delay_ms(200)
 }
 
+/// A session on `main` whose goal judge is `judge`, adjusted by `configure`.
+fn judged_session(
+    main: &ScriptedServer,
+    judge: &ScriptedServer,
+    configure: impl FnOnce(&mut hermes::engine::SessionSpec),
+) -> Session {
+    start(main, |spec| {
+        spec.goals.judge = Some(self::spec(judge, &spec.cwd, BusyInputMode::Queue).endpoint);
+        configure(spec);
+    })
+}
+
 fn set(text: &str) -> Op {
     Op::Goal(GoalCommand::Set { text: text.into() })
 }
@@ -197,13 +209,7 @@ async fn a_separate_judge_model_achieves_the_goal_after_three_turns() {
         verdict(true, "done now"),
     ])
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&main, dir.path(), BusyInputMode::Queue);
-    spec.goals.judge = Some(self::spec(&judge, dir.path(), BusyInputMode::Queue).endpoint);
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
+    let mut s = judged_session(&main, &judge, |_| {});
     s.send(set("say three things"));
     let (lines, state) = run_loop(&mut s).await;
     assert_eq!(
@@ -236,14 +242,7 @@ async fn a_separate_judge_model_achieves_the_goal_after_three_turns() {
 async fn the_budget_pauses_the_goal_with_the_spec_line() {
     let main = ScriptedServer::start_echo().await;
     let judge = ScriptedServer::start((0..5).map(|i| verdict(false, &format!("step {i}")))).await;
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&main, dir.path(), BusyInputMode::Queue);
-    spec.goals.judge = Some(self::spec(&judge, dir.path(), BusyInputMode::Queue).endpoint);
-    spec.goals.max_turns = 2;
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
+    let mut s = judged_session(&main, &judge, |spec| spec.goals.max_turns = 2);
     s.send(set("never quite done"));
     let (lines, state) = run_loop(&mut s).await;
     assert_eq!(
@@ -287,13 +286,7 @@ async fn judge_errors_fail_open_and_three_unreadable_verdicts_pause() {
         Response::text(["<html>oops</html>"]),
     ])
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&main, dir.path(), BusyInputMode::Queue);
-    spec.goals.judge = Some(self::spec(&judge, dir.path(), BusyInputMode::Queue).endpoint);
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
+    let mut s = judged_session(&main, &judge, |_| {});
     s.send(set("keep going"));
     let (lines, state) = run_loop(&mut s).await;
     let text = text_lines(&lines);
@@ -383,13 +376,7 @@ async fn a_message_sent_while_the_judge_thinks_wins_and_the_judge_runs_again_aft
         verdict(true, "done"),
     ])
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&main, dir.path(), BusyInputMode::Queue);
-    spec.goals.judge = Some(self::spec(&judge, dir.path(), BusyInputMode::Queue).endpoint);
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
+    let mut s = judged_session(&main, &judge, |_| {});
     s.send(set("g"));
     s.until(|e| matches!(e, Event::GoalUpdate { goal: Some(g) } if g.judging))
         .await;
@@ -450,13 +437,7 @@ async fn three_near_identical_replies_pause_the_goal() {
     ])
     .await;
     let judge = ScriptedServer::start((0..3).map(|_| verdict(false, "file not found yet"))).await;
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&main, dir.path(), BusyInputMode::Queue);
-    spec.goals.judge = Some(self::spec(&judge, dir.path(), BusyInputMode::Queue).endpoint);
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
+    let mut s = judged_session(&main, &judge, |_| {});
     s.send(set("find the config"));
     let (lines, _) = run_loop(&mut s).await;
     let last = lines.last().unwrap();

@@ -185,14 +185,20 @@ impl Actor {
 
     fn pause_goal(&mut self, cause: PauseCause) {
         self.stop_judging();
-        let Some(record) = self.goals.record.as_mut() else {
+        if let Some(record) = self.goals.record.as_mut() {
+            record.pause(cause);
+            self.announce_pause(cause);
+        }
+    }
+
+    /// The pause line for the goal as it now stands, then the new state.
+    fn announce_pause(&self, cause: PauseCause) {
+        let Some(record) = self.goals.record.as_ref() else {
             return;
         };
-        record.pause(cause);
-        let (used, max_turns) = (record.turns_used, record.max_turns);
         self.goal_progress(GoalProgress::Paused {
-            used,
-            max_turns,
+            used: record.turns_used,
+            max_turns: record.max_turns,
             cause,
         });
         self.goal_changed();
@@ -309,15 +315,7 @@ impl Actor {
                 self.goal_progress(GoalProgress::Achieved { reason });
                 self.goal_changed();
             }
-            Step::Pause(cause) => {
-                let (used, max_turns) = (record.turns_used, record.max_turns);
-                self.goal_progress(GoalProgress::Paused {
-                    used,
-                    max_turns,
-                    cause,
-                });
-                self.goal_changed();
-            }
+            Step::Pause(cause) => self.announce_pause(cause),
             Step::Continue { reason, prompt } => self.continue_goal(reason, Some(prompt)),
         }
     }

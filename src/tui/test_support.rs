@@ -264,3 +264,15 @@ pub fn last_notice(app: &App) -> Option<String> {
             _ => None,
         })
 }
+
+/// The rows of a test terminal's buffer, as text.
+pub fn screen_rows(terminal: &ratatui::Terminal<ratatui::backend::TestBackend>) -> Vec<String> {
+    let buf = terminal.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect()
+}

@@ -28,16 +28,7 @@ fn draw_focus(
     term
 }
 
-fn screen(term: &Terminal<TestBackend>) -> Vec<String> {
-    let buf = term.backend().buffer();
-    (0..buf.area.height)
-        .map(|y| {
-            (0..buf.area.width)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect()
-}
+use crate::tui::test_support::screen_rows as screen;
 
 fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)

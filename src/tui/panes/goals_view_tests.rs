@@ -72,16 +72,7 @@ fn draw(pane: &GoalsPane, width: u16, height: u16, focus: PaneFocus) -> Terminal
     terminal
 }
 
-fn screen(terminal: &Terminal<TestBackend>) -> Vec<String> {
-    let buf = terminal.backend().buffer();
-    (0..buf.area.height)
-        .map(|y| {
-            (0..buf.area.width)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect()
-}
+use crate::tui::test_support::screen_rows as screen;
 
 #[test]
 fn empty_state_names_the_command() {
