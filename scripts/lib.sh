@@ -16,11 +16,13 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# Packages the build needs today (later features add ALSA headers for audio, cmake and clang for whisper),
-# plus git, which file checkpoints (/rollback) run at runtime.
-BUILD_PACKAGES=(pkg-config build-essential git)
-# Packages the test suite needs on top (tmux drives the real binary in end-to-end tests).
-TEST_PACKAGES=(tmux)
+# Packages the build needs: ALSA headers for audio (cpal, rodio), cmake and clang for whisper.cpp
+# (whisper-rs), plus git, which file checkpoints (/rollback) run at runtime.
+BUILD_PACKAGES=(pkg-config build-essential git libasound2-dev cmake clang libclang-dev)
+# Packages the test suite needs on top: tmux drives the real binary in end-to-end tests, espeak-ng
+# and sox make speech fixtures, Xvfb gives clipboard tests a display, python3-numpy builds the
+# whisper test model.
+TEST_PACKAGES=(tmux espeak-ng sox xvfb xauth python3 python3-pip python3-numpy)
 
 require_cargo() {
   if ! command -v cargo >/dev/null 2>&1; then

@@ -14,3 +14,4 @@ pub mod theme;
 pub mod tools;
 pub mod tui;
 pub mod util;
+pub mod voice;

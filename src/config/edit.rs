@@ -162,6 +162,15 @@ fn render_known(known: &KnownKey, value: &str) -> Result<String, ConfigError> {
                 }),
             };
         }
+        FieldKind::Decimal => {
+            return match value.trim().parse::<f64>() {
+                Ok(f) if f.is_finite() && f >= 0.0 && f <= known.max as f64 => Ok(f.to_string()),
+                _ => Err(ConfigError::InvalidValue {
+                    key: known.key.to_owned(),
+                    message: format!("{} must be a number from 0 to {}", known.key, known.max),
+                }),
+            };
+        }
         FieldKind::List => {
             let items: Vec<String> = value
                 .split(',')

@@ -16,6 +16,8 @@ pub(super) enum FieldKind {
     Bool,
     /// A number from 0 to 1.
     Fraction,
+    /// A non-negative number (decimals allowed) up to `max`.
+    Decimal,
 }
 
 pub(super) struct KnownKey {
@@ -257,6 +259,166 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 10_000,
     },
     KnownKey {
+        key: "voice.record_key",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "voice.max_recording_seconds",
+        kind: FieldKind::Seconds,
+        max: 3_600,
+    },
+    KnownKey {
+        key: "voice.auto_tts",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "voice.auto_enable",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "voice.auto_send",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "voice.beep_enabled",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "voice.silence_threshold",
+        kind: FieldKind::Count,
+        max: 32_767,
+    },
+    KnownKey {
+        key: "voice.silence_duration",
+        kind: FieldKind::Decimal,
+        max: 60,
+    },
+    KnownKey {
+        key: "stt.enabled",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
+        key: "stt.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "stt.local.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "stt.local.language",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "stt.openai.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "stt.openai.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "stt.groq.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "stt.groq.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "stt.local_command.command",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "stt.local_command.timeout",
+        kind: FieldKind::Seconds,
+        max: 3_600,
+    },
+    KnownKey {
+        key: "tts.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "tts.speed",
+        kind: FieldKind::Decimal,
+        max: 4,
+    },
+    KnownKey {
+        key: "tts.edge.voice",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "tts.edge.speed",
+        kind: FieldKind::Decimal,
+        max: 4,
+    },
+    KnownKey {
+        key: "tts.edge.max_text_length",
+        kind: FieldKind::Count,
+        max: 1_000_000,
+    },
+    KnownKey {
+        key: "tts.openai.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "tts.openai.voice",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "tts.openai.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "tts.openai.speed",
+        kind: FieldKind::Decimal,
+        max: 4,
+    },
+    KnownKey {
+        key: "tts.openai.max_text_length",
+        kind: FieldKind::Count,
+        max: 1_000_000,
+    },
+    KnownKey {
+        key: "tts.elevenlabs.voice_id",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "tts.elevenlabs.model_id",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "tts.elevenlabs.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "tts.elevenlabs.max_text_length",
+        kind: FieldKind::Count,
+        max: 1_000_000,
+    },
+    KnownKey {
         key: "hooks_auto_accept",
         kind: FieldKind::Bool,
         max: 0,
@@ -276,4 +438,7 @@ pub(super) const SECTIONS: &[&str] = &[
     "checkpoints",
     "delegation",
     "goals",
+    "voice",
+    "stt",
+    "tts",
 ];

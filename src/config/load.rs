@@ -100,6 +100,9 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.checkpoints = section(text, &raw, path, "checkpoints", w);
             config.delegation = section(text, &raw, path, "delegation", w);
             config.goals = section(text, &raw, path, "goals", w);
+            config.voice = section(text, &raw, path, "voice", w);
+            config.stt = section(text, &raw, path, "stt", w);
+            config.tts = section(text, &raw, path, "tts", w);
             config.hooks = raw.get("hooks").cloned().unwrap_or(Value::Null);
             config.hooks_auto_accept = section(text, &raw, path, "hooks_auto_accept", w);
         }

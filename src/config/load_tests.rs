@@ -183,6 +183,9 @@ fn every_section_of_the_schema_is_read() {
     config.checkpoints.max_snapshots = 4;
     config.delegation.max_iterations = 5;
     config.goals.max_turns = 6;
+    config.voice.silence_duration = 2.5;
+    config.stt.provider = "groq".into();
+    config.tts.openai.voice = "nova".into();
     config.hooks_auto_accept = true;
     let text = serde_norway::to_string(&config).unwrap();
     let loaded = parse(&text, &path());

@@ -7,6 +7,8 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+pub use super::schema_voice::*;
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
@@ -25,6 +27,9 @@ pub struct Config {
     pub checkpoints: CheckpointsConfig,
     pub delegation: DelegationConfig,
     pub goals: GoalsConfig,
+    pub voice: VoiceConfig,
+    pub stt: SttConfig,
+    pub tts: TtsConfig,
     /// Shell hooks: event name → list of `{matcher, command, timeout}`. Kept raw here and
     /// validated by `safety::hooks` (unknown events get a "did you mean" warning there).
     #[serde(skip_serializing)]

@@ -28,7 +28,7 @@ fn get_known_keys_defaults_and_secrets() {
 
 #[test]
 fn show_masks_secrets_and_lists_env_names() {
-    let text = "model:\n  default: m\n  api_key: sk-secret-value-0000000000\nvoice:\n  auto_enable: true\n";
+    let text = "model:\n  default: m\n  api_key: sk-secret-value-0000000000\nhoncho:\n  enabled: true\n";
     let (_d, home) = home_with(Some(text));
     std::fs::write(
         home.env_path(),
@@ -50,7 +50,7 @@ fn show_masks_secrets_and_lists_env_names() {
         out.contains("# set in the environment: ANTHROPIC_API_KEY\n"),
         "{out}"
     );
-    assert!(out.contains("not used by hermes yet: voice"), "{out}");
+    assert!(out.contains("not used by hermes yet: honcho"), "{out}");
     assert!(out.contains("  timeout: 180\n"), "{out}");
     let full = config_show(&home).unwrap();
     assert!(!full.contains("sk-or-secret"), "{full}");
