@@ -28,7 +28,8 @@ fn get_known_keys_defaults_and_secrets() {
 
 #[test]
 fn show_masks_secrets_and_lists_env_names() {
-    let text = "model:\n  default: m\n  api_key: sk-secret-value-0000000000\nhoncho:\n  enabled: true\n";
+    let text =
+        "model:\n  default: m\n  api_key: sk-secret-value-0000000000\nhoncho:\n  enabled: true\n";
     let (_d, home) = home_with(Some(text));
     std::fs::write(
         home.env_path(),
