@@ -14,6 +14,7 @@ use serde::Serialize;
 
 mod goals;
 mod subagents;
+mod voice;
 
 pub use goals::CONTINUATION_MARKER;
 pub use goals::GoalCommand;
@@ -32,6 +33,14 @@ pub use subagents::SubagentEventKind;
 pub use subagents::SubagentRole;
 pub use subagents::SubagentStatus;
 pub use subagents::SubagentUsage;
+pub use voice::CaptureState;
+pub use voice::TranscriptUse;
+pub use voice::VoiceCommand;
+pub use voice::VoiceEvent;
+pub use voice::VoiceHandle;
+pub use voice::VoiceOp;
+pub use voice::VoiceState;
+pub use voice::level_glyph;
 
 /// Frontend → engine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
