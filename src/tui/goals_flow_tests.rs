@@ -409,3 +409,58 @@ fn the_goal_in_the_whole_screen() {
         .unwrap();
     insta::assert_snapshot!("app_goal_120x30", terminal.backend());
 }
+
+/// A goal with two subgoals and four verdicts, no subagents, the composer focused: the Goals
+/// pane grows into the rows the idle Subagents pane leaves blank (its empty text and hint
+/// still show), and Approvals keeps its third.
+#[test]
+fn the_goal_grows_into_idle_subagents_rows() {
+    let (_dir, mut app, _ops) = setup();
+    let verdict = |turn: u32, reason: &str| crate::protocol::GoalVerdict {
+        turn,
+        outcome: crate::protocol::VerdictOutcome::Continue,
+        reason: reason.into(),
+        at: 1_795_978_800 + u64::from(turn) * 60,
+    };
+    let goal = GoalSnapshot {
+        goal: GOAL.into(),
+        subgoals: vec![
+            "each file ends with a newline".into(),
+            "no other files appear in /tmp".into(),
+        ],
+        turns_used: 4,
+        verdicts: vec![
+            verdict(1, "Only 1 of 4 files has been created; 3 files remain."),
+            verdict(2, "2 of 4 files created; 2 remain."),
+            verdict(3, "3 of 4 files created; 1 remains."),
+            verdict(4, "note_4.txt is missing its trailing newline."),
+        ],
+        ..snapshot(GoalStatus::Active)
+    };
+    super::super::engine_link::on_engine_event(&mut app, Event::GoalUpdate { goal: Some(goal) });
+    let mut terminal = Terminal::new(TestBackend::new(120, 30)).unwrap();
+    let now = app.status.session_started;
+    terminal
+        .draw(|frame| {
+            let area = frame.area();
+            super::super::render::render_app(area, frame.buffer_mut(), &mut app, now);
+        })
+        .unwrap();
+    insta::assert_snapshot!("app_goal_grown_120x30", terminal.backend());
+    let rows = crate::tui::test_support::screen_rows(&terminal);
+    let row_of = |text: &str| rows.iter().position(|r| r.contains(text));
+    // Subagents keeps its whole empty state; Goals shows both subgoals and the newest verdicts.
+    assert!(row_of("Ctrl+T focus").is_some(), "{rows:?}");
+    assert!(row_of("2. no other files").is_some(), "{rows:?}");
+    assert!(row_of("#4 continue").is_some(), "{rows:?}");
+    assert!(row_of("#3 continue").is_some(), "{rows:?}");
+    assert!(
+        row_of("╭ Goals").is_some_and(|y| y < 9),
+        "Goals starts higher: {rows:?}"
+    );
+    assert_eq!(
+        row_of("╭ Approvals"),
+        Some(18),
+        "Approvals keeps its 9 rows: {rows:?}"
+    );
+}

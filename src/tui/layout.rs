@@ -1,5 +1,5 @@
 //! Where everything goes on the main screen, as a pure function of the terminal size, the
-//! side-region setting, focus and the heights the bottom widgets ask for.
+//! side-region setting, focus and the heights the bottom widgets and the side panes ask for.
 //!
 //! Top to bottom: the chat (with the side column on its right when wide), the queue, the
 //! completion popup, the composer, the side summary line (narrow terminals only) and the
@@ -12,9 +12,19 @@
 //! rect becomes empty) so the focused border stays visible — overlaying only part of the chat
 //! would leave the panes too short to read on small terminals. A focused side pane is shown
 //! even when the side region is hidden, because focus must always be visible (`focus.rs`).
-//! The three panes share the column evenly, except that an Approvals pane with requests
-//! waiting grows to the rows it asks for ([`compute_layout_with_approvals`]), the others
-//! keeping at least [`MIN_PANE_ROWS`].
+//! The three panes share the column evenly unless they ask for rows ([`PaneWants`],
+//! [`compute_layout_with_wants`]), in this order of priority:
+//! 1. An Approvals pane with requests waiting grows to the rows it asks for, the other two
+//!    keeping at least [`MIN_PANE_ROWS`] each and splitting the rest, Subagents first.
+//! 2. A Goals pane showing a goal then grows towards the rows it asks for, taking them only
+//!    from the Subagents pane, and only while that pane keeps the rows it asks for itself
+//!    (and at least [`MIN_PANE_ROWS`]): an idle Subagents pane gives up its blank rows, a busy
+//!    one gives up nothing. Goals never takes rows from Approvals.
+//!
+//! A pane asking for 0 rows (or no more than its share) changes nothing, so with nothing
+//! asked the split is the even one, spare rows going to Subagents, then Approvals. Below
+//! `3 × MIN_PANE_ROWS` rows the column is always split evenly (panes may then be shorter than
+//! [`MIN_PANE_ROWS`]); nothing grows.
 //!
 //! Rows are handed out bottom-up: status, composer, summary, then the popup and the queue,
 //! each leaving the chat at least [`MIN_CHAT_ROWS`] when the terminal has them; the chat gets
@@ -34,8 +44,8 @@ pub const SIDE_MAX_WIDTH: u16 = 56;
 const SIDE_PERCENT: u16 = 36;
 /// The popup and queue stop growing once the chat would have fewer rows than this.
 pub const MIN_CHAT_ROWS: u16 = 3;
-/// A growing Approvals pane leaves the Subagents and Goals panes at least this many rows
-/// (borders and one line).
+/// A growing side pane leaves the panes it takes rows from at least this many rows (borders
+/// and one line).
 pub const MIN_PANE_ROWS: u16 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -56,6 +66,19 @@ pub struct LayoutInput {
     pub popup_height: u16,
     /// Rows the queued-messages list wants; 0 when empty.
     pub queue_height: u16,
+}
+
+/// Rows each side pane asks for at the column's width, borders included; 0 asks for
+/// nothing. See the module docs for who gets what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PaneWants {
+    /// What the Subagents pane needs to show all it has: the floor a growing Goals pane
+    /// leaves it (it never grows the pane itself).
+    pub agents: u16,
+    /// What the Goals pane needs to show its goal; 0 while there is none.
+    pub goals: u16,
+    /// What the Approvals pane needs to show the waiting request; 0 while none waits.
+    pub approvals: u16,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,14 +153,15 @@ fn side_mode(input: &LayoutInput) -> SideMode {
 /// Computes the main screen's layout with the side panes sharing the column evenly. Pure:
 /// same input, same output.
 pub fn compute_layout(input: &LayoutInput) -> AppLayout {
-    compute_layout_with_approvals(input, 0)
+    compute_layout_with_wants(input, PaneWants::default())
 }
 
-/// Like [`compute_layout`], but the Approvals pane asks for `approvals_height` rows (borders
-/// included) while requests wait. It gets them when the column has them, leaving the other
-/// two panes at least [`MIN_PANE_ROWS`] each, and never less than its even share; 0 asks for
-/// nothing more.
-pub fn compute_layout_with_approvals(input: &LayoutInput, approvals_height: u16) -> AppLayout {
+/// Like [`compute_layout`], but the side panes ask for rows (`wants`, borders included):
+/// Approvals grows first, to what it asks for, leaving the other two at least
+/// [`MIN_PANE_ROWS`] each and never getting less than its even share; then Goals grows
+/// towards what it asks for by taking rows from Subagents only while Subagents keeps
+/// `wants.agents` rows (and [`MIN_PANE_ROWS`]). Asking for nothing gives the even split.
+pub fn compute_layout_with_wants(input: &LayoutInput, wants: PaneWants) -> AppLayout {
     let area = input.area;
     let mode = side_mode(input);
     let mut rows = area.height;
@@ -166,10 +190,7 @@ pub fn compute_layout_with_approvals(input: &LayoutInput, approvals_height: u16)
     let (chat, side) = match mode {
         SideMode::Hidden => (upper, SideRegion::Hidden),
         SideMode::Summary => (upper, SideRegion::Summary(summary)),
-        SideMode::Expanded => (
-            Rect { height: 0, ..upper },
-            stack_panes(upper, approvals_height),
-        ),
+        SideMode::Expanded => (Rect { height: 0, ..upper }, stack_panes(upper, wants)),
         SideMode::Column => {
             // u32: the product overflows u16 on very wide terminals.
             let share = u32::from(area.width) * u32::from(SIDE_PERCENT) / 100;
@@ -186,7 +207,7 @@ pub fn compute_layout_with_approvals(input: &LayoutInput, approvals_height: u16)
                 width: side_w,
                 ..upper
             };
-            (chat, stack_panes(column, approvals_height))
+            (chat, stack_panes(column, wants))
         }
     };
     AppLayout {
@@ -206,22 +227,29 @@ fn take(rows: &mut u16, want: u16, keep: u16) -> u16 {
     got
 }
 
-/// Splits `column` into three stacked panes; spare rows go to Subagents, then Approvals. An
-/// Approvals pane that wants more than its share (`approvals_want`) takes rows from the other
-/// two, down to [`MIN_PANE_ROWS`] each; they split what is left, Subagents first.
-fn stack_panes(column: Rect, approvals_want: u16) -> SideRegion {
+/// Splits `column` into three stacked panes; spare rows go to Subagents, then Approvals.
+/// An Approvals pane that wants more than its share takes rows from the other two, down to
+/// [`MIN_PANE_ROWS`] each; they split what is left, Subagents first. Then a Goals pane that
+/// wants more than it got takes rows from Subagents, down to the larger of `wants.agents`
+/// and [`MIN_PANE_ROWS`]. Below `3 × MIN_PANE_ROWS` rows nobody can grow: the split is even.
+fn stack_panes(column: Rect, wants: PaneWants) -> SideRegion {
     let base = column.height / 3;
     let extra = column.height % 3;
     let even_agents_h = base + u16::from(extra > 0);
     let even_approvals_h = base + u16::from(extra > 1);
     let most = column.height.saturating_sub(2 * MIN_PANE_ROWS);
-    let approvals_h = approvals_want.min(most).max(even_approvals_h);
-    let (agents_h, goals_h) = if approvals_h == even_approvals_h {
+    let approvals_h = wants.approvals.min(most).max(even_approvals_h);
+    let (mut agents_h, mut goals_h) = if approvals_h == even_approvals_h {
         (even_agents_h, base)
     } else {
         let rest = column.height - approvals_h;
         (rest - rest / 2, rest / 2)
     };
+    // Goals grows into the rows an idle Subagents pane does not need.
+    let spare = agents_h.saturating_sub(wants.agents.max(MIN_PANE_ROWS));
+    let grow = wants.goals.saturating_sub(goals_h).min(spare);
+    agents_h -= grow;
+    goals_h += grow;
     let agents = Rect {
         height: agents_h,
         ..column

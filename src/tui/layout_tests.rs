@@ -31,8 +31,26 @@ fn inside(r: Rect, area: Rect) -> bool {
             && r.y + r.height <= area.y + area.height)
 }
 
-fn check(input: &LayoutInput, approvals_height: u16) {
-    let layout = compute_layout_with_approvals(input, approvals_height);
+fn approvals_want_only(rows: u16) -> PaneWants {
+    PaneWants {
+        approvals: rows,
+        ..PaneWants::default()
+    }
+}
+
+fn panes(layout: &AppLayout) -> (Rect, Rect, Rect) {
+    match layout.side {
+        SideRegion::Panes {
+            agents,
+            goals,
+            approvals,
+        } => (agents, goals, approvals),
+        SideRegion::Hidden | SideRegion::Summary(_) => panic!("expected panes: {:?}", layout.side),
+    }
+}
+
+fn check(input: &LayoutInput, wants: PaneWants) {
+    let layout = compute_layout_with_wants(input, wants);
     let rects = layout.rects();
     for (i, a) in rects.iter().enumerate() {
         assert!(inside(*a, input.area), "{a:?} outside for {input:?}");
@@ -84,9 +102,42 @@ fn never_overlaps_or_leaves_the_area_at_any_size() {
         for height in (0..=70u16).step_by(3).chain([1, 2, 5]) {
             for focus in focuses {
                 for side in [SideVisibility::Shown, SideVisibility::Hidden] {
-                    for (composer, popup, queue, approvals) in
-                        [(3, 0, 0, 0), (3, 8, 2, 14), (12, 20, 9, 200), (0, 0, 0, 5)]
-                    {
+                    for (composer, popup, queue, wants) in [
+                        (3, 0, 0, approvals_want_only(0)),
+                        (3, 8, 2, approvals_want_only(14)),
+                        (12, 20, 9, approvals_want_only(200)),
+                        (0, 0, 0, approvals_want_only(5)),
+                        (
+                            3,
+                            0,
+                            0,
+                            PaneWants {
+                                agents: 6,
+                                goals: 14,
+                                approvals: 0,
+                            },
+                        ),
+                        (
+                            3,
+                            4,
+                            1,
+                            PaneWants {
+                                agents: 0,
+                                goals: 200,
+                                approvals: 200,
+                            },
+                        ),
+                        (
+                            3,
+                            0,
+                            0,
+                            PaneWants {
+                                agents: 200,
+                                goals: 14,
+                                approvals: 9,
+                            },
+                        ),
+                    ] {
                         let input = LayoutInput {
                             area: Rect::new(3, 2, width, height),
                             side,
@@ -95,7 +146,7 @@ fn never_overlaps_or_leaves_the_area_at_any_size() {
                             popup_height: popup,
                             queue_height: queue,
                         };
-                        check(&input, approvals);
+                        check(&input, wants);
                     }
                 }
             }
@@ -220,7 +271,7 @@ fn approvals_pane_grows_to_what_it_asks_for_leaving_the_others_three_rows() {
         panic!("expected panes: {:?}", even.side);
     };
     assert_eq!(approvals.height, 12);
-    let grown = compute_layout_with_approvals(&input(120, 40), 20);
+    let grown = compute_layout_with_wants(&input(120, 40), approvals_want_only(20));
     assert_eq!(
         grown.side,
         SideRegion::Panes {
@@ -229,7 +280,7 @@ fn approvals_pane_grows_to_what_it_asks_for_leaving_the_others_three_rows() {
             approvals: Rect::new(77, 16, 43, 20),
         }
     );
-    let capped = compute_layout_with_approvals(&input(120, 40), 200);
+    let capped = compute_layout_with_wants(&input(120, 40), approvals_want_only(200));
     assert_eq!(
         capped.side,
         SideRegion::Panes {
@@ -239,6 +290,188 @@ fn approvals_pane_grows_to_what_it_asks_for_leaving_the_others_three_rows() {
         }
     );
     // Asking for less than the even share changes nothing.
-    let small = compute_layout_with_approvals(&input(120, 40), 4);
+    let small = compute_layout_with_wants(&input(120, 40), approvals_want_only(4));
     assert_eq!(small.side, even.side);
+}
+
+#[test]
+fn goals_grows_into_an_idle_subagents_pane() {
+    // 120×30 with a 3-row composer: a column of 26 rows, 9, 8 and 9 when nobody asks.
+    let even = compute_layout(&input(120, 30));
+    let (agents, goals, approvals) = panes(&even);
+    assert_eq!((agents.height, goals.height, approvals.height), (9, 8, 9));
+    // Subagents needs 6 rows (its empty state), Goals wants 14: Goals gets the 3 spare rows.
+    let grown = compute_layout_with_wants(
+        &input(120, 30),
+        PaneWants {
+            agents: 6,
+            goals: 14,
+            approvals: 0,
+        },
+    );
+    assert_eq!(
+        grown.side,
+        SideRegion::Panes {
+            agents: Rect::new(77, 0, 43, 6),
+            goals: Rect::new(77, 6, 43, 11),
+            approvals: Rect::new(77, 17, 43, 9),
+        }
+    );
+    // Goals takes no more than it asks for.
+    let (agents, goals, _) = panes(&compute_layout_with_wants(
+        &input(120, 30),
+        PaneWants {
+            agents: 4,
+            goals: 10,
+            approvals: 0,
+        },
+    ));
+    assert_eq!((agents.height, goals.height), (7, 10));
+    // A Subagents pane that asks for nothing still keeps MIN_PANE_ROWS.
+    let (agents, goals, _) = panes(&compute_layout_with_wants(
+        &input(120, 30),
+        PaneWants {
+            agents: 0,
+            goals: 200,
+            approvals: 0,
+        },
+    ));
+    assert_eq!((agents.height, goals.height), (MIN_PANE_ROWS, 14));
+}
+
+#[test]
+fn goals_stays_when_subagents_needs_its_rows() {
+    let even = compute_layout(&input(120, 30));
+    for agents_want in [9, 12, 40] {
+        let busy = compute_layout_with_wants(
+            &input(120, 30),
+            PaneWants {
+                agents: agents_want,
+                goals: 14,
+                approvals: 0,
+            },
+        );
+        assert_eq!(busy.side, even.side, "agents want {agents_want}");
+    }
+    // Needing 8 of its 9 rows, it gives up one.
+    let (agents, goals, _) = panes(&compute_layout_with_wants(
+        &input(120, 30),
+        PaneWants {
+            agents: 8,
+            goals: 14,
+            approvals: 0,
+        },
+    ));
+    assert_eq!((agents.height, goals.height), (8, 9));
+}
+
+#[test]
+fn goals_asking_for_its_share_or_less_changes_nothing() {
+    let even = compute_layout(&input(120, 30));
+    for goals_want in [0, 5, 8] {
+        let layout = compute_layout_with_wants(
+            &input(120, 30),
+            PaneWants {
+                agents: 6,
+                goals: goals_want,
+                approvals: 0,
+            },
+        );
+        assert_eq!(layout.side, even.side, "goals want {goals_want}");
+    }
+}
+
+#[test]
+fn approvals_grows_first_then_goals_takes_what_subagents_can_spare() {
+    // Approvals takes 20 of 36 rows; Subagents and Goals split 16 as 8 and 8.
+    let wants = PaneWants {
+        agents: 0,
+        goals: 0,
+        approvals: 20,
+    };
+    let (agents, goals, approvals) = panes(&compute_layout_with_wants(&input(120, 40), wants));
+    assert_eq!((agents.height, goals.height, approvals.height), (8, 8, 20));
+    // Goals wants 14, Subagents needs 6: Goals gets 2 more, Approvals keeps its 20.
+    let (agents, goals, approvals) = panes(&compute_layout_with_wants(
+        &input(120, 40),
+        PaneWants {
+            agents: 6,
+            goals: 14,
+            ..wants
+        },
+    ));
+    assert_eq!((agents.height, goals.height, approvals.height), (6, 10, 20));
+    // Approvals wanting everything leaves MIN_PANE_ROWS each, and Goals cannot grow.
+    let (agents, goals, approvals) = panes(&compute_layout_with_wants(
+        &input(120, 40),
+        PaneWants {
+            agents: 0,
+            goals: 14,
+            approvals: 200,
+        },
+    ));
+    assert_eq!(
+        (agents.height, goals.height, approvals.height),
+        (MIN_PANE_ROWS, MIN_PANE_ROWS, 30)
+    );
+}
+
+#[test]
+fn panes_keep_min_rows_or_split_evenly_on_tiny_columns() {
+    let all_wants = [0u16, 1, 3, 6, 14, 200];
+    for height in 0..=40u16 {
+        let column = Rect::new(5, 1, 30, height);
+        let SideRegion::Panes {
+            agents: even_agents,
+            goals: even_goals,
+            approvals: even_approvals,
+        } = stack_panes(column, PaneWants::default())
+        else {
+            panic!("expected panes");
+        };
+        for agents_want in all_wants {
+            for goals_want in all_wants {
+                for approvals_want in all_wants {
+                    let wants = PaneWants {
+                        agents: agents_want,
+                        goals: goals_want,
+                        approvals: approvals_want,
+                    };
+                    let SideRegion::Panes {
+                        agents,
+                        goals,
+                        approvals,
+                    } = stack_panes(column, wants)
+                    else {
+                        panic!("expected panes");
+                    };
+                    let heights = [agents.height, goals.height, approvals.height];
+                    assert_eq!(heights.iter().sum::<u16>(), height, "{wants:?} in {height}");
+                    assert_eq!(agents.y, column.y);
+                    assert_eq!(goals.y, agents.y + agents.height);
+                    assert_eq!(approvals.y, goals.y + goals.height);
+                    if height >= 3 * MIN_PANE_ROWS {
+                        assert!(
+                            heights.iter().all(|h| *h >= MIN_PANE_ROWS),
+                            "{heights:?} for {wants:?} in {height}"
+                        );
+                    } else {
+                        // The documented fallback: too short for anyone to grow.
+                        assert_eq!(
+                            heights,
+                            [even_agents.height, even_goals.height, even_approvals.height],
+                            "{wants:?} in {height}"
+                        );
+                    }
+                    // Approvals never loses rows to Goals.
+                    let approvals_alone =
+                        match stack_panes(column, approvals_want_only(approvals_want)) {
+                            SideRegion::Panes { approvals, .. } => approvals.height,
+                            SideRegion::Hidden | SideRegion::Summary(_) => panic!("expected panes"),
+                        };
+                    assert_eq!(approvals.height, approvals_alone, "{wants:?} in {height}");
+                }
+            }
+        }
+    }
 }

@@ -22,7 +22,7 @@ use super::focus::Focus;
 use super::layout::LayoutInput;
 use super::layout::SideRegion;
 use super::layout::compute_layout;
-use super::layout::compute_layout_with_approvals;
+use super::layout::compute_layout_with_wants;
 use super::status_bar::Visibility;
 use super::status_bar::next_animation_deadline;
 use super::status_bar::render_status_bar;
@@ -89,13 +89,11 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
         queue_height: app.queue.desired_height() + live_bar_height,
     };
     let mut layout = compute_layout(&input);
-    // A waiting request grows the Approvals pane: ask how tall it wants to be at the width
-    // the first pass gave it, then lay out again.
+    // A waiting request grows the Approvals pane, a goal the Goals pane: ask how tall each
+    // pane wants to be at the width the first pass gave the column, then lay out again.
     if let SideRegion::Panes { approvals, .. } = layout.side {
-        if !app.side.approvals.is_empty() {
-            let wanted = app.side.approvals.desired_height(approvals.width, now);
-            layout = compute_layout_with_approvals(&input, wanted);
-        }
+        let wants = app.side.wants(approvals.width, now);
+        layout = compute_layout_with_wants(&input, wants);
     }
     app.status.hidden_approvals = match layout.side {
         SideRegion::Panes { approvals, .. } if approvals.height > 0 => 0,

@@ -4,9 +4,10 @@
 //! input.
 //!
 //! Unfocused it is a compact list in the side column (status icon, label, elapsed, activity);
-//! focused it grows into the full monitor drawn over the upper screen (`agents_view`). Keys
-//! live in `agents_flow`; this module only keeps state and draws. Renders from plain data with
-//! an explicit `now`; no I/O.
+//! focused it grows into the full monitor drawn over the upper screen (`agents_view`). The
+//! list says how many rows it needs ([`AgentsPane::desired_height`]) so a growing Goals pane
+//! only takes rows it would leave blank. Keys live in `agents_flow`; this module only keeps
+//! state and draws. Renders from plain data with an explicit `now`; no I/O.
 //!
 //! Invariant: `selected`, when set, names a node of the tree; rows are re-listed on every
 //! use, so a sort or filter change never leaves a stale index behind.
@@ -31,11 +32,19 @@ use crate::theme::Role;
 use crate::theme::Theme;
 use crate::tui::markdown::wrap::display_width;
 use crate::tui::markdown::wrap::truncate;
+use crate::tui::markdown::wrap::wrap_spans;
 use crate::tui::subagents::FilterMode;
 use crate::tui::subagents::Node;
 use crate::tui::subagents::NodeStatus;
 use crate::tui::subagents::SortMode;
 use crate::tui::subagents::SubagentTree;
+
+const EMPTY_TEXT: &str = "No subagents running — the agent starts them with delegate_task";
+const FOCUS_HINT: &str = "Ctrl+T focus";
+/// Borders (top and bottom) around the content.
+const FRAME_ROWS: usize = 2;
+/// Border and padding columns on each side.
+const FRAME_COLS: u16 = 4;
 
 /// The steer message being typed for child `id`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,6 +143,20 @@ impl AgentsPane {
         self.selected = self.row_ids(now).last().cloned();
     }
 
+    /// Rows the compact list wants at `width` columns, borders included: without subagents
+    /// the empty text, a blank row and the focus hint (2–4 lines at the usual widths); else
+    /// the totals line and one row per listed child. Counted as drawn unfocused (the larger).
+    pub fn desired_height(&self, width: u16, now: Instant) -> u16 {
+        let inner = usize::from(width.saturating_sub(FRAME_COLS)).max(1);
+        let rows = if self.tree.is_empty() {
+            let wrapped = |text: &'static str| wrap_spans(&[Span::raw(text)], inner).len();
+            wrapped(EMPTY_TEXT) + 1 + wrapped(FOCUS_HINT)
+        } else {
+            1 + self.tree.rows(self.sort, self.filter, now).len()
+        };
+        u16::try_from(rows + FRAME_ROWS).unwrap_or(u16::MAX)
+    }
+
     /// The compact list for the side column.
     pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme, focus: PaneFocus) {
         self.render_at(area, buf, theme, focus, Instant::now());
@@ -154,13 +177,10 @@ impl AgentsPane {
         let block = pane_block(&title, focus, theme);
         let inner = block.inner(area);
         if self.tree.is_empty() {
-            let mut lines = vec![Line::styled(
-                "No subagents running — the agent starts them with delegate_task",
-                theme.style(Role::Text),
-            )];
+            let mut lines = vec![Line::styled(EMPTY_TEXT, theme.style(Role::Text))];
             if focus == PaneFocus::Unfocused {
                 lines.push(Line::default());
-                lines.push(Line::styled("Ctrl+T focus", theme.style(Role::Dim)));
+                lines.push(Line::styled(FOCUS_HINT, theme.style(Role::Dim)));
             }
             Paragraph::new(lines)
                 .wrap(Wrap { trim: true })

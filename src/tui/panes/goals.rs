@@ -124,6 +124,12 @@ impl GoalsPane {
         }
     }
 
+    /// Rows the pane wants at `width` columns, borders included (see
+    /// [`super::goals_view::desired_height`]).
+    pub fn desired_height(&self, width: u16) -> u16 {
+        super::goals_view::desired_height(self, width)
+    }
+
     pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme, focus: PaneFocus) {
         super::goals_view::render(self, area, buf, theme, focus);
     }

@@ -3,11 +3,14 @@
 //! judge's verdicts, newest first. While the pane has focus its keys sit in the bottom border
 //! (`p pause · c clear · a subgoal`), and `c` puts "Clear the goal? y / n" on the first row.
 //!
-//! The pane is usually ~39 columns inside and 4–10 rows high, so rows are handed out by
+//! The pane is usually ~39 columns inside and 4–12 rows high. [`desired_height`] says how many
+//! rows it would take to show everything (capped at [`MAX_DESIRED_ROWS`]), so the layout can
+//! grow it into an idle Subagents pane; whatever height it gets, rows are handed out by
 //! priority: the clear prompt, the goal's first line, the status and bar, more of the goal
 //! (up to [`MAX_GOAL_ROWS`], leaving two rows for subgoals when there are any), the subgoals
-//! (wrapped when they all fit, else one row each under a heading that counts them), then as many verdicts as fit. Whatever is cut ends in `…` or is counted: nothing
-//! disappears without a sign.
+//! (wrapped when they all fit, else one row each under a heading that counts them), then as
+//! many verdicts as fit. Whatever is cut ends in `…` or is counted: nothing disappears
+//! without a sign.
 //!
 //! Pure: state, width, theme and focus in, cells out. No keys, no I/O.
 
@@ -36,7 +39,14 @@ use crate::tui::markdown::wrap::wrap_spans;
 
 /// The goal text gets at most this many rows before subgoals and verdicts get any.
 pub const MAX_GOAL_ROWS: usize = 4;
+/// The most rows (borders included) the pane asks the layout for: a long verdict history
+/// should not squeeze the other side panes.
+pub const MAX_DESIRED_ROWS: u16 = 14;
 const BAR_CELLS: u32 = 10;
+/// Borders (top and bottom) around the content.
+const FRAME_ROWS: usize = 2;
+/// Border and padding columns on each side.
+const FRAME_COLS: u16 = 4;
 const EMPTY_TITLE: &str = "No standing goal.";
 const EMPTY_TEXT: &str =
     "Set one with /goal <text>: the agent works on it across turns until done.";
@@ -53,6 +63,17 @@ pub fn key_hint(pane: &GoalsPane) -> &'static str {
         Some(GoalStatus::Achieved) => "c clear · a new goal",
         Some(GoalStatus::Cleared) | None => "a set a goal",
     }
+}
+
+/// Rows the pane wants at `width` columns, borders included: all of its content (the empty
+/// state's few lines without a goal), at most [`MAX_DESIRED_ROWS`]. The key hint sits in the
+/// border, so focus changes nothing.
+pub fn desired_height(pane: &GoalsPane, width: u16) -> u16 {
+    let inner = usize::from(width.saturating_sub(FRAME_COLS)).max(1);
+    let rows = content(pane, inner, usize::MAX, &Theme::default()).len() + FRAME_ROWS;
+    u16::try_from(rows)
+        .unwrap_or(u16::MAX)
+        .min(MAX_DESIRED_ROWS)
 }
 
 pub fn render(pane: &GoalsPane, area: Rect, buf: &mut Buffer, theme: &Theme, focus: PaneFocus) {

@@ -261,3 +261,50 @@ fn status_verdicts_and_prompt_use_their_roles() {
     assert_eq!(Some(find(&t, "✓ achieved")), fg(Role::Ok));
     assert_eq!(Some(find(&t, "done ·")), fg(Role::Ok));
 }
+
+#[test]
+fn desired_height_fits_everything_and_no_more() {
+    let pane = pane_with(Some(active()));
+    // Goal 3 rows, status 1, subgoals 1 + 2, verdicts 1 + 3, borders 2.
+    let wanted = pane.desired_height(43);
+    assert_eq!(wanted, 13);
+    let rows = screen(&draw(&pane, 43, wanted, PaneFocus::Unfocused));
+    let all = rows.join("\n");
+    // Nothing is cut but the verdict reasons, which are one row each by design.
+    assert!(all.contains("number as text "), "the whole goal: {rows:?}");
+    assert!(!all.contains("Subgoals ·"), "all subgoals: {rows:?}");
+    assert!(all.contains("2. no other files"), "{rows:?}");
+    assert!(
+        all.contains("#1 continue"),
+        "the oldest verdict shows: {rows:?}"
+    );
+    // The last content row is the oldest verdict, right above the bottom border.
+    assert!(rows[usize::from(wanted) - 2].contains("#1"), "{rows:?}");
+    // One row less and the oldest verdict goes.
+    let short = screen(&draw(&pane, 43, wanted - 1, PaneFocus::Unfocused)).join("\n");
+    assert!(!short.contains("#1 continue"), "{short}");
+    // The clear prompt takes a row of its own.
+    let mut prompted = pane;
+    prompted.open_prompt();
+    assert_eq!(prompted.desired_height(43), wanted + 1);
+}
+
+#[test]
+fn desired_height_is_small_when_empty_and_capped_when_long() {
+    // "No standing goal." and the two-row hint, in borders.
+    assert_eq!(pane_with(None).desired_height(43), 5);
+    let mut goal = active();
+    for turn in 4..30 {
+        goal.verdicts
+            .push(verdict(turn, VerdictOutcome::Continue, "not yet", 10));
+    }
+    assert_eq!(pane_with(Some(goal)).desired_height(43), MAX_DESIRED_ROWS);
+    // Degenerate widths ask for something sane rather than overflowing.
+    for width in [0_u16, 1, 4, 5] {
+        let wanted = pane_with(Some(active())).desired_height(width);
+        assert!(
+            (3..=MAX_DESIRED_ROWS).contains(&wanted),
+            "{width}: {wanted}"
+        );
+    }
+}

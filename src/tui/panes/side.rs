@@ -3,7 +3,8 @@
 //!
 //! Also holds what the three panes share: [`PaneFocus`] and the bordered, titled block
 //! (title in `Role::Title`; border `Role::BorderFocused` when focused, so focus is always
-//! visible). It does not decide where panes go (that is `layout`) or handle keys.
+//! visible), and what the panes ask the layout for ([`SidePanes::wants`]). It does not decide
+//! where panes go (that is `layout`) or handle keys.
 
 use std::time::Instant;
 
@@ -23,6 +24,7 @@ use crate::protocol::Event;
 use crate::theme::Role;
 use crate::theme::Theme;
 use crate::tui::focus::Focus;
+use crate::tui::layout::PaneWants;
 use crate::tui::layout::SideRegion;
 
 /// Whether a pane has the keyboard.
@@ -71,6 +73,27 @@ impl SidePanes {
     pub fn apply(&mut self, event: &Event) {
         self.agents.apply(event, Instant::now());
         self.goals.apply(event);
+    }
+
+    /// The rows each pane asks for at `width` columns (`layout::PaneWants`): Approvals only
+    /// while a request waits and Goals only while it shows a goal, so with neither the
+    /// column splits evenly as it always has; Subagents always says what it needs, as the
+    /// floor a growing Goals pane leaves it.
+    pub fn wants(&self, width: u16, now: Instant) -> PaneWants {
+        let goals = match self.goals.snapshot() {
+            Some(_) => self.goals.desired_height(width),
+            None => 0,
+        };
+        let approvals = if self.approvals.is_empty() {
+            0
+        } else {
+            self.approvals.desired_height(width, now)
+        };
+        PaneWants {
+            agents: self.agents.desired_height(width, now),
+            goals,
+            approvals,
+        }
     }
 
     /// Draws the side region with the approvals countdown as of the current time; see

@@ -10,6 +10,8 @@ use super::*;
 use crate::tui::layout::LayoutInput;
 use crate::tui::layout::SideVisibility;
 use crate::tui::layout::compute_layout;
+use crate::tui::test_support::sample_tree;
+use crate::tui::test_support::screen_rows;
 
 fn draw(width: u16, height: u16, f: impl FnOnce(Rect, &mut Buffer)) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -123,4 +125,59 @@ fn apply_ignores_unrelated_events() {
         PaneFocus::of(Focus::Agents, Focus::Chat),
         PaneFocus::Unfocused
     );
+}
+
+#[test]
+fn wants_ask_for_nothing_without_a_goal_or_a_request() {
+    let panes = SidePanes::default();
+    let now = Instant::now();
+    // The empty Subagents pane: two rows of text, a blank row and the hint, in borders.
+    assert_eq!(
+        panes.wants(43, now),
+        PaneWants {
+            agents: 6,
+            goals: 0,
+            approvals: 0,
+        }
+    );
+    let theme = Theme::default();
+    let t = draw(43, 6, |a, b| {
+        panes
+            .agents
+            .render_at(a, b, &theme, PaneFocus::Unfocused, now);
+    });
+    let rows = screen_rows(&t);
+    assert!(rows[2].contains("delegate_task"), "{rows:?}");
+    assert!(rows[4].contains("Ctrl+T focus"), "{rows:?}");
+}
+
+#[test]
+fn wants_count_the_subagent_rows_and_the_goal() {
+    let (tree, now) = sample_tree();
+    let mut panes = SidePanes::default();
+    panes.agents.tree = tree;
+    panes.goals.set(Some(crate::protocol::GoalSnapshot {
+        goal: "ship it".into(),
+        status: crate::protocol::GoalStatus::Active,
+        subgoals: vec!["tests pass".into()],
+        turns_used: 1,
+        max_turns: 20,
+        judging: false,
+        verdicts: Vec::new(),
+    }));
+    let wants = panes.wants(43, now);
+    // The totals line and four children, in borders.
+    assert_eq!(wants.agents, 7);
+    // Goal, status, "Subgoals" and one subgoal, in borders.
+    assert_eq!(wants.goals, 6);
+    assert_eq!(wants.goals, panes.goals.desired_height(43));
+    assert_eq!(wants.approvals, 0);
+    let theme = Theme::default();
+    let t = draw(43, wants.agents, |a, b| {
+        panes
+            .agents
+            .render_at(a, b, &theme, PaneFocus::Unfocused, now);
+    });
+    let rows = screen_rows(&t);
+    assert!(rows[5].contains("task 3"), "the last child shows: {rows:?}");
 }
