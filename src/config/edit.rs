@@ -263,12 +263,13 @@ fn set_path(root: &mut Value, path: &[&str], leaf: Value, key: &str) -> Result<(
         if node.is_null() {
             *node = Value::Mapping(Mapping::new());
         }
-        if depth == 1 && path[0] == "model" {
-            if let Value::String(id) = node {
-                let mut m = Mapping::new();
-                m.insert("default".into(), Value::String(std::mem::take(id)));
-                *node = Value::Mapping(m);
-            }
+        if depth == 1
+            && path[0] == "model"
+            && let Value::String(id) = node
+        {
+            let mut m = Mapping::new();
+            m.insert("default".into(), Value::String(std::mem::take(id)));
+            *node = Value::Mapping(m);
         }
         let Value::Mapping(map) = node else {
             return Err(ConfigError::InvalidKey {

@@ -128,14 +128,13 @@ pub(crate) fn yaml_warning(
         message = message.replacen(&suffix, "", 1);
     }
     // serde_norway prefixes type errors with the key path; hermes puts it after the cause.
-    if let Some((key, cause)) = message.split_once(": ") {
-        if !key.is_empty()
-            && key
-                .chars()
-                .all(|c| c.is_alphanumeric() || "_-.[]".contains(c))
-        {
-            message = format!("{cause} ({key})");
-        }
+    if let Some((key, cause)) = message.split_once(": ")
+        && !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-.[]".contains(c))
+    {
+        message = format!("{cause} ({key})");
     }
     let warning = ConfigWarning::new(path, format!("{message} — {fallback}"));
     match location {

@@ -376,13 +376,13 @@ fn rebuild(
             None => out.push_str(line.text),
         }
         out.push_str(line.eol);
-        if let Some((Some(at), block, newline)) = &insert {
-            if *at == j {
-                if line.eol.is_empty() {
-                    out.push_str(newline);
-                }
-                out.push_str(block);
+        if let Some((Some(at), block, newline)) = &insert
+            && *at == j
+        {
+            if line.eol.is_empty() {
+                out.push_str(newline);
             }
+            out.push_str(block);
         }
     }
     out

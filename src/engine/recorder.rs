@@ -143,10 +143,10 @@ impl Recorder {
         let state = self.state.clone();
         tokio::task::spawn_blocking(move || {
             let state = state.lock().unwrap_or_else(PoisonError::into_inner);
-            if state.created == Created::Yes {
-                if let Err(err) = store.undo_turns(&state.session.id, n) {
-                    tracing::warn!(error = %err, "could not hide the retried turn");
-                }
+            if state.created == Created::Yes
+                && let Err(err) = store.undo_turns(&state.session.id, n)
+            {
+                tracing::warn!(error = %err, "could not hide the retried turn");
             }
         });
     }

@@ -272,10 +272,10 @@ fn command_paths(command: &str) -> Vec<String> {
             continue;
         };
         if segment_start && (word == "cd" || word == "pushd") {
-            if let Some(Token::Word(target)) = iter.peek() {
-                if !target.starts_with('-') {
-                    out.push(target.clone());
-                }
+            if let Some(Token::Word(target)) = iter.peek()
+                && !target.starts_with('-')
+            {
+                out.push(target.clone());
             }
         } else if looks_like_path(word) {
             out.push(word.clone());

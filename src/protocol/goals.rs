@@ -64,16 +64,16 @@ impl GoalCommand {
             "clear" => return Ok(Self::ClearSubgoals),
             _ => {}
         }
-        if let Some(rest) = lower.strip_prefix("remove") {
-            if rest.is_empty() || rest.starts_with(' ') {
-                return match rest.trim().parse::<usize>() {
-                    Ok(number) if number >= 1 => Ok(Self::RemoveSubgoal { number }),
-                    _ => Err(
-                        "usage: /subgoal remove N — N is the subgoal's number, as /subgoal lists them"
-                            .to_string(),
-                    ),
-                };
-            }
+        if let Some(rest) = lower.strip_prefix("remove")
+            && (rest.is_empty() || rest.starts_with(' '))
+        {
+            return match rest.trim().parse::<usize>() {
+                Ok(number) if number >= 1 => Ok(Self::RemoveSubgoal { number }),
+                _ => Err(
+                    "usage: /subgoal remove N — N is the subgoal's number, as /subgoal lists them"
+                        .to_string(),
+                ),
+            };
         }
         Ok(Self::AddSubgoal {
             text: args.to_string(),

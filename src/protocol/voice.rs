@@ -103,11 +103,19 @@ pub enum TranscriptUse {
 pub enum VoiceEvent {
     State(VoiceState),
     /// Recent input levels, oldest first, each 0–7 (a `▁…█` bar).
-    Level { bars: Vec<u8> },
+    Level {
+        bars: Vec<u8>,
+    },
     /// What was said, for the composer.
-    Transcript { text: String, usage: TranscriptUse },
+    Transcript {
+        text: String,
+        usage: TranscriptUse,
+    },
     /// Something the user should read (no device, no speech heard, a provider failed).
-    Notice { level: NoticeLevel, text: String },
+    Notice {
+        level: NoticeLevel,
+        text: String,
+    },
 }
 
 /// A frontend's end of the voice service.
@@ -134,7 +142,11 @@ mod tests {
         assert_eq!(VoiceCommand::parse("off"), Ok(VoiceCommand::Off));
         assert_eq!(VoiceCommand::parse("tts"), Ok(VoiceCommand::Tts));
         assert_eq!(VoiceCommand::parse("status"), Ok(VoiceCommand::Status));
-        assert!(VoiceCommand::parse("loud").unwrap_err().contains("/voice [on"));
+        assert!(
+            VoiceCommand::parse("loud")
+                .unwrap_err()
+                .contains("/voice [on")
+        );
     }
 
     #[test]

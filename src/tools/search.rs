@@ -230,10 +230,10 @@ fn search_content(root: &Path, args: &SearchArgs, limit: u64) -> Result<String, 
         limit,
     };
     for path in walk(root) {
-        if let Some(g) = &file_glob {
-            if !glob_matches(g, root, &path) {
-                continue;
-            }
+        if let Some(g) = &file_glob
+            && !glob_matches(g, root, &path)
+        {
+            continue;
         }
         sink.path = display_path(root, &path);
         let before = sink.lines.len();

@@ -79,10 +79,10 @@ impl Tool for WriteFileTool {
         if let crate::tools::CommandVerdict::Deny { reason } = verdict {
             return ToolOutput::denied(reason);
         }
-        if let Some(parent) = path.parent() {
-            if let Err(e) = tokio::fs::create_dir_all(parent).await {
-                return ToolOutput::error(format!("cannot create {}: {e}", parent.display()));
-            }
+        if let Some(parent) = path.parent()
+            && let Err(e) = tokio::fs::create_dir_all(parent).await
+        {
+            return ToolOutput::error(format!("cannot create {}: {e}", parent.display()));
         }
         if let Err(e) = tokio::fs::write(&path, args.content.as_bytes()).await {
             return ToolOutput::error(format!("cannot write {shown}: {e}"));

@@ -312,10 +312,10 @@ fn show_in_transcript(app: &mut App) {
 
 /// Nothing waits any more: focus and the side column go back to how they were.
 fn queue_emptied(app: &mut App) {
-    if let Some(focus) = app.approvals.return_focus.take() {
-        if app.focus == Focus::Approvals {
-            app.focus = focus;
-        }
+    if let Some(focus) = app.approvals.return_focus.take()
+        && app.focus == Focus::Approvals
+    {
+        app.focus = focus;
     }
     if let Some(side) = app.approvals.return_side.take() {
         app.side_visibility = side;

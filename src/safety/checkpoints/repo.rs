@@ -187,10 +187,10 @@ pub(super) fn read_entries(dir: &Path) -> Result<Vec<Entry>, CheckpointError> {
 pub(super) fn resolve<'e>(entries: &'e [Entry], id: &str) -> Result<&'e Entry, CheckpointError> {
     let id = id.trim();
     let unknown = || CheckpointError::UnknownCheckpoint { id: id.to_string() };
-    if let Ok(index) = id.parse::<usize>() {
-        if (1..=entries.len()).contains(&index) {
-            return entries.get(index - 1).ok_or_else(unknown);
-        }
+    if let Ok(index) = id.parse::<usize>()
+        && (1..=entries.len()).contains(&index)
+    {
+        return entries.get(index - 1).ok_or_else(unknown);
     }
     if id.len() < 4 || !id.chars().all(|c| c.is_ascii_hexdigit()) {
         return Err(unknown());

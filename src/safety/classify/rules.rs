@@ -62,14 +62,14 @@ pub(super) fn check(prog: &str, args: &[Word], cx: &Cx, sink: &mut Sink) {
             }
         }
         "service" | "rc-service" => {
-            if let Some(action) = args.get(1) {
-                if ["stop", "restart", "force-reload", "zap"].contains(&action.text.as_str()) {
-                    let unit = &args[0].text;
-                    sink.dangerous(
-                        keys::SERVICE_STOP,
-                        format!("service {unit} {}", action.text),
-                    );
-                }
+            if let Some(action) = args.get(1)
+                && ["stop", "restart", "force-reload", "zap"].contains(&action.text.as_str())
+            {
+                let unit = &args[0].text;
+                sink.dangerous(
+                    keys::SERVICE_STOP,
+                    format!("service {unit} {}", action.text),
+                );
             }
         }
         "launchctl" => {

@@ -94,11 +94,11 @@ impl Walker<'_> {
     }
 
     pub(super) fn simple(&mut self, cmd: &Simple, upstream: &[Simple], depth: usize) {
-        if depth < MAX_DEPTH {
-            if let Some(expanded) = self.vars.substitute(cmd) {
-                self.simple(&expanded, upstream, depth + 1);
-                return;
-            }
+        if depth < MAX_DEPTH
+            && let Some(expanded) = self.vars.substitute(cmd)
+        {
+            self.simple(&expanded, upstream, depth + 1);
+            return;
         }
         let mut redirected = None;
         for r in &cmd.redirects {
@@ -162,21 +162,21 @@ impl Walker<'_> {
         let mut args = &cmd.words[p + 1..];
         // Under xargs, literal input becomes more arguments (one per line with -0/-d).
         let with_input: Vec<Word>;
-        if uw.xargs {
-            if let Some(Source::Literal(text)) = std::mem::take(&mut input).source() {
-                let whole = cmd.words[..p].iter().any(|w| {
-                    let t = w.text.as_str();
-                    t == "-0" || t == "--null" || t.starts_with("-d") || t.starts_with("--delim")
-                });
-                let mut all = args.to_vec();
-                if whole {
-                    all.push(Word::plain(text.trim_end_matches('\n')));
-                } else {
-                    all.extend(text.split_whitespace().map(Word::plain));
-                }
-                with_input = all;
-                args = &with_input;
+        if uw.xargs
+            && let Some(Source::Literal(text)) = std::mem::take(&mut input).source()
+        {
+            let whole = cmd.words[..p].iter().any(|w| {
+                let t = w.text.as_str();
+                t == "-0" || t == "--null" || t.starts_with("-d") || t.starts_with("--delim")
+            });
+            let mut all = args.to_vec();
+            if whole {
+                all.push(Word::plain(text.trim_end_matches('\n')));
+            } else {
+                all.extend(text.split_whitespace().map(Word::plain));
             }
+            with_input = all;
+            args = &with_input;
         }
         let invoked = word.text.trim_start_matches("./");
         if word.text.contains('/') && self.executable.iter().any(|e| e == invoked) {

@@ -306,14 +306,15 @@ fn option_value(args: &[Word], short: char, long: &str) -> Option<Word> {
                 return Some(with_text(a, v));
             }
         }
-        if t.starts_with('-') && !t.starts_with("--") {
-            if let Some(at) = t.find(short) {
-                let value = &t[at + short.len_utf8()..];
-                if value.is_empty() {
-                    return iter.next().cloned();
-                }
-                return Some(with_text(a, value));
+        if t.starts_with('-')
+            && !t.starts_with("--")
+            && let Some(at) = t.find(short)
+        {
+            let value = &t[at + short.len_utf8()..];
+            if value.is_empty() {
+                return iter.next().cloned();
             }
+            return Some(with_text(a, value));
         }
     }
     None

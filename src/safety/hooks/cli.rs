@@ -231,10 +231,10 @@ async fn doctor_one(out: &mut String, spec: &HookSpec, store: &ConsentStore, cwd
     };
     let script = command::script_path(&spec.command, cwd);
     let program = command::program_path(&spec.command, cwd).ok();
-    if let Some(script) = script.filter(|s| Some(s) != program.as_ref()) {
-        if !script.is_file() {
-            problems += bad(out, format!("script {} not found", script.display()));
-        }
+    if let Some(script) = script.filter(|s| Some(s) != program.as_ref())
+        && !script.is_file()
+    {
+        problems += bad(out, format!("script {} not found", script.display()));
     }
     let entry = store.entry(spec.event, &spec.command);
     let Some(entry) = entry else {

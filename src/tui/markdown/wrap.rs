@@ -28,11 +28,11 @@ pub fn push_styled(line: &mut SpanLine, text: &str, style: Style) {
     if text.is_empty() {
         return;
     }
-    if let Some(last) = line.last_mut() {
-        if last.style == style {
-            last.content.to_mut().push_str(text);
-            return;
-        }
+    if let Some(last) = line.last_mut()
+        && last.style == style
+    {
+        last.content.to_mut().push_str(text);
+        return;
     }
     line.push(Span::styled(text.to_string(), style));
 }

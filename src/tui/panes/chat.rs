@@ -314,12 +314,11 @@ impl ChatView {
             last_visible,
         };
         for request in requests {
-            if request == Request::ToggleSelected {
-                if let Some(id) = state.selected {
-                    if !self.expanded.remove(&id) {
-                        self.expanded.insert(id);
-                    }
-                }
+            if request == Request::ToggleSelected
+                && let Some(id) = state.selected
+                && !self.expanded.remove(&id)
+            {
+                self.expanded.insert(id);
             }
             let mut layout = Layout {
                 transcript,

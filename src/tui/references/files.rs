@@ -150,7 +150,7 @@ pub(super) fn human_size(bytes: u64) -> String {
     const GB: u64 = MB * 1024;
     let tenths = |unit: u64| {
         let t = (bytes * 10 + unit / 2) / unit;
-        if t % 10 == 0 || t >= 100 {
+        if t.is_multiple_of(10) || t >= 100 {
             format!("{}", (t + 5) / 10)
         } else {
             format!("{}.{}", t / 10, t % 10)

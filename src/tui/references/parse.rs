@@ -144,10 +144,10 @@ fn trim_bare(word: &str) -> &str {
                 '>' => Some('<'),
                 _ => None,
             };
-            if let Some(opener) = opener {
-                if word.matches(last).count() > word.matches(opener).count() {
-                    word = &word[..word.len() - 1];
-                }
+            if let Some(opener) = opener
+                && word.matches(last).count() > word.matches(opener).count()
+            {
+                word = &word[..word.len() - 1];
             }
         }
         if word == before {

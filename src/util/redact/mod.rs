@@ -192,11 +192,11 @@ fn apply(text: &str, mut spans: Vec<Range<usize>>) -> Cow<'_, str> {
     spans.sort_by_key(|s| s.start);
     let mut runs: Vec<Range<usize>> = Vec::with_capacity(spans.len());
     for span in spans {
-        if let Some(last) = runs.last_mut() {
-            if span.start <= last.end {
-                last.end = last.end.max(span.end);
-                continue;
-            }
+        if let Some(last) = runs.last_mut()
+            && span.start <= last.end
+        {
+            last.end = last.end.max(span.end);
+            continue;
         }
         runs.push(span);
     }

@@ -105,10 +105,10 @@ impl fmt::Debug for ProviderChoice {
 /// A hosted choice clears a leftover `model.base_url`, which would otherwise override the
 /// provider's endpoint.
 pub fn save_choice(home: &HermesHome, choice: &ProviderChoice) -> Result<(), ConfigError> {
-    if let (Some(key), Some(var)) = (choice.api_key.as_deref(), choice.api_key_env) {
-        if !key.is_empty() {
-            set_env_var(home, var, key)?;
-        }
+    if let (Some(key), Some(var)) = (choice.api_key.as_deref(), choice.api_key_env)
+        && !key.is_empty()
+    {
+        set_env_var(home, var, key)?;
     }
     config_set(home, "model.provider", &choice.provider)?;
     config_set(home, "model.default", &choice.model)?;

@@ -62,11 +62,13 @@ impl LineCache {
         theme: &Theme,
     ) -> Lines {
         let frame = self.frame;
-        if let Some(c) = self.map.get_mut(&entry.id()) {
-            if c.rev == entry.rev() && c.width == width && c.expansion == expansion {
-                c.used = frame;
-                return Arc::clone(&c.lines);
-            }
+        if let Some(c) = self.map.get_mut(&entry.id())
+            && c.rev == entry.rev()
+            && c.width == width
+            && c.expansion == expansion
+        {
+            c.used = frame;
+            return Arc::clone(&c.lines);
         }
         self.renders += 1;
         let lines = Arc::new(render_cell(entry.cell(), width, expansion, theme));
