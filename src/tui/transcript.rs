@@ -395,10 +395,10 @@ impl Transcript {
     fn replace_live_text(&mut self, text: &str) {
         if let Some(live) = self.live_text {
             self.modify(live.index, |cell| {
-                if let Cell::Assistant(msg) | Cell::Reasoning(msg) = cell {
-                    if msg.text != text {
-                        msg.text = text.to_string();
-                    }
+                if let Cell::Assistant(msg) | Cell::Reasoning(msg) = cell
+                    && msg.text != text
+                {
+                    msg.text = text.to_string();
                 }
             });
         }
