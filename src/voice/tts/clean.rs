@@ -82,3 +82,7 @@ fn link_at(chars: &[char], start: usize) -> Option<(String, usize)> {
     let label: String = chars[start + 1..close].iter().collect();
     Some((clean_inline(&label), end + 1))
 }
+
+#[cfg(test)]
+#[path = "clean_tests.rs"]
+mod tests;
