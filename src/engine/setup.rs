@@ -91,6 +91,9 @@ pub fn build_tools(
     let _ = tools.register(Arc::new(SkillViewTool::new(skills.clone())));
     let _ = tools.register(Arc::new(SkillManageTool::new(skills.clone())));
     let _ = tools.register(Arc::new(crate::tools::delegate::DelegateTaskTool));
+    let _ = tools.register(Arc::new(
+        crate::tools::text_to_speech::TextToSpeechTool::new(home.clone()),
+    ));
     tools
 }
 

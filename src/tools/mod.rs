@@ -23,6 +23,7 @@ pub mod session_state;
 pub mod shell;
 pub mod skills;
 pub mod terminal;
+pub mod text_to_speech;
 pub mod todo;
 pub mod write_file;
 
