@@ -6,6 +6,8 @@
 mod data_commands;
 #[path = "cli/safety_commands.rs"]
 mod safety_commands;
+#[path = "cli/voice_commands.rs"]
+mod voice_commands;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -122,6 +124,11 @@ enum Command {
         #[command(subcommand)]
         action: safety_commands::CheckpointsAction,
     },
+    /// Transcribe, speak, list audio devices, test the microphone, manage whisper models.
+    Voice {
+        #[command(subcommand)]
+        action: voice_commands::VoiceAction,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -157,6 +164,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Command::Checkpoints { action }) => {
             safety_commands::checkpoints_command(&home, action)
         }
+        Some(Command::Voice { action }) => voice_commands::voice_command(&home, action),
         Some(Command::Chat {
             query: Some(prompt),
         }) => one_shot(&home, &cli.global, prompt),
@@ -270,16 +278,27 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
         global: global.clone(),
         resume: resume_target(global),
     };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    // The voice service opens no device until voice mode is used.
+    let voice = {
+        let _runtime = runtime.enter();
+        hermes::voice::service::spawn(hermes::voice::service::VoiceSettings {
+            config: prepared.loaded.config.clone(),
+            home: home.clone(),
+            env: prepared.env.clone(),
+            devices: std::sync::Arc::new(hermes::voice::service::SystemDevices),
+        })
+    };
     let options = hermes::tui::TuiOptions {
         home: home.clone(),
         display: prepared.loaded.config.display.clone(),
         theme: hermes::theme::Theme::default(),
         factory: Box::new(factory),
         warnings: prepared.warnings,
+        voice: hermes::tui::VoiceLink::Running(voice),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
     let result = runtime.block_on(hermes::tui::run(options));
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     result?;

@@ -135,17 +135,28 @@ pub struct App {
     pub app_tx: UnboundedSender<AppEvent>,
     /// `Ctrl+G`: the loop hands the terminal to `$EDITOR` with this draft.
     pub editor_request: Option<String>,
+    pub voice: super::voice_link::VoiceUi,
+    /// The voice service's events, taken by the run loop.
+    pub voice_events: Option<UnboundedReceiver<crate::protocol::VoiceEvent>>,
     pub quit: bool,
 }
 
 impl App {
     pub(crate) fn new(options: TuiOptions, app_tx: UnboundedSender<AppEvent>) -> Self {
         let history = InputHistory::load(&options.home.root().join("tui_history"));
-        // Only `approvals.bell` is needed here; the session re-reads the rest itself.
-        let bell = Bell::from_config(&crate::config::load(&options.home).config.approvals);
+        // Only `approvals.bell` and the record key are needed here; the session re-reads the
+        // rest itself.
+        let config = crate::config::load(&options.home).config;
+        let bell = Bell::from_config(&config.approvals);
+        let (record_key, key_problem) =
+            super::voice_keys::RecordKey::from_config(&config.voice.record_key);
+        let (voice_ops, voice_events, voice_unavailable) = match options.voice {
+            super::VoiceLink::Running(handle) => (Some(handle.ops), Some(handle.events), None),
+            super::VoiceLink::Unavailable(why) => (None, None, Some(why)),
+        };
         let now = Instant::now();
         let mut transcript = Transcript::new();
-        for warning in &options.warnings {
+        for warning in options.warnings.iter().chain(key_problem.iter()) {
             transcript.push_notice(NoticeLevel::Warning, warning);
         }
         Self {
@@ -180,6 +191,8 @@ impl App {
             frames_drawn: 0,
             app_tx,
             editor_request: None,
+            voice: super::voice_link::VoiceUi::new(voice_ops, record_key, voice_unavailable),
+            voice_events,
             quit: false,
         }
     }
@@ -282,6 +295,7 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     let mut app = App::new(options, app_tx);
     app.start_session();
     let mut engine_events: Option<UnboundedReceiver<Event>> = app.new_events.take();
+    let mut voice_events = app.voice_events.take();
     let mut term_events = EventStream::new();
     let mut signals = super::signals::Signals::new();
     loop {
@@ -315,6 +329,10 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
                 }
             },
             Some(event) = app_rx.recv() => app.on_app_event(event),
+            event = recv_voice(&mut voice_events) => match event {
+                Some(event) => super::voice_link::on_voice_event(&mut app, event),
+                None => voice_events = None,
+            },
             () = sleep_until(deadline), if deadline.is_some() => {
                 super::render::draw(&mut session.terminal, &mut app)
                     .map_err(TuiError::Terminal)?;
@@ -324,21 +342,31 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
         if let Some(events) = app.new_events.take() {
             engine_events = Some(events);
         }
-        if app.approvals.take_bell() {
-            if let Err(err) = super::terminal::ring_bell(&mut session.terminal) {
-                tracing::debug!(error = %err, "could not ring the bell");
-            }
+        if app.approvals.take_bell()
+            && let Err(err) = super::terminal::ring_bell(&mut session.terminal)
+        {
+            tracing::debug!(error = %err, "could not ring the bell");
         }
     }
     if let Some(ops) = app.ops.take() {
         let _ = ops.send(Op::Shutdown);
     }
+    super::voice_link::shutdown(&app);
     super::input::save_history(&app);
     drop(session);
     Ok(())
 }
 
 async fn recv_engine(events: &mut Option<UnboundedReceiver<Event>>) -> Option<Event> {
+    match events {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn recv_voice(
+    events: &mut Option<UnboundedReceiver<crate::protocol::VoiceEvent>>,
+) -> Option<crate::protocol::VoiceEvent> {
     match events {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,

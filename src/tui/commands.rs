@@ -80,6 +80,7 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
             app.send(Op::SetYolo(next));
         }
         "copy" => copy(app, args),
+        "voice" => super::voice_link::command(app, args),
         "resume" if args.is_empty() => open_sessions(app),
         "resume" => app.send(Op::ResumeSession {
             target: args.to_string(),

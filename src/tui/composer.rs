@@ -70,6 +70,8 @@ pub struct Composer {
     skills: Vec<slash::SkillCommand>,
     /// `@` path completion (see `at_complete`).
     at: AtState,
+    /// Drawn instead of the `❯` prompt (the voice level meter while recording).
+    prompt_override: Option<String>,
 }
 
 fn new_textarea(lines: Vec<String>) -> TextArea<'static> {
@@ -92,7 +94,13 @@ impl Composer {
             recalled: None,
             skills: Vec::new(),
             at: AtState::default(),
+            prompt_override: None,
         }
+    }
+
+    /// Show `prompt` instead of `❯` (the voice meter), or the usual prompt with `None`.
+    pub fn set_prompt_override(&mut self, prompt: Option<String>) {
+        self.prompt_override = prompt;
     }
 
     /// Replaces the skills offered alongside the built-in commands (from the engine's
@@ -338,17 +346,17 @@ impl Composer {
             return self.popup_step(SlashPopup::select_next);
         }
         let on_last = self.cursor().0 + 1 >= self.textarea.lines().len();
-        if self.recalled.is_some() {
-            if let Some(entry) = self.history.newer().map(str::to_owned) {
-                if self.history.is_navigating() {
-                    self.show_recalled(&entry);
-                } else {
-                    // Back at the draft: navigation is over.
-                    self.recalled = None;
-                    self.replace_text(&entry);
-                }
-                return ComposerAction::Changed;
+        if self.recalled.is_some()
+            && let Some(entry) = self.history.newer().map(str::to_owned)
+        {
+            if self.history.is_navigating() {
+                self.show_recalled(&entry);
+            } else {
+                // Back at the draft: navigation is over.
+                self.recalled = None;
+                self.replace_text(&entry);
             }
+            return ComposerAction::Changed;
         }
         if on_last {
             return ComposerAction::None;

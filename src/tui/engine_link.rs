@@ -47,7 +47,10 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             app.turn_running = true;
             set_busy(app, "thinking", now);
         }
-        Event::MessageDelta { .. } if app.turn_running => set_busy(app, "writing", now),
+        Event::MessageDelta { turn_id, text } if app.turn_running => {
+            super::voice_link::reply_delta(app, *turn_id, text);
+            set_busy(app, "writing", now);
+        }
         Event::ReasoningDelta { .. } if app.turn_running => set_busy(app, "reasoning", now),
         // `!cmd` runs outside any turn and must not leave a spinner behind.
         Event::ToolStart { name, .. } if app.turn_running => {
@@ -74,7 +77,9 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             app.transcript.push_info("❓ The agent asks", &body);
             app.pending_clarify = Some(request.clone());
         }
+        Event::MessageComplete { turn_id, .. } => super::voice_link::reply_done(app, *turn_id),
         Event::TurnComplete { .. } => {
+            super::voice_link::turn_finished(app);
             app.turn_running = false;
             app.status.busy = None;
             app.pending_clarify = None;
@@ -117,7 +122,6 @@ pub fn on_engine_event(app: &mut App, event: Event) {
         | Event::MessageDelta { .. }
         | Event::ReasoningDelta { .. }
         | Event::ToolStart { .. }
-        | Event::MessageComplete { .. }
         | Event::ToolProgress { .. }
         | Event::ToolComplete { .. }
         | Event::Notice { .. }

@@ -36,6 +36,8 @@ const DOUBLE_CTRL_C: Duration = Duration::from_secs(1);
 
 pub fn on_terminal_event(app: &mut App, event: TermEvent) {
     match event {
+        // The record key is voice's before anything else, releases included (push-to-talk).
+        TermEvent::Key(key) if super::voice_link::on_key(app, &key) => {}
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
         TermEvent::Key(_) => {}
         TermEvent::Paste(text) => {
@@ -202,6 +204,7 @@ pub fn show_hint(app: &mut App, text: &str, duration: Duration) {
 
 fn interrupt(app: &mut App) {
     app.send(Op::Interrupt);
+    super::voice_link::stop_speaking(app);
     show_hint(app, "interrupting…", Duration::from_secs(2));
 }
 

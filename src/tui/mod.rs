@@ -37,6 +37,8 @@ pub mod terminal;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod transcript;
+pub mod voice_keys;
+pub mod voice_link;
 
 use crate::config::DisplayConfig;
 use crate::config::HermesHome;
@@ -71,6 +73,16 @@ pub struct TuiOptions {
     pub factory: Box<dyn SessionFactory>,
     /// Start-up problems (config, .env, logging) to show in the transcript.
     pub warnings: Vec<String>,
+    /// The voice service, or why this run has none.
+    pub voice: VoiceLink,
+}
+
+/// The voice service as the TUI gets it.
+#[derive(Debug)]
+pub enum VoiceLink {
+    Running(crate::protocol::VoiceHandle),
+    /// Voice cannot work in this run; the text says why and how to fix it.
+    Unavailable(String),
 }
 
 #[derive(Debug, thiserror::Error)]

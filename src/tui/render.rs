@@ -41,10 +41,10 @@ pub fn draw(terminal: &mut Tui, app: &mut App) -> std::io::Result<()> {
     });
     execute!(std::io::stdout(), EndSynchronizedUpdate)?;
     drawn?;
-    if app.frames_drawn == 0 {
-        if let Some(elapsed) = crate::util::startup::since_start() {
-            tracing::info!(ms = elapsed.as_secs_f64() * 1000.0, "first frame drawn");
-        }
+    if app.frames_drawn == 0
+        && let Some(elapsed) = crate::util::startup::since_start()
+    {
+        tracing::info!(ms = elapsed.as_secs_f64() * 1000.0, "first frame drawn");
     }
     app.frames_drawn += 1;
     app.frames.frame_drawn(now);
@@ -162,6 +162,9 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     } else {
         ComposerFocus::Unfocused
     };
+    app.composer
+        .set_prompt_override(super::voice_link::prompt_override(&app.voice));
+    app.status.voice = super::voice_link::status_label(&app.voice);
     app.composer
         .render(layout.composer, buf, &theme, ComposerView { focus, busy });
     match &app.hint {

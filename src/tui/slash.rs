@@ -234,6 +234,13 @@ pub static COMMANDS: &[SlashCommand] = &[
         "Toggle YOLO mode (run commands without approval)",
         Category::Configuration,
     ),
+    cmd(
+        "voice",
+        &[],
+        "[on|off|tts|status]",
+        "Voice mode: record with the record key (voice.record_key), speak replies",
+        Category::Configuration,
+    ),
     cmd("help", &[], "", "Show available commands", Category::Info),
     cmd(
         "agents",

@@ -40,6 +40,8 @@ fn registry_holds_exactly_the_implemented_commands() {
         // Persistent goals.
         "goal",
         "subgoal",
+        // Voice mode.
+        "voice",
     ];
     want.sort_unstable();
     assert_eq!(have, want);

@@ -84,6 +84,8 @@ pub struct StatusModel {
     /// Approval requests waiting while the Approvals pane is not on screen (0: no hint).
     pub hidden_approvals: usize,
     pub goal: GoalBadge,
+    /// Voice mode's label (`● REC`, `◉ STT`, `🔊 speaking`, `voice`), when it has one.
+    pub voice: Option<&'static str>,
 }
 
 /// The standing goal as the bar shows it: `⊙ 3/20` while active, `⏸ goal` while paused.
@@ -116,6 +118,7 @@ impl StatusModel {
             compressions: 0,
             hidden_approvals: 0,
             goal: GoalBadge::Hidden,
+            voice: None,
         }
     }
 }
@@ -128,6 +131,7 @@ pub enum Segment {
     Yolo,
     Model,
     Goal,
+    Voice,
     Context,
     Bar,
     Duration,
@@ -138,12 +142,13 @@ pub enum Segment {
 
 impl Segment {
     /// Most important first; the bar shows the longest prefix that fits.
-    pub const PRIORITY: [Segment; 11] = [
+    pub const PRIORITY: [Segment; 12] = [
         Segment::Busy,
         Segment::Approvals,
         Segment::Yolo,
         Segment::Model,
         Segment::Goal,
+        Segment::Voice,
         Segment::Context,
         Segment::Bar,
         Segment::Duration,
@@ -321,6 +326,16 @@ fn segment_spans(
             }
             GoalBadge::Paused => vec![Span::styled("⏸ goal", theme.style(Role::StatusBarWarn))],
         },
+        Segment::Voice => {
+            let label = m.voice?;
+            // Recording is the one state the user must never miss.
+            let role = if label.starts_with('●') {
+                Role::StatusBarBad
+            } else {
+                Role::StatusBarStrong
+            };
+            vec![Span::styled(label, theme.style(role))]
+        }
         Segment::Context => {
             let used = format_tokens(m.context_tokens);
             let label = match m.context_window {
@@ -391,7 +406,7 @@ pub fn bar_role(percent: u64) -> Role {
 pub fn format_tokens(n: u64) -> String {
     fn scaled(n: u64, unit: u64, suffix: &str) -> String {
         let tenths = (n * 10 + unit / 2) / unit;
-        if tenths >= 1000 || tenths % 10 == 0 {
+        if tenths >= 1000 || tenths.is_multiple_of(10) {
             format!("{}{suffix}", (tenths + 5) / 10)
         } else {
             format!("{}.{}{suffix}", tenths / 10, tenths % 10)

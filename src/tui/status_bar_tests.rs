@@ -27,6 +27,7 @@ fn sample(now: Instant, busy: bool) -> StatusModel {
         compressions: 2,
         hidden_approvals: 0,
         goal: GoalBadge::Hidden,
+        voice: None,
     }
 }
 
@@ -84,6 +85,7 @@ fn segments_drop_in_reverse_priority_as_width_shrinks() {
     let mut model = sample(now, true);
     model.hidden_approvals = 2;
     model.goal = GoalBadge::Active { used: 3, max: 20 };
+    model.voice = Some("● REC");
     let mut previous = visible_segments(&model, now, 220);
     assert_eq!(previous, Segment::PRIORITY.to_vec());
     for width in (0..220u16).rev() {

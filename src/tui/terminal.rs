@@ -72,7 +72,12 @@ fn setup() -> std::io::Result<()> {
     if crossterm::terminal::supports_keyboard_enhancement().unwrap_or(false) {
         execute!(
             stdout,
-            PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+            // Key releases make the record key true push-to-talk where the terminal reports
+            // them (kitty keyboard protocol); other keys ignore releases.
+            PushKeyboardEnhancementFlags(
+                KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
+                    | KeyboardEnhancementFlags::REPORT_EVENT_TYPES
+            )
         )?;
         KEYBOARD_ENHANCED.store(true, Ordering::SeqCst);
     }

@@ -64,6 +64,7 @@ pub fn test_app(dir: &tempfile::TempDir, session: WithSession) -> (App, Unbounde
         theme: Theme::default(),
         factory: Box::new(factory),
         warnings: Vec::new(),
+        voice: super::VoiceLink::Unavailable("voice is not available in tests".into()),
     };
     let (app_tx, _app_rx) = mpsc::unbounded_channel();
     let mut app = App::new(options, app_tx);
@@ -275,4 +276,19 @@ pub fn screen_rows(terminal: &ratatui::Terminal<ratatui::backend::TestBackend>) 
                 .collect::<String>()
         })
         .collect()
+}
+
+/// An app with a session and a fake voice service: the voice ops it sends, and the engine
+/// ops. (Tests feed voice events to `voice_link::on_voice_event` themselves.)
+pub fn voice_app() -> (
+    tempfile::TempDir,
+    App,
+    UnboundedReceiver<crate::protocol::VoiceOp>,
+    UnboundedReceiver<Op>,
+) {
+    let (dir, mut app, ops) = setup();
+    let (voice_tx, voice_rx) = mpsc::unbounded_channel();
+    let record_key = app.voice.record_key;
+    app.voice = super::voice_link::VoiceUi::new(Some(voice_tx), record_key, None);
+    (dir, app, voice_rx, ops)
 }

@@ -15,6 +15,7 @@ use ratatui::widgets::Block;
 use ratatui::widgets::Borders;
 use ratatui::widgets::Widget;
 use unicode_width::UnicodeWidthChar;
+use unicode_width::UnicodeWidthStr;
 
 use super::BusyHint;
 use super::Composer;
@@ -74,10 +75,22 @@ impl Composer {
         if inner.height == 0 || inner.width <= PROMPT_WIDTH {
             return;
         }
-        buf.set_string(inner.x, inner.y, PROMPT, theme.style(Role::Prompt));
+        // The voice meter (`● [▁▂▃▅▇▇▅▂]`) takes the prompt's place while recording.
+        let (prompt, prompt_width, prompt_role) = match &self.prompt_override {
+            Some(text) => {
+                let shown = format!("{text} ");
+                let width = u16::try_from(shown.width()).unwrap_or(PROMPT_WIDTH);
+                (shown, width, Role::Error)
+            }
+            None => (PROMPT.to_string(), PROMPT_WIDTH, Role::Prompt),
+        };
+        if inner.width <= prompt_width {
+            return;
+        }
+        buf.set_string(inner.x, inner.y, &prompt, theme.style(prompt_role));
         let text_area = Rect {
-            x: inner.x + PROMPT_WIDTH,
-            width: inner.width - PROMPT_WIDTH,
+            x: inner.x + prompt_width,
+            width: inner.width - prompt_width,
             ..inner
         };
         let text = theme.style(Role::Text);

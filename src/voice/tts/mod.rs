@@ -16,6 +16,7 @@ pub mod clean;
 pub mod command;
 pub mod decode;
 pub mod edge;
+pub mod fallback;
 mod http;
 pub mod limits;
 pub mod provider;

@@ -1,0 +1,665 @@
+//! The voice service: one task that owns voice mode for a frontend — push-to-talk takes,
+//! transcription, continuous mode, beeps and speaking replies — and speaks `protocol`
+//! (`VoiceOp` in, `VoiceEvent` out), so the TUI never touches a device or waits on audio.
+//!
+//! Devices are opened lazily and only on blocking threads: the microphone when a take starts,
+//! the speaker on the first beep or sentence. Invariants: at most one take runs; a take that
+//! heard speech is transcribed exactly once; `StopSpeaking`, a new take and `/voice off`
+//! silence speech at once; three takes in a row without speech end continuous mode. Every
+//! failure (no device, no model, a provider error) becomes a notice that says what to do.
+
+use std::sync::Arc;
+use std::time::Duration;
+use std::time::Instant;
+
+use tokio::sync::mpsc;
+
+use super::audio::AudioError;
+use super::audio::AudioSink;
+use super::capture::CaptureSource;
+use super::capture::StopSignal;
+use super::capture::Take;
+use super::capture::record_take;
+use super::stt::Transcriber;
+use super::stt::Transcript;
+use super::stt::filter::Filtered;
+use super::tts::provider::Synthesizer;
+use super::tts::speaker::Speaker;
+use super::tts::speaker::SpeakerOptions;
+use super::tts::speaker::SpeechEvent;
+use super::vad::VadSettings;
+use crate::config::Config;
+use crate::config::EnvLookup;
+use crate::config::HermesHome;
+use crate::protocol::CaptureState;
+use crate::protocol::NoticeLevel;
+use crate::protocol::TranscriptUse;
+use crate::protocol::VoiceCommand;
+use crate::protocol::VoiceEvent;
+use crate::protocol::VoiceHandle;
+use crate::protocol::VoiceOp;
+use crate::protocol::VoiceState;
+
+/// A release this long after the press ends the take (holding the key); a quicker one is a
+/// tap, and the take runs until the next press or the silence detector.
+const HOLD: Duration = Duration::from_millis(400);
+/// Takes in a row without speech that end continuous mode.
+const NO_SPEECH_LIMIT: u32 = 3;
+/// Level events at most this often (the meter needs no more).
+const LEVEL_EVERY: Duration = Duration::from_millis(50);
+/// Bars the meter keeps.
+const LEVEL_BARS: usize = 8;
+
+/// Opens the devices; tests give WAV-backed stand-ins.
+pub trait VoiceDevices: Send + Sync {
+    fn microphone(&self) -> Result<Box<dyn CaptureSource>, AudioError>;
+    fn speaker(&self) -> Result<Arc<dyn AudioSink>, AudioError>;
+}
+
+/// The real microphone (cpal) and speaker (rodio), each on its own thread.
+pub struct SystemDevices;
+
+impl VoiceDevices for SystemDevices {
+    fn microphone(&self) -> Result<Box<dyn CaptureSource>, AudioError> {
+        Ok(Box::new(super::capture::CpalCapture::new()))
+    }
+
+    fn speaker(&self) -> Result<Arc<dyn AudioSink>, AudioError> {
+        Ok(Arc::new(super::playback::RodioSink::open()?))
+    }
+}
+
+/// What the service is started with.
+pub struct VoiceSettings {
+    pub config: Config,
+    pub home: HermesHome,
+    pub env: EnvLookup,
+    pub devices: Arc<dyn VoiceDevices>,
+}
+
+/// Work finished on another task, reported back to the actor.
+enum Internal {
+    Level(Vec<u8>),
+    TakeDone(Result<Take, AudioError>),
+    Transcribed(Result<Transcript, String>),
+    Speech(SpeechEvent),
+    /// Everything spoken has finished playing.
+    SinkIdle,
+    SpeakerOpened(Result<Arc<dyn AudioSink>, String>),
+}
+
+struct RunningTake {
+    stop: StopSignal,
+    pressed_at: Instant,
+}
+
+struct Service {
+    settings: VoiceSettings,
+    state: VoiceState,
+    events: mpsc::UnboundedSender<VoiceEvent>,
+    internal: mpsc::UnboundedSender<Internal>,
+    take: Option<RunningTake>,
+    transcriber: Option<Arc<Transcriber>>,
+    synth: Option<Arc<Synthesizer>>,
+    sink: Option<Arc<dyn AudioSink>>,
+    /// The reply being spoken: its turn and pipeline.
+    speaker: Option<(u64, Speaker)>,
+    /// Continuous mode wants a new take once speech has finished.
+    record_after_speech: bool,
+    no_speech_streak: u32,
+    /// The speaker is being opened; beeps and sentences wait for it.
+    opening_speaker: bool,
+    speaker_failed: Option<String>,
+}
+
+/// Start the voice service on the current tokio runtime.
+pub fn spawn(settings: VoiceSettings) -> VoiceHandle {
+    let (ops_tx, ops_rx) = mpsc::unbounded_channel();
+    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let (internal_tx, internal_rx) = mpsc::unbounded_channel();
+    let auto_enable = settings.config.voice.auto_enable;
+    let service = Service {
+        settings,
+        state: VoiceState::default(),
+        events: events_tx,
+        internal: internal_tx,
+        take: None,
+        transcriber: None,
+        synth: None,
+        sink: None,
+        speaker: None,
+        record_after_speech: false,
+        no_speech_streak: 0,
+        opening_speaker: false,
+        speaker_failed: None,
+    };
+    tokio::spawn(service.run(ops_rx, internal_rx, auto_enable));
+    VoiceHandle {
+        ops: ops_tx,
+        events: events_rx,
+    }
+}
+
+impl Service {
+    async fn run(
+        mut self,
+        mut ops: mpsc::UnboundedReceiver<VoiceOp>,
+        mut internal: mpsc::UnboundedReceiver<Internal>,
+        auto_enable: bool,
+    ) {
+        if auto_enable {
+            self.command(VoiceCommand::On);
+        }
+        loop {
+            tokio::select! {
+                op = ops.recv() => match op {
+                    None | Some(VoiceOp::Shutdown) => break,
+                    Some(op) => self.op(op),
+                },
+                Some(work) = internal.recv() => self.internal(work),
+            }
+        }
+        self.stop_take();
+        self.stop_speaking();
+    }
+
+    fn op(&mut self, op: VoiceOp) {
+        match op {
+            VoiceOp::Command(command) => self.command(command),
+            VoiceOp::RecordKeyPressed => self.record_key_pressed(),
+            VoiceOp::RecordKeyReleased => {
+                let held = self
+                    .take
+                    .as_ref()
+                    .is_some_and(|t| t.pressed_at.elapsed() >= HOLD);
+                if held {
+                    self.stop_take();
+                }
+            }
+            VoiceOp::ReplyDelta { turn_id, text } => self.reply_delta(turn_id, &text),
+            VoiceOp::ReplyDone { turn_id } => {
+                if let Some((speaking, speaker)) = self.speaker.as_mut()
+                    && *speaking == turn_id
+                {
+                    speaker.finish();
+                }
+            }
+            VoiceOp::TurnFinished => {
+                if self.state.enabled && self.state.continuous {
+                    self.record_after_speech = true;
+                    self.maybe_record_again();
+                }
+            }
+            VoiceOp::StopSpeaking => self.stop_speaking(),
+            VoiceOp::Shutdown => {}
+        }
+    }
+
+    fn command(&mut self, command: VoiceCommand) {
+        match command {
+            VoiceCommand::Toggle if self.state.enabled => self.command(VoiceCommand::Off),
+            VoiceCommand::Toggle | VoiceCommand::On => {
+                self.state.enabled = true;
+                if self.settings.config.voice.auto_tts {
+                    self.set_tts(true);
+                }
+                let key = self.settings.config.voice.record_key.clone();
+                self.notice(
+                    NoticeLevel::Info,
+                    format!(
+                        "voice mode on — press {key} to record, again (or stay silent) to stop"
+                    ),
+                );
+                if super::capture::over_ssh(|k| self.settings.env.get(k)) {
+                    self.notice(
+                        NoticeLevel::Warning,
+                        "this is an SSH session: the microphone and speaker of the machine \
+                         hermes runs on (the remote one) are used, not yours"
+                            .to_string(),
+                    );
+                }
+                if self.settings.config.voice.beep_enabled {
+                    self.open_speaker();
+                }
+                if let Some(transcriber) = self.ensure_transcriber() {
+                    // Load the whisper model now, not when the first take ends.
+                    let events = self.events.clone();
+                    tokio::spawn(async move {
+                        if let Err(err) = transcriber.preload().await {
+                            let _ = events.send(VoiceEvent::Notice {
+                                level: NoticeLevel::Warning,
+                                text: format!("speech-to-text is not ready: {err}"),
+                            });
+                        }
+                    });
+                }
+                self.emit_state();
+            }
+            VoiceCommand::Off => {
+                self.stop_take();
+                self.stop_speaking();
+                self.state = VoiceState::default();
+                self.record_after_speech = false;
+                self.notice(NoticeLevel::Info, "voice mode off".to_string());
+                self.emit_state();
+            }
+            VoiceCommand::Tts => {
+                let on = !self.state.tts;
+                self.set_tts(on);
+                self.emit_state();
+            }
+            VoiceCommand::Status => {
+                let text = self.status_text();
+                self.notice(NoticeLevel::Info, text);
+            }
+        }
+    }
+
+    fn set_tts(&mut self, on: bool) {
+        if !on {
+            self.stop_speaking();
+            self.state.tts = false;
+            self.notice(
+                NoticeLevel::Info,
+                "replies are no longer spoken".to_string(),
+            );
+            return;
+        }
+        if self.synth.is_none() {
+            match super::tts::fallback::configured_or_offline(
+                &self.settings.config.tts,
+                &self.settings.env,
+            ) {
+                Ok((synth, note)) => {
+                    if let Some(note) = note {
+                        self.notice(NoticeLevel::Info, note);
+                    }
+                    self.synth = Some(Arc::new(synth));
+                }
+                Err(err) => {
+                    return self.notice(
+                        NoticeLevel::Warning,
+                        format!("replies cannot be spoken: {err}"),
+                    );
+                }
+            }
+        }
+        self.state.tts = true;
+        self.open_speaker();
+        let provider = self
+            .synth
+            .as_ref()
+            .map(|s| s.provider().to_string())
+            .unwrap_or_default();
+        self.notice(
+            NoticeLevel::Info,
+            format!("replies are spoken ({provider}); Esc stops speech"),
+        );
+    }
+
+    fn status_text(&mut self) -> String {
+        let voice = &self.settings.config.voice;
+        let on = |b: bool| if b { "on" } else { "off" };
+        let stt = match self.transcriber.as_ref() {
+            Some(t) => t.describe(),
+            None => self.settings.config.stt.provider.clone(),
+        };
+        let tts = self.settings.config.tts.provider.clone();
+        let speaker = match (&self.sink, &self.speaker_failed) {
+            (Some(_), _) => "open".to_string(),
+            (None, Some(why)) => format!("unavailable ({why})"),
+            (None, None) => "not opened yet".to_string(),
+        };
+        format!(
+            "voice mode {} · TTS {} · continuous {} · record key {} · speech-to-text: {stt} · \
+             text-to-speech: {tts} · speaker {speaker} · silence {} RMS for {:.1} s ends a take",
+            on(self.state.enabled),
+            on(self.state.tts),
+            on(self.state.continuous),
+            voice.record_key,
+            voice.silence_threshold,
+            voice.silence_duration,
+        )
+    }
+
+    fn record_key_pressed(&mut self) {
+        if !self.state.enabled {
+            return;
+        }
+        if self.take.is_some() {
+            // A press during a take ends it and leaves continuous mode (as Hermes).
+            self.state.continuous = false;
+            self.record_after_speech = false;
+            return self.stop_take();
+        }
+        if self.state.capture == CaptureState::Transcribing {
+            return self.notice(
+                NoticeLevel::Info,
+                "still transcribing the last take".to_string(),
+            );
+        }
+        self.state.continuous = true;
+        self.no_speech_streak = 0;
+        self.start_take();
+    }
+
+    fn start_take(&mut self) {
+        self.stop_speaking();
+        self.record_after_speech = false;
+        let mut microphone = match self.settings.devices.microphone() {
+            Ok(m) => m,
+            Err(err) => return self.take_failed(&err),
+        };
+        if self.settings.config.voice.beep_enabled {
+            self.beep(super::beep::start_beep());
+        }
+        let stop = StopSignal::new();
+        self.take = Some(RunningTake {
+            stop: stop.clone(),
+            pressed_at: Instant::now(),
+        });
+        self.state.capture = CaptureState::Recording;
+        self.emit_state();
+        let vad = VadSettings::from_config(&self.settings.config.voice);
+        let tx = self.internal.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut bars: Vec<u8> = Vec::new();
+            let mut last = Instant::now() - LEVEL_EVERY;
+            let levels = tx.clone();
+            let result = record_take(microphone.as_mut(), vad, &stop, |level| {
+                bars.push((level.clamp(0.0, 1.0) * 7.0).round() as u8);
+                let excess = bars.len().saturating_sub(LEVEL_BARS);
+                bars.drain(..excess);
+                if last.elapsed() >= LEVEL_EVERY {
+                    last = Instant::now();
+                    let _ = levels.send(Internal::Level(bars.clone()));
+                }
+            });
+            let _ = tx.send(Internal::TakeDone(result));
+        });
+    }
+
+    fn stop_take(&mut self) {
+        if let Some(take) = &self.take {
+            take.stop.stop();
+        }
+    }
+
+    fn take_failed(&mut self, err: &AudioError) {
+        self.take = None;
+        self.state.capture = CaptureState::Idle;
+        self.state.continuous = false;
+        self.notice(NoticeLevel::Warning, err.to_string());
+        self.emit_state();
+    }
+
+    fn take_done(&mut self, result: Result<Take, AudioError>) {
+        self.take = None;
+        if self.settings.config.voice.beep_enabled {
+            self.beep(super::beep::stop_beeps());
+        }
+        let take = match result {
+            Ok(take) => take,
+            Err(err) => return self.take_failed(&err),
+        };
+        if !take.heard_speech {
+            return self.no_speech("no speech heard");
+        }
+        let Some(transcriber) = self
+            .transcriber
+            .clone()
+            .or_else(|| self.ensure_transcriber())
+        else {
+            self.state.capture = CaptureState::Idle;
+            return self.emit_state();
+        };
+        self.state.capture = CaptureState::Transcribing;
+        self.emit_state();
+        let tx = self.internal.clone();
+        tokio::spawn(async move {
+            let result = transcriber
+                .transcribe(&take.samples)
+                .await
+                .map_err(|e| e.to_string());
+            let _ = tx.send(Internal::Transcribed(result));
+        });
+    }
+
+    fn transcribed(&mut self, result: Result<Transcript, String>) {
+        self.state.capture = CaptureState::Idle;
+        match result {
+            Ok(transcript) => match transcript.filtered() {
+                Filtered::Speech(text) => {
+                    self.no_speech_streak = 0;
+                    let usage = if self.settings.config.voice.auto_send {
+                        TranscriptUse::Send
+                    } else {
+                        TranscriptUse::Edit
+                    };
+                    self.events
+                        .send(VoiceEvent::Transcript { text, usage })
+                        .ok();
+                    self.emit_state();
+                }
+                Filtered::Hallucination => {
+                    self.no_speech(&format!(
+                        "heard only noise (whisper made {:?} of it; it was dropped)",
+                        transcript.text
+                    ));
+                }
+            },
+            Err(err) => {
+                self.state.continuous = false;
+                self.notice(
+                    NoticeLevel::Warning,
+                    format!("speech-to-text failed: {err}"),
+                );
+                self.emit_state();
+            }
+        }
+    }
+
+    /// A take without words: continuous mode tries again, up to [`NO_SPEECH_LIMIT`] in a row.
+    fn no_speech(&mut self, what: &str) {
+        self.state.capture = CaptureState::Idle;
+        self.no_speech_streak += 1;
+        if self.no_speech_streak >= NO_SPEECH_LIMIT {
+            self.state.continuous = false;
+            self.notice(
+                NoticeLevel::Info,
+                format!("{what} — {NO_SPEECH_LIMIT} takes in a row without speech, so continuous mode stopped"),
+            );
+            return self.emit_state();
+        }
+        self.notice(NoticeLevel::Info, what.to_string());
+        self.emit_state();
+        if self.state.continuous {
+            self.start_take();
+        }
+    }
+
+    fn ensure_transcriber(&mut self) -> Option<Arc<Transcriber>> {
+        if let Some(t) = &self.transcriber {
+            return Some(t.clone());
+        }
+        let env = &self.settings.env;
+        let lookup = |k: &str| env.get(k);
+        match super::stt::select::select(&self.settings.config.stt, &self.settings.home, &lookup) {
+            Ok(selected) => {
+                if let Some(note) = selected.fallback_note {
+                    self.notice(NoticeLevel::Info, note);
+                }
+                let transcriber = Arc::new(selected.transcriber);
+                self.transcriber = Some(transcriber.clone());
+                Some(transcriber)
+            }
+            Err(err) => {
+                self.notice(
+                    NoticeLevel::Warning,
+                    format!("speech cannot be turned into text: {err}"),
+                );
+                None
+            }
+        }
+    }
+
+    fn reply_delta(&mut self, turn_id: u64, text: &str) {
+        if !self.state.tts {
+            return;
+        }
+        let Some(synth) = self.synth.clone() else {
+            return;
+        };
+        let Some(sink) = self.sink.clone() else {
+            // The speaker is still opening (or failed): this reply stays silent.
+            return;
+        };
+        let same_turn = self.speaker.as_ref().is_some_and(|(t, _)| *t == turn_id);
+        if !same_turn {
+            self.stop_speaking();
+            let (events_tx, mut events_rx) = mpsc::unbounded_channel();
+            let internal = self.internal.clone();
+            tokio::spawn(async move {
+                while let Some(event) = events_rx.recv().await {
+                    let _ = internal.send(Internal::Speech(event));
+                }
+            });
+            let options = SpeakerOptions {
+                cache: Some(super::tts::cache::AudioCache::new(
+                    self.settings.home.root().join("audio_cache"),
+                )),
+                events: Some(events_tx),
+                ..SpeakerOptions::default()
+            };
+            self.speaker = Some((turn_id, Speaker::start(synth, sink, options)));
+            self.state.speaking = true;
+            self.emit_state();
+        }
+        if let Some((_, speaker)) = self.speaker.as_mut() {
+            speaker.push_delta(text);
+        }
+    }
+
+    fn stop_speaking(&mut self) {
+        if let Some((_, speaker)) = self.speaker.take() {
+            speaker.stop();
+        }
+        if self.state.speaking {
+            self.state.speaking = false;
+            self.emit_state();
+        }
+    }
+
+    fn speech_event(&mut self, event: SpeechEvent) {
+        match event {
+            SpeechEvent::Failed { error, .. } => {
+                self.notice(
+                    NoticeLevel::Warning,
+                    format!("a sentence was not spoken: {error}"),
+                );
+            }
+            SpeechEvent::Done { .. } => {
+                self.speaker = None;
+                self.wait_for_silence();
+            }
+            SpeechEvent::Sentence { .. }
+            | SpeechEvent::SynthStarted { .. }
+            | SpeechEvent::FirstAudio { .. }
+            | SpeechEvent::SynthFinished { .. } => {}
+        }
+    }
+
+    /// Everything was handed to the sink, which may still be playing: poll it off the actor.
+    fn wait_for_silence(&mut self) {
+        let Some(sink) = self.sink.clone() else {
+            return self.sink_idle();
+        };
+        let tx = self.internal.clone();
+        tokio::spawn(async move {
+            while !sink.is_idle() {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            let _ = tx.send(Internal::SinkIdle);
+        });
+    }
+
+    fn sink_idle(&mut self) {
+        if self.speaker.is_some() {
+            // A new reply started speaking meanwhile.
+            return;
+        }
+        if self.state.speaking {
+            self.state.speaking = false;
+            self.emit_state();
+        }
+        self.maybe_record_again();
+    }
+
+    fn maybe_record_again(&mut self) {
+        let quiet = !self.state.speaking && self.speaker.is_none();
+        if self.record_after_speech
+            && quiet
+            && self.take.is_none()
+            && self.state.capture == CaptureState::Idle
+        {
+            self.record_after_speech = false;
+            self.start_take();
+        }
+    }
+
+    fn beep(&mut self, clip: super::audio::Clip) {
+        if let Some(sink) = &self.sink {
+            let _ = sink.play(clip);
+        } else {
+            self.open_speaker();
+        }
+    }
+
+    fn open_speaker(&mut self) {
+        if self.sink.is_some() || self.opening_speaker || self.speaker_failed.is_some() {
+            return;
+        }
+        self.opening_speaker = true;
+        let devices = self.settings.devices.clone();
+        let tx = self.internal.clone();
+        tokio::task::spawn_blocking(move || {
+            let result = devices.speaker().map_err(|e| e.to_string());
+            let _ = tx.send(Internal::SpeakerOpened(result));
+        });
+    }
+
+    fn internal(&mut self, work: Internal) {
+        match work {
+            Internal::Level(bars) => {
+                if self.take.is_some() {
+                    self.events.send(VoiceEvent::Level { bars }).ok();
+                }
+            }
+            Internal::TakeDone(result) => self.take_done(result),
+            Internal::Transcribed(result) => self.transcribed(result),
+            Internal::Speech(event) => self.speech_event(event),
+            Internal::SinkIdle => self.sink_idle(),
+            Internal::SpeakerOpened(result) => {
+                self.opening_speaker = false;
+                match result {
+                    Ok(sink) => self.sink = Some(sink),
+                    Err(why) => {
+                        self.notice(
+                            NoticeLevel::Warning,
+                            format!("no sound output, so beeps and speech are silent: {why}"),
+                        );
+                        self.speaker_failed = Some(why);
+                    }
+                }
+            }
+        }
+    }
+
+    fn emit_state(&self) {
+        self.events.send(VoiceEvent::State(self.state.clone())).ok();
+    }
+
+    fn notice(&self, level: NoticeLevel, text: String) {
+        self.events.send(VoiceEvent::Notice { level, text }).ok();
+    }
+}
