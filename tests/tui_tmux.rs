@@ -403,3 +403,80 @@ fn goal_walkthrough_and_the_goals_pane_in_tmux() {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(server.completion_requests().len(), 13);
 }
+
+/// Voice mode as a user drives it, through the real ALSA stack: the microphone is the ALSA
+/// file plugin reading an espeak-ng clip, the record key is F8 (Ctrl+B is tmux's prefix),
+/// whisper tiny.en transcribes, and the words are sent to the (echoing) model.
+#[test]
+fn voice_push_to_talk_sends_the_spoken_words_in_tmux() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let Ok(model) = std::env::var("WHISPER_TEST_MODEL") else {
+        eprintln!("skipping: WHISPER_TEST_MODEL is not set (scripts/test.sh builds it)");
+        return;
+    };
+    let server = ScriptedServer::start_echo_on_own_thread();
+    let app = App::new(&server, "");
+    let dir = app.dir.path();
+    // The spoken question, as 16 kHz mono raw with silence around it.
+    let wav = dir.join("question.wav");
+    let ok = std::process::Command::new("espeak-ng")
+        .args([
+            "-w",
+            wav.to_str().unwrap(),
+            "Please open the settings file.",
+        ])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "espeak-ng failed");
+    let mut samples = vec![0i16; 8_000];
+    samples.extend(hermes::voice::wav::read_16k_mono(&wav).unwrap());
+    samples.extend(vec![0i16; 64_000]);
+    let raw: Vec<u8> = samples.iter().flat_map(|s| s.to_le_bytes()).collect();
+    std::fs::write(dir.join("capture.raw"), raw).unwrap();
+    // Playback goes nowhere: the unclocked file plugin would write silence without end.
+    let asoundrc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/audio/asoundrc.example"
+    ))
+    .unwrap()
+    .replace("@PLAYBACK_RAW@", "/dev/null")
+    .replace("@CAPTURE_RAW@", dir.join("capture.raw").to_str().unwrap());
+    std::fs::create_dir_all(dir.join("userhome")).unwrap();
+    std::fs::write(dir.join("userhome/.asoundrc"), asoundrc).unwrap();
+    let config = dir.join("home/config.yaml");
+    let mut yaml = std::fs::read_to_string(&config).unwrap();
+    yaml.push_str(&format!(
+        "voice:\n  record_key: f8\n  beep_enabled: false\nstt:\n  local:\n    model: {model}\n"
+    ));
+    std::fs::write(&config, yaml).unwrap();
+    let env = [
+        ("HERMES_HOME", dir.join("home").display().to_string()),
+        ("HOME", dir.join("userhome").display().to_string()),
+        ("TERM", "xterm-256color".to_string()),
+    ];
+    let tmux = Tmux::start(&app.command, 120, 40, &env);
+    tmux.wait_for_text("Message Hermes", WAIT);
+
+    // With voice mode off, F8 does nothing; /voice on says which key records.
+    tmux.type_text("/voice on");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("voice mode on — press f8 to record", WAIT);
+    tmux.keys(&["F8"]);
+    let screen = tmux.wait_for_text(
+        "You said: Please open the settings file",
+        Duration::from_secs(60),
+    );
+    assert!(
+        screen.contains("❯ Please open the settings file"),
+        "{screen}"
+    );
+    // Continuous mode records again after the reply; F8 during that take ends it.
+    tmux.keys(&["F8"]);
+    tmux.type_text("/voice off");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("voice mode off", WAIT);
+}
