@@ -333,6 +333,8 @@ fn watch_steer_stop_and_approve_subagents_while_chatting_in_tmux() {
     tmux.keys(&["Enter"]);
     tmux.wait_for_text("sleep 30  running", WAIT);
     tmux.keys(&["Escape"]);
+    // An Escape followed at once by a letter reads as Alt+letter on a busy machine.
+    std::thread::sleep(Duration::from_millis(300));
     tmux.keys(&["e"]);
     tmux.type_text("wrap up soon");
     tmux.keys(&["Enter"]);
