@@ -5,4 +5,5 @@ pub mod fs;
 pub mod logging;
 pub mod redact;
 pub mod startup;
+pub mod temp_dir;
 pub mod time;

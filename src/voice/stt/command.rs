@@ -10,6 +10,7 @@
 //! times out or the call is dropped; the temp directory is removed in every case; stdout and
 //! stderr are read concurrently (a chatty stderr cannot block the command).
 
+use crate::util::temp_dir::PrivateTempDir;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -54,9 +55,12 @@ impl CommandTranscriber {
 
     /// Runs the command on `samples` and returns its transcript.
     pub async fn transcribe(&self, samples: &[i16]) -> Result<String, SttError> {
-        let work = TempDir::create()?;
-        let input = work.path.join("input.wav");
-        let output_dir = work.path.join("out");
+        let work = PrivateTempDir::create("hermes-stt").map_err(|source| SttError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+        let input = work.path().join("input.wav");
+        let output_dir = work.path().join("out");
         let wav = wav_bytes(samples)?;
         tokio::fs::write(&input, wav)
             .await
@@ -79,7 +83,7 @@ impl CommandTranscriber {
                 ("model", &self.model),
             ],
         );
-        let stdout = self.run(&command, &work.path).await?;
+        let stdout = self.run(&command, work.path()).await?;
         match first_txt(&output_dir) {
             Some(path) => tokio::fs::read_to_string(&path)
                 .await
@@ -230,33 +234,6 @@ impl KillGroupOnDrop {
 impl Drop for KillGroupOnDrop {
     fn drop(&mut self) {
         self.kill_now();
-    }
-}
-
-/// A private (0700) directory under the system temp dir, removed on drop.
-struct TempDir {
-    path: PathBuf,
-}
-
-impl TempDir {
-    fn create() -> Result<Self, SttError> {
-        use std::os::unix::fs::DirBuilderExt;
-        let path =
-            std::env::temp_dir().join(format!("hermes-stt-{}", uuid::Uuid::new_v4().simple()));
-        std::fs::DirBuilder::new()
-            .mode(0o700)
-            .create(&path)
-            .map_err(|source| SttError::Io {
-                path: path.clone(),
-                source,
-            })?;
-        Ok(Self { path })
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
     }
 }
 

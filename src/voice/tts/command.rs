@@ -7,8 +7,8 @@
 //! a timeout is an error carrying the command's stderr/stdout. The temporary directory is
 //! removed afterwards whatever happened. Not here: choosing the provider, caching.
 
+use crate::util::temp_dir::PrivateTempDir;
 use std::path::Path;
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -46,9 +46,10 @@ impl CommandTts {
         text: &str,
         cancel: &CancellationToken,
     ) -> Result<Clip, SynthError> {
-        let dir = TempDir::create().map_err(|detail| self.io_error(&detail))?;
-        let input = dir.path.join("input.txt");
-        let output = dir.path.join(format!("speech.{}", self.format));
+        let dir =
+            PrivateTempDir::create("hermes-tts").map_err(|e| self.io_error(&e.to_string()))?;
+        let input = dir.path().join("input.txt");
+        let output = dir.path().join(format!("speech.{}", self.format));
         tokio::fs::write(&input, text.as_bytes())
             .await
             .map_err(|e| self.io_error(&format!("{}: {e}", input.display())))?;
@@ -66,7 +67,7 @@ impl CommandTts {
             ("speed", speed.as_str()),
         ];
         let rendered = template::render(&self.command, &values);
-        self.run(&rendered, &dir.path, cancel).await?;
+        self.run(&rendered, dir.path(), cancel).await?;
         let size = tokio::fs::metadata(&output).await.map(|m| m.len());
         if !matches!(size, Ok(n) if n > 0) {
             return Err(self.failure("it wrote no audio to {output_path}".into()));
@@ -219,25 +220,6 @@ async fn collect_output(
         }
     }
     parts.join("\n")
-}
-
-/// A private temporary directory, removed on drop.
-struct TempDir {
-    path: PathBuf,
-}
-
-impl TempDir {
-    fn create() -> Result<Self, String> {
-        let path = std::env::temp_dir().join(format!("hermes-tts-{}", uuid::Uuid::new_v4()));
-        std::fs::create_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(Self { path })
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
 }
 
 #[cfg(test)]
