@@ -203,7 +203,10 @@ async fn push_to_talk_beeps_records_until_silence_and_sends_the_transcript() {
     while rig.sink.clips().len() < 2 && std::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(rig.sink.clips().len() >= 2, "{:?}", rig.sink.clips());
+    let clips = rig.sink.clips();
+    assert!(clips.len() >= 2, "{clips:?}");
+    // The start beep (120 ms at 16 kHz) is not lost while the speaker is still opening.
+    assert_eq!(clips[0].len, 1_920, "{clips:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -110,6 +110,8 @@ struct Service {
     /// The speaker is being opened; beeps and sentences wait for it.
     opening_speaker: bool,
     speaker_failed: Option<String>,
+    /// Beeps asked for while the speaker was still opening, played once it is.
+    pending_beeps: Vec<super::audio::Clip>,
 }
 
 /// Start the voice service on the current tokio runtime.
@@ -132,6 +134,7 @@ pub fn spawn(settings: VoiceSettings) -> VoiceHandle {
         no_speech_streak: 0,
         opening_speaker: false,
         speaker_failed: None,
+        pending_beeps: Vec::new(),
     };
     tokio::spawn(service.run(ops_rx, internal_rx, auto_enable));
     VoiceHandle {
@@ -608,10 +611,15 @@ impl Service {
     }
 
     fn beep(&mut self, clip: super::audio::Clip) {
-        if let Some(sink) = &self.sink {
-            let _ = sink.play(clip);
-        } else {
-            self.open_speaker();
+        match &self.sink {
+            Some(sink) => {
+                let _ = sink.play(clip);
+            }
+            None if self.speaker_failed.is_none() => {
+                self.pending_beeps.push(clip);
+                self.open_speaker();
+            }
+            None => {}
         }
     }
 
@@ -642,13 +650,19 @@ impl Service {
             Internal::SpeakerOpened(result) => {
                 self.opening_speaker = false;
                 match result {
-                    Ok(sink) => self.sink = Some(sink),
+                    Ok(sink) => {
+                        for clip in self.pending_beeps.drain(..) {
+                            let _ = sink.play(clip);
+                        }
+                        self.sink = Some(sink);
+                    }
                     Err(why) => {
                         self.notice(
                             NoticeLevel::Warning,
                             format!("no sound output, so beeps and speech are silent: {why}"),
                         );
                         self.speaker_failed = Some(why);
+                        self.pending_beeps.clear();
                     }
                 }
             }
