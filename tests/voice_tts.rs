@@ -589,3 +589,218 @@ async fn the_cap_is_applied_before_the_request() {
     assert_eq!(clip.samples.len(), 240);
     assert_eq!(server.requests()[0].body["input"], "0123456789");
 }
+
+// ---------------------------------------------------------------- fake Edge read-aloud server
+
+/// What the fake Edge server saw: the upgrade request's query and headers, and the two text
+/// messages (speech.config, ssml).
+#[derive(Debug, Default, Clone)]
+struct EdgeSeen {
+    query: String,
+    origin: String,
+    user_agent: String,
+    messages: Vec<String>,
+}
+
+/// A silent MPEG-2 Layer III frame: 24 kHz, 48 kbit/s, mono, no CRC (144 bytes, 576 samples).
+/// All-zero side information decodes to silence.
+fn silent_mp3_frame() -> Vec<u8> {
+    let mut frame = vec![0xFF, 0xF3, 0x64, 0xC0];
+    frame.resize(144, 0);
+    frame
+}
+
+fn edge_audio_message(mp3: &[u8]) -> Vec<u8> {
+    let head = b"X-RequestId:abc\r\nContent-Type:audio/mpeg\r\nX-StreamId:1\r\nPath:audio\r\n";
+    let mut data = u16::try_from(head.len()).unwrap().to_be_bytes().to_vec();
+    data.extend_from_slice(head);
+    data.extend_from_slice(mp3);
+    data
+}
+
+/// Serve one Edge session on 127.0.0.1: record the request, answer with `frames` MP3 frames
+/// in two audio messages, then `Path:turn.end`.
+#[allow(clippy::result_large_err)] // tungstenite's handshake callback type
+async fn fake_edge(frames: usize) -> (String, tokio::task::JoinHandle<EdgeSeen>) {
+    use futures::SinkExt;
+    use futures::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::tungstenite::handshake::server::Request;
+    use tokio_tungstenite::tungstenite::handshake::server::Response;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/edge/v1", listener.local_addr().unwrap());
+    let handle = tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let seen = Arc::new(Mutex::new(EdgeSeen::default()));
+        let record = seen.clone();
+        let callback = move |req: &Request, resp: Response| {
+            let header = |name: &str| {
+                req.headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let mut seen = record.lock().unwrap();
+            seen.query = req.uri().query().unwrap_or_default().to_string();
+            seen.origin = header("origin");
+            seen.user_agent = header("user-agent");
+            Ok(resp)
+        };
+        let mut ws = tokio_tungstenite::accept_hdr_async(tcp, callback)
+            .await
+            .unwrap();
+        for _ in 0..2 {
+            match ws.next().await.unwrap().unwrap() {
+                Message::Text(text) => seen.lock().unwrap().messages.push(text.to_string()),
+                other => panic!("expected a text message, got {other:?}"),
+            }
+        }
+        let turn = |path: &str| format!("X-RequestId:abc\r\nPath:{path}\r\n\r\n{{}}");
+        ws.send(Message::text(turn("turn.start"))).await.unwrap();
+        let mp3: Vec<u8> = (0..frames).flat_map(|_| silent_mp3_frame()).collect();
+        let (first, second) = mp3.split_at(mp3.len() / 2);
+        for part in [first, second] {
+            ws.send(Message::binary(edge_audio_message(part)))
+                .await
+                .unwrap();
+        }
+        ws.send(Message::text(turn("turn.end"))).await.unwrap();
+        let _ = ws.next().await;
+        seen.lock().unwrap().clone()
+    });
+    (url, handle)
+}
+
+#[tokio::test]
+async fn edge_speaks_through_the_websocket_protocol() {
+    let (url, server) = fake_edge(40).await;
+    let config =
+        tts_config("  provider: edge\n  edge:\n    voice: en-GB-SoniaNeural\n    speed: 1.25\n");
+    let synth = Synthesizer::from_config(&config, &env(&[("HERMES_EDGE_TTS_URL", &url)])).unwrap();
+    let clip = synth
+        .synthesize("Fish & chips <now>, \"please\".", &CancellationToken::new())
+        .await
+        .unwrap();
+    let seen = server.await.unwrap();
+
+    assert_eq!(clip.rate, 24_000);
+    assert!(
+        !clip.samples.is_empty() && clip.samples.len() <= 40 * 576,
+        "{} samples",
+        clip.samples.len()
+    );
+    assert!(
+        clip.samples.iter().all(|&s| s.abs() < 8),
+        "silence decodes to silence"
+    );
+
+    let query: BTreeMap<&str, &str> = seen
+        .query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .collect();
+    assert_eq!(
+        query["TrustedClientToken"],
+        "6A5AA1D4EAFF4E9FB37E23D68491D6F4"
+    );
+    let gec = query["Sec-MS-GEC"];
+    assert_eq!(gec.len(), 64, "{gec}");
+    assert!(
+        gec.chars()
+            .all(|c| c.is_ascii_digit() || ('A'..='F').contains(&c)),
+        "{gec}"
+    );
+    assert_eq!(query["Sec-MS-GEC-Version"], "1-143.0.3650.75");
+    assert_eq!(query["ConnectionId"].len(), 32);
+    assert_eq!(
+        seen.origin,
+        "chrome-extension://jdiccldimpdaibmpdkjnbmckianbfold"
+    );
+    assert!(seen.user_agent.contains("Edg/143"), "{}", seen.user_agent);
+
+    let config_message = &seen.messages[0];
+    assert!(
+        config_message.contains("Path:speech.config\r\n"),
+        "{config_message}"
+    );
+    assert!(
+        config_message.contains("\"outputFormat\":\"audio-24khz-48kbitrate-mono-mp3\""),
+        "{config_message}"
+    );
+    let ssml = &seen.messages[1];
+    assert!(ssml.contains("Path:ssml\r\n\r\n<speak "), "{ssml}");
+    assert!(ssml.contains("Content-Type:application/ssml+xml"), "{ssml}");
+    assert!(ssml.contains("<voice name='en-GB-SoniaNeural'>"), "{ssml}");
+    assert!(ssml.contains("rate='+25%'"), "{ssml}");
+    assert!(
+        ssml.contains("Fish &amp; chips &lt;now&gt;, &quot;please&quot;."),
+        "{ssml}"
+    );
+}
+
+/// A server that refuses the websocket upgrade with `status`.
+fn refusing_server(status: &'static str) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}/edge/v1", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        if let Ok((mut stream, _)) = listener.accept() {
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+                line.clear();
+            }
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+        }
+    });
+    url
+}
+
+#[tokio::test]
+async fn edge_403_says_the_token_or_version_needs_updating() {
+    let url = refusing_server("403 Forbidden");
+    let config = tts_config("  provider: edge\n");
+    let synth = Synthesizer::from_config(&config, &env(&[("HERMES_EDGE_TTS_URL", &url)])).unwrap();
+    let err = synth
+        .synthesize("Hello.", &CancellationToken::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, SynthError::Status { status: 403, .. }),
+        "{err:?}"
+    );
+    let text = err.to_string();
+    assert!(text.starts_with("edge:"), "{text}");
+    assert!(text.contains("Microsoft Edge"), "{text}");
+    assert!(text.contains("need"), "{text}");
+    assert!(text.contains("updating"), "{text}");
+    assert!(!text.contains("Sec-MS-GEC="), "no query in errors: {text}");
+    assert!(!text.contains("6A5AA1D4"), "no token in errors: {text}");
+}
+
+#[tokio::test]
+async fn edge_failing_falls_back_to_espeak_when_installed() {
+    if !std::path::Path::new("/usr/bin/espeak-ng").is_file() {
+        eprintln!("espeak-ng not installed; skipping");
+        return;
+    }
+    let url = refusing_server("403 Forbidden");
+    let config = tts_config("  provider: edge\n");
+    let env = env(&[("HERMES_EDGE_TTS_URL", &url), ("PATH", "/usr/bin:/bin")]);
+    let (synth, _) = hermes::voice::tts::fallback::configured_or_offline(&config, &env).unwrap();
+    assert_eq!(synth.provider(), "edge");
+    let stream = synth
+        .stream("Hello there.", &CancellationToken::new())
+        .await
+        .unwrap();
+    assert!(
+        !stream.is_cacheable(),
+        "stand-in audio is not cached as Edge's"
+    );
+    let clip = stream.collect().await.unwrap();
+    assert!(!clip.samples.is_empty());
+}

@@ -1,7 +1,8 @@
 //! The offline fallback for the default provider. `tts.provider: edge` (Hermes's default)
-//! needs Microsoft's read-aloud service, which this build does not speak; rather than leave a
-//! default install mute, a configured-but-unavailable Edge falls back to espeak-ng when it is
-//! installed — fully offline — and says so. Any other provider's error is returned as is.
+//! needs Microsoft's read-aloud service; rather than leave a default install mute, Edge gets
+//! espeak-ng (fully offline) as a stand-in when it is installed: used when the service cannot
+//! be reached or refuses (see [`Synthesizer::with_offline_fallback`]), and outright if Edge
+//! is ever reported unavailable. Any other provider's error is returned as is.
 
 use std::time::Duration;
 
@@ -22,6 +23,9 @@ pub fn configured_or_offline(
     env: &EnvLookup,
 ) -> Result<(Synthesizer, Option<String>), SynthError> {
     match Synthesizer::from_config(config, env) {
+        Ok(synth) if config.provider.trim() == "edge" && espeak_on_path(env) => {
+            Ok((synth.with_offline_fallback(espeak_command()), None))
+        }
         Ok(synth) => Ok((synth, None)),
         Err(SynthError::Unavailable(why)) if config.provider.trim() == "edge" => {
             if espeak_on_path(env) {
@@ -42,19 +46,20 @@ pub fn configured_or_offline(
     }
 }
 
+fn espeak_command() -> CommandTts {
+    CommandTts {
+        name: "espeak-ng".to_string(),
+        command: ESPEAK_COMMAND.to_string(),
+        format: "wav".to_string(),
+        timeout: Duration::from_secs(120),
+        voice: String::new(),
+        model: String::new(),
+        speed: 1.0,
+    }
+}
+
 fn espeak() -> Synthesizer {
-    Synthesizer::from_command(
-        CommandTts {
-            name: "espeak-ng".to_string(),
-            command: ESPEAK_COMMAND.to_string(),
-            format: "wav".to_string(),
-            timeout: Duration::from_secs(120),
-            voice: String::new(),
-            model: String::new(),
-            speed: 1.0,
-        },
-        ESPEAK_MAX_CHARS,
-    )
+    Synthesizer::from_command(espeak_command(), ESPEAK_MAX_CHARS)
 }
 
 fn espeak_on_path(env: &EnvLookup) -> bool {
@@ -74,18 +79,17 @@ mod tests {
     }
 
     #[test]
-    fn edge_falls_back_to_espeak_only_when_it_is_installed() {
+    fn edge_is_used_with_espeak_as_its_stand_in_when_installed() {
         let config = TtsConfig::default();
         assert_eq!(config.provider, "edge");
         let with = path_env("/usr/bin:/bin");
         let without = path_env("/nonexistent");
-        if std::path::Path::new("/usr/bin/espeak-ng").is_file() {
-            let (synth, note) = configured_or_offline(&config, &with).unwrap();
-            assert_eq!(synth.provider(), "espeak-ng");
-            assert!(note.unwrap().contains("espeak-ng instead"));
-        }
-        let err = configured_or_offline(&config, &without).unwrap_err();
-        assert!(err.to_string().contains("install espeak-ng"), "{err}");
+        let (synth, note) = configured_or_offline(&config, &with).unwrap();
+        assert_eq!(synth.provider(), "edge");
+        assert!(note.is_none());
+        let (synth, note) = configured_or_offline(&config, &without).unwrap();
+        assert_eq!(synth.provider(), "edge");
+        assert!(note.is_none());
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! Text-to-speech (spec-002c §3.6, §4): providers behind one [`Synthesizer`] (OpenAI-compatible
-//! `/audio/speech` and ElevenLabs, both streamed; `type: command` providers such as espeak-ng
-//! or piper), the incremental [`SentenceSplitter`], the [`Speaker`] pipeline that speaks a reply
-//! while it is still being written, and the WAV [`AudioCache`] under `HERMES_HOME/audio_cache/`.
+//! `/audio/speech` and ElevenLabs, both streamed; the Microsoft Edge read-aloud websocket, see
+//! [`edge`]; `type: command` providers such as espeak-ng or piper), the incremental
+//! [`SentenceSplitter`], the [`Speaker`] pipeline that speaks a reply while it is still being
+//! written, and the WAV [`AudioCache`] under `HERMES_HOME/audio_cache/`.
 //!
-//! Not here: playing audio (an [`crate::voice::audio::AudioSink`] does), resampling (a
-//! [`crate::voice::audio::Clip`] carries its own rate; the sink converts), and the Microsoft
-//! Edge voices, which report [`SynthError::Unavailable`] (see [`edge`]).
+//! Not here: playing audio (an [`crate::voice::audio::AudioSink`] does) and resampling (a
+//! [`crate::voice::audio::Clip`] carries its own rate; the sink converts).
 //!
 //! Invariants: text is cut to the provider's `max_text_length` before any provider call; API
 //! keys are never logged or put in errors; every failure is a typed [`SynthError`] naming the

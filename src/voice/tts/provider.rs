@@ -4,7 +4,8 @@
 //! (`VOICE_TOOLS_OPENAI_KEY` then `OPENAI_API_KEY`; `ELEVENLABS_API_KEY`).
 //!
 //! [`Synthesizer::stream`] yields audio as it arrives (OpenAI and ElevenLabs stream PCM chunks;
-//! a command provider yields its whole clip at once). Text is truncated before every call.
+//! a command provider and Edge yield the whole clip at once; Edge can fall back to an offline
+//! command voice whose audio is marked uncacheable). Text is truncated before every call.
 //! The key lives only inside the request headers; `Debug` never shows it.
 
 use std::time::Duration;
@@ -15,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::SynthError;
 use super::command::CommandTts;
+use super::edge::EdgeTts;
 use super::http;
 use super::limits;
 use crate::config::EnvLookup;
@@ -27,6 +29,7 @@ pub const PCM_RATE: u32 = 24_000;
 /// Audio arriving in order: chunks of mono samples at `rate` Hz.
 pub struct AudioStream {
     pub rate: u32,
+    cacheable: bool,
     chunks: BoxStream<'static, Result<Vec<i16>, SynthError>>,
 }
 
@@ -40,7 +43,23 @@ impl std::fmt::Debug for AudioStream {
 
 impl AudioStream {
     pub fn new(rate: u32, chunks: BoxStream<'static, Result<Vec<i16>, SynthError>>) -> Self {
-        Self { rate, chunks }
+        Self {
+            rate,
+            cacheable: true,
+            chunks,
+        }
+    }
+
+    /// Marks audio that must not be stored in the audio cache (a fallback voice standing in
+    /// for the configured one).
+    pub fn uncacheable(mut self) -> Self {
+        self.cacheable = false;
+        self
+    }
+
+    /// Whether this audio may be cached under the synthesizer's identity.
+    pub fn is_cacheable(&self) -> bool {
+        self.cacheable
     }
 
     /// A stream of one finished clip.
@@ -81,6 +100,11 @@ enum Backend {
     OpenAi(ApiTts),
     ElevenLabs(ApiTts),
     Command(CommandTts),
+    /// Edge, with the offline voice to use when Microsoft's service fails.
+    Edge {
+        edge: EdgeTts,
+        offline: Option<CommandTts>,
+    },
 }
 
 /// A configured provider. Cheap to clone (the HTTP client is shared).
@@ -115,7 +139,7 @@ fn speed_of(own: f64, global: f64) -> f64 {
 
 impl Synthesizer {
     /// The provider `config.provider` names. Errors: an unknown name, a missing API key, a
-    /// command entry without a command, or the Edge voices ([`SynthError::Unavailable`]).
+    /// command entry without a command. Edge's endpoint is `HERMES_EDGE_TTS_URL` when set.
     pub fn from_config(config: &TtsConfig, env: &EnvLookup) -> Result<Self, SynthError> {
         let name = config.provider.trim().to_string();
         match name.as_str() {
@@ -165,7 +189,23 @@ impl Synthesizer {
                     name,
                 })
             }
-            "edge" => Err(super::edge::unavailable()),
+            "edge" => {
+                let c = &config.edge;
+                let url = env
+                    .get(super::edge::URL_ENV)
+                    .filter(|u| !u.trim().is_empty())
+                    .unwrap_or_else(|| super::edge::DEFAULT_URL.to_string());
+                let speed = speed_of(c.speed, config.speed);
+                Ok(Self {
+                    backend: Backend::Edge {
+                        edge: EdgeTts::new(&url, &c.voice, speed),
+                        offline: None,
+                    },
+                    speed,
+                    max_chars: limits::resolve(&c.max_text_length, limits::EDGE_DEFAULT),
+                    name,
+                })
+            }
             _ => Self::command(config, name),
         }
     }
@@ -225,6 +265,15 @@ impl Synthesizer {
         }
     }
 
+    /// For Edge: speak with `offline` when Microsoft's service cannot be reached or refuses
+    /// (its audio is not cached). Other providers are returned unchanged.
+    pub fn with_offline_fallback(mut self, offline: CommandTts) -> Self {
+        if let Backend::Edge { offline: slot, .. } = &mut self.backend {
+            *slot = Some(offline);
+        }
+        self
+    }
+
     /// `tts.provider` as configured (`openai`, `elevenlabs`, or a command provider's name).
     pub fn provider(&self) -> &str {
         &self.name
@@ -246,6 +295,13 @@ impl Synthesizer {
             Backend::Command(c) => format!(
                 "{}\n{}\n{}\n{}\n{}\n{}",
                 self.name, c.command, c.format, c.voice, c.model, self.speed
+            ),
+            Backend::Edge { edge, .. } => format!(
+                "{}\n{}\n{}\n{}",
+                self.name,
+                edge.url(),
+                edge.voice(),
+                self.speed
             ),
         }
     }
@@ -287,6 +343,24 @@ impl Synthesizer {
             Backend::Command(command) => Ok(AudioStream::from_clip(
                 command.synthesize(text, cancel).await?,
             )),
+            Backend::Edge { edge, offline } => {
+                match (edge.synthesize(text, cancel).await, offline) {
+                    (Ok(clip), _) => Ok(AudioStream::from_clip(clip)),
+                    (
+                        Err(
+                            err @ (SynthError::Connect { .. }
+                            | SynthError::Status { .. }
+                            | SynthError::Stream { .. }),
+                        ),
+                        Some(offline),
+                    ) => {
+                        tracing::warn!("{err}; speaking with {} instead", offline.name);
+                        let clip = offline.synthesize(text, cancel).await?;
+                        Ok(AudioStream::from_clip(clip).uncacheable())
+                    }
+                    (Err(err), _) => Err(err),
+                }
+            }
         }
     }
 

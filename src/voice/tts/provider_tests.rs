@@ -83,16 +83,23 @@ fn elevenlabs_needs_its_key_and_caps_by_model() {
 }
 
 #[test]
-fn edge_is_reported_unavailable_with_alternatives() {
-    let err = Synthesizer::from_config(&TtsConfig::default(), &env(&[])).unwrap_err();
-    match err {
-        SynthError::Unavailable(text) => {
-            assert!(text.starts_with("edge:"), "{text}");
-            assert!(text.contains("espeak-ng"), "{text}");
-            assert!(text.contains("openai"), "{text}");
-        }
-        other => panic!("{other:?}"),
-    }
+fn edge_is_configured_from_tts_edge() {
+    let c = TtsConfig {
+        speed: 1.5,
+        ..TtsConfig::default()
+    };
+    let s = Synthesizer::from_config(&c, &env(&[])).unwrap();
+    assert_eq!(s.provider(), "edge");
+    assert_eq!(s.max_text_length(), 5000);
+    assert!(s.identity().contains(super::super::edge::DEFAULT_URL));
+    assert!(s.identity().contains("en-US-AriaNeural"));
+    let s = Synthesizer::from_config(&c, &env(&[("HERMES_EDGE_TTS_URL", "ws://127.0.0.1:9/x")]))
+        .unwrap();
+    assert!(
+        s.identity().contains("ws://127.0.0.1:9/x"),
+        "{}",
+        s.identity()
+    );
 }
 
 #[test]

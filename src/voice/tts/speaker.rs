@@ -359,7 +359,9 @@ async fn synthesize(worker: Worker, index: usize, text: String, tx: mpsc::Unboun
     }
     let clip = Clip::new(all, stream.rate);
     let audio = clip.duration();
-    if let Some((cache, key)) = cached {
+    if let Some((cache, key)) = cached
+        && stream.is_cacheable()
+    {
         let _ = tokio::task::spawn_blocking(move || cache.put(&key, &clip)).await;
     }
     worker.emit(SpeechEvent::SynthFinished {
