@@ -244,7 +244,7 @@ pub async fn download_model(
         spec,
         base_url,
         dir: &dir,
-        checksum: None,
+        checksum: Some(models::ChecksumCheck::published_sha1(spec)),
     };
     Ok(models::download(&models::http_client()?, job, progress).await?)
 }

@@ -6,8 +6,8 @@
 //! `<file>.part`, reports progress, verifies it and renames it into place.
 //! Verification: the byte count matches Content-Length, is at least 80 % of the listed size,
 //! the file starts with the ggml magic, and — when the caller passes a [`ChecksumCheck`] —
-//! the digest matches. This build has no SHA-1 implementation (no hashing crate is a
-//! dependency), so the published [`ModelSpec::sha1`] is kept for when one is.
+//! the digest matches (`hermes voice models download` checks the published SHA-1 with
+//! [`ChecksumCheck::published_sha1`]).
 //! Invariant: on any failure or cancellation no `.part` file and no final file is left behind;
 //! an existing model is replaced only by a verified one.
 
@@ -183,6 +183,31 @@ pub trait Checksum: Send {
     fn update(&mut self, bytes: &[u8]);
     /// The digest as lowercase hex.
     fn finish_hex(self: Box<Self>) -> String;
+}
+
+/// SHA-1, the digest whisper.cpp publishes for its models.
+#[derive(Default)]
+pub struct Sha1Digest(sha1::Sha1);
+
+impl Checksum for Sha1Digest {
+    fn update(&mut self, bytes: &[u8]) {
+        sha1::Digest::update(&mut self.0, bytes);
+    }
+
+    fn finish_hex(self: Box<Self>) -> String {
+        let digest = sha1::Digest::finalize(self.0);
+        digest.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl ChecksumCheck {
+    /// The SHA-1 whisper.cpp lists for `spec`.
+    pub fn published_sha1(spec: &ModelSpec) -> Self {
+        Self {
+            digest: Box::new(Sha1Digest::default()),
+            expected_hex: spec.sha1.to_string(),
+        }
+    }
 }
 
 /// A digest and the hex value it must produce.

@@ -247,3 +247,19 @@ async fn a_404_names_the_url_and_status() {
     );
     assert!(dir_entries(dir.path()).is_empty());
 }
+
+#[test]
+fn sha1_digests_match_known_values() {
+    // `printf abc | sha1sum`
+    let mut digest: Box<dyn Checksum> = Box::new(Sha1Digest::default());
+    digest.update(b"a");
+    digest.update(b"bc");
+    assert_eq!(
+        digest.finish_hex(),
+        "a9993e364706816aba3e25717850c26c9cd0d89d"
+    );
+    let spec = lookup("tiny.en").unwrap();
+    let check = ChecksumCheck::published_sha1(spec);
+    assert_eq!(check.expected_hex, spec.sha1);
+    assert_eq!(check.expected_hex.len(), 40);
+}
