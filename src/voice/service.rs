@@ -19,21 +19,15 @@ use super::audio::AudioSink;
 use super::capture::CaptureSource;
 use super::capture::StopSignal;
 use super::capture::Take;
-use super::capture::record_take;
 use super::stt::Transcriber;
 use super::stt::Transcript;
-use super::stt::filter::Filtered;
 use super::tts::provider::Synthesizer;
 use super::tts::speaker::Speaker;
-use super::tts::speaker::SpeakerOptions;
 use super::tts::speaker::SpeechEvent;
-use super::vad::VadSettings;
 use crate::config::Config;
 use crate::config::EnvLookup;
 use crate::config::HermesHome;
-use crate::protocol::CaptureState;
 use crate::protocol::NoticeLevel;
-use crate::protocol::TranscriptUse;
 use crate::protocol::VoiceCommand;
 use crate::protocol::VoiceEvent;
 use crate::protocol::VoiceHandle;
@@ -113,6 +107,9 @@ struct Service {
     /// Beeps asked for while the speaker was still opening, played once it is.
     pending_beeps: Vec<super::audio::Clip>,
 }
+
+mod speech;
+mod takes;
 
 /// Start the voice service on the current tokio runtime.
 pub fn spawn(settings: VoiceSettings) -> VoiceHandle {
@@ -325,318 +322,7 @@ impl Service {
         )
     }
 
-    fn record_key_pressed(&mut self) {
-        if !self.state.enabled {
-            return;
-        }
-        if self.take.is_some() {
-            // A press during a take ends it and leaves continuous mode (as Hermes).
-            self.state.continuous = false;
-            self.record_after_speech = false;
-            return self.stop_take();
-        }
-        if self.state.capture == CaptureState::Transcribing {
-            return self.notice(
-                NoticeLevel::Info,
-                "still transcribing the last take".to_string(),
-            );
-        }
-        self.state.continuous = true;
-        self.no_speech_streak = 0;
-        self.start_take();
-    }
-
-    fn start_take(&mut self) {
-        self.stop_speaking();
-        self.record_after_speech = false;
-        let mut microphone = match self.settings.devices.microphone() {
-            Ok(m) => m,
-            Err(err) => return self.take_failed(&err),
-        };
-        if self.settings.config.voice.beep_enabled {
-            self.beep(super::beep::start_beep());
-        }
-        let stop = StopSignal::new();
-        self.take = Some(RunningTake {
-            stop: stop.clone(),
-            pressed_at: Instant::now(),
-        });
-        self.state.capture = CaptureState::Recording;
-        self.emit_state();
-        let vad = VadSettings::from_config(&self.settings.config.voice);
-        let tx = self.internal.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut bars: Vec<u8> = Vec::new();
-            let mut last = Instant::now() - LEVEL_EVERY;
-            let levels = tx.clone();
-            let result = record_take(microphone.as_mut(), vad, &stop, |level| {
-                bars.push((level.clamp(0.0, 1.0) * 7.0).round() as u8);
-                let excess = bars.len().saturating_sub(LEVEL_BARS);
-                bars.drain(..excess);
-                if last.elapsed() >= LEVEL_EVERY {
-                    last = Instant::now();
-                    let _ = levels.send(Internal::Level(bars.clone()));
-                }
-            });
-            let _ = tx.send(Internal::TakeDone(result));
-        });
-    }
-
-    fn stop_take(&mut self) {
-        if let Some(take) = &self.take {
-            take.stop.stop();
-        }
-    }
-
-    fn take_failed(&mut self, err: &AudioError) {
-        self.take = None;
-        self.state.capture = CaptureState::Idle;
-        self.state.continuous = false;
-        self.notice(NoticeLevel::Warning, err.to_string());
-        self.emit_state();
-    }
-
-    fn take_done(&mut self, result: Result<Take, AudioError>) {
-        self.take = None;
-        if self.settings.config.voice.beep_enabled {
-            self.beep(super::beep::stop_beeps());
-        }
-        let take = match result {
-            Ok(take) => take,
-            Err(err) => return self.take_failed(&err),
-        };
-        if !take.heard_speech {
-            return self.no_speech("no speech heard");
-        }
-        let Some(transcriber) = self
-            .transcriber
-            .clone()
-            .or_else(|| self.ensure_transcriber())
-        else {
-            self.state.capture = CaptureState::Idle;
-            return self.emit_state();
-        };
-        self.state.capture = CaptureState::Transcribing;
-        self.emit_state();
-        let tx = self.internal.clone();
-        tokio::spawn(async move {
-            let result = transcriber
-                .transcribe(&take.samples)
-                .await
-                .map_err(|e| e.to_string());
-            let _ = tx.send(Internal::Transcribed(result));
-        });
-    }
-
-    fn transcribed(&mut self, result: Result<Transcript, String>) {
-        self.state.capture = CaptureState::Idle;
-        match result {
-            Ok(transcript) => match transcript.filtered() {
-                Filtered::Speech(text) => {
-                    self.no_speech_streak = 0;
-                    let usage = if self.settings.config.voice.auto_send {
-                        TranscriptUse::Send
-                    } else {
-                        TranscriptUse::Edit
-                    };
-                    self.events
-                        .send(VoiceEvent::Transcript { text, usage })
-                        .ok();
-                    self.emit_state();
-                }
-                Filtered::Hallucination => {
-                    self.no_speech(&format!(
-                        "heard only noise (whisper made {:?} of it; it was dropped)",
-                        transcript.text
-                    ));
-                }
-            },
-            Err(err) => {
-                self.state.continuous = false;
-                self.notice(
-                    NoticeLevel::Warning,
-                    format!("speech-to-text failed: {err}"),
-                );
-                self.emit_state();
-            }
-        }
-    }
-
-    /// A take without words: continuous mode tries again, up to [`NO_SPEECH_LIMIT`] in a row.
-    fn no_speech(&mut self, what: &str) {
-        self.state.capture = CaptureState::Idle;
-        self.no_speech_streak += 1;
-        if self.no_speech_streak >= NO_SPEECH_LIMIT {
-            self.state.continuous = false;
-            self.notice(
-                NoticeLevel::Info,
-                format!("{what} — {NO_SPEECH_LIMIT} takes in a row without speech, so continuous mode stopped"),
-            );
-            return self.emit_state();
-        }
-        self.notice(NoticeLevel::Info, what.to_string());
-        self.emit_state();
-        if self.state.continuous {
-            self.start_take();
-        }
-    }
-
-    fn ensure_transcriber(&mut self) -> Option<Arc<Transcriber>> {
-        if let Some(t) = &self.transcriber {
-            return Some(t.clone());
-        }
-        let env = &self.settings.env;
-        let lookup = |k: &str| env.get(k);
-        match super::stt::select::select(&self.settings.config.stt, &self.settings.home, &lookup) {
-            Ok(selected) => {
-                if let Some(note) = selected.fallback_note {
-                    self.notice(NoticeLevel::Info, note);
-                }
-                let transcriber = Arc::new(selected.transcriber);
-                self.transcriber = Some(transcriber.clone());
-                Some(transcriber)
-            }
-            Err(err) => {
-                self.notice(
-                    NoticeLevel::Warning,
-                    format!("speech cannot be turned into text: {err}"),
-                );
-                None
-            }
-        }
-    }
-
-    fn reply_delta(&mut self, turn_id: u64, text: &str) {
-        if !self.state.tts {
-            return;
-        }
-        let Some(synth) = self.synth.clone() else {
-            return;
-        };
-        let Some(sink) = self.sink.clone() else {
-            // The speaker is still opening (or failed): this reply stays silent.
-            return;
-        };
-        let same_turn = self.speaker.as_ref().is_some_and(|(t, _)| *t == turn_id);
-        if !same_turn {
-            self.stop_speaking();
-            let (events_tx, mut events_rx) = mpsc::unbounded_channel();
-            let internal = self.internal.clone();
-            tokio::spawn(async move {
-                while let Some(event) = events_rx.recv().await {
-                    let _ = internal.send(Internal::Speech(event));
-                }
-            });
-            let options = SpeakerOptions {
-                cache: Some(super::tts::cache::AudioCache::new(
-                    self.settings.home.root().join("audio_cache"),
-                )),
-                events: Some(events_tx),
-                ..SpeakerOptions::default()
-            };
-            self.speaker = Some((turn_id, Speaker::start(synth, sink, options)));
-            self.state.speaking = true;
-            self.emit_state();
-        }
-        if let Some((_, speaker)) = self.speaker.as_mut() {
-            speaker.push_delta(text);
-        }
-    }
-
-    fn stop_speaking(&mut self) {
-        if let Some((_, speaker)) = self.speaker.take() {
-            speaker.stop();
-        }
-        if self.state.speaking {
-            self.state.speaking = false;
-            self.emit_state();
-        }
-    }
-
-    fn speech_event(&mut self, event: SpeechEvent) {
-        match event {
-            SpeechEvent::Failed { error, .. } => {
-                self.notice(
-                    NoticeLevel::Warning,
-                    format!("a sentence was not spoken: {error}"),
-                );
-            }
-            SpeechEvent::Done { .. } => {
-                self.speaker = None;
-                self.wait_for_silence();
-            }
-            SpeechEvent::Sentence { .. }
-            | SpeechEvent::SynthStarted { .. }
-            | SpeechEvent::FirstAudio { .. }
-            | SpeechEvent::SynthFinished { .. } => {}
-        }
-    }
-
-    /// Everything was handed to the sink, which may still be playing: poll it off the actor.
-    fn wait_for_silence(&mut self) {
-        let Some(sink) = self.sink.clone() else {
-            return self.sink_idle();
-        };
-        let tx = self.internal.clone();
-        tokio::spawn(async move {
-            while !sink.is_idle() {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            let _ = tx.send(Internal::SinkIdle);
-        });
-    }
-
-    fn sink_idle(&mut self) {
-        if self.speaker.is_some() {
-            // A new reply started speaking meanwhile.
-            return;
-        }
-        if self.state.speaking {
-            self.state.speaking = false;
-            self.emit_state();
-        }
-        self.maybe_record_again();
-    }
-
-    fn maybe_record_again(&mut self) {
-        let quiet = !self.state.speaking && self.speaker.is_none();
-        if self.record_after_speech
-            && quiet
-            && self.take.is_none()
-            && self.state.capture == CaptureState::Idle
-        {
-            self.record_after_speech = false;
-            self.start_take();
-        }
-    }
-
-    fn beep(&mut self, clip: super::audio::Clip) {
-        match &self.sink {
-            Some(sink) => {
-                let _ = sink.play(clip);
-            }
-            None if self.speaker_failed.is_none() => {
-                self.pending_beeps.push(clip);
-                self.open_speaker();
-            }
-            None => {}
-        }
-    }
-
-    fn open_speaker(&mut self) {
-        if self.sink.is_some() || self.opening_speaker || self.speaker_failed.is_some() {
-            return;
-        }
-        self.opening_speaker = true;
-        let devices = self.settings.devices.clone();
-        let tx = self.internal.clone();
-        tokio::task::spawn_blocking(move || {
-            let result = devices.speaker().map_err(|e| e.to_string());
-            let _ = tx.send(Internal::SpeakerOpened(result));
-        });
-    }
-
-    fn internal(&mut self, work: Internal) {
+    pub(super) fn internal(&mut self, work: Internal) {
         match work {
             Internal::Level(bars) => {
                 if self.take.is_some() {
@@ -669,11 +355,11 @@ impl Service {
         }
     }
 
-    fn emit_state(&self) {
+    pub(super) fn emit_state(&self) {
         self.events.send(VoiceEvent::State(self.state.clone())).ok();
     }
 
-    fn notice(&self, level: NoticeLevel, text: String) {
+    pub(super) fn notice(&self, level: NoticeLevel, text: String) {
         self.events.send(VoiceEvent::Notice { level, text }).ok();
     }
 }
