@@ -399,14 +399,7 @@ fn the_goal_in_the_whole_screen() {
         super::super::engine_link::on_engine_event(&mut app, event);
     }
     app.focus = Focus::Goals;
-    let mut terminal = Terminal::new(TestBackend::new(120, 30)).unwrap();
-    let now = app.status.session_started;
-    terminal
-        .draw(|frame| {
-            let area = frame.area();
-            super::super::render::render_app(area, frame.buffer_mut(), &mut app, now);
-        })
-        .unwrap();
+    let terminal = crate::tui::test_support::draw_app(&mut app, 120, 30);
     insta::assert_snapshot!("app_goal_120x30", terminal.backend());
 }
 
@@ -438,14 +431,7 @@ fn the_goal_grows_into_idle_subagents_rows() {
         ..snapshot(GoalStatus::Active)
     };
     super::super::engine_link::on_engine_event(&mut app, Event::GoalUpdate { goal: Some(goal) });
-    let mut terminal = Terminal::new(TestBackend::new(120, 30)).unwrap();
-    let now = app.status.session_started;
-    terminal
-        .draw(|frame| {
-            let area = frame.area();
-            super::super::render::render_app(area, frame.buffer_mut(), &mut app, now);
-        })
-        .unwrap();
+    let terminal = crate::tui::test_support::draw_app(&mut app, 120, 30);
     insta::assert_snapshot!("app_goal_grown_120x30", terminal.backend());
     let rows = crate::tui::test_support::screen_rows(&terminal);
     let row_of = |text: &str| rows.iter().position(|r| r.contains(text));

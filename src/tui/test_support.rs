@@ -292,3 +292,22 @@ pub fn voice_app() -> (
     app.voice = super::voice_link::VoiceUi::new(Some(voice_tx), record_key, None);
     (dir, app, voice_rx, ops)
 }
+
+/// The whole app drawn into a `width`×`height` test terminal, at the session's start time (so
+/// durations in the status bar are stable).
+pub fn draw_app(
+    app: &mut App,
+    width: u16,
+    height: u16,
+) -> ratatui::Terminal<ratatui::backend::TestBackend> {
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
+    let now = app.status.session_started;
+    terminal
+        .draw(|frame| {
+            let area = frame.area();
+            super::render::render_app(area, frame.buffer_mut(), app, now);
+        })
+        .unwrap();
+    terminal
+}

@@ -3,8 +3,6 @@ use crossterm::event::KeyEvent;
 use crossterm::event::KeyEventKind;
 use crossterm::event::KeyModifiers;
 use pretty_assertions::assert_eq;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 use super::*;
 use crate::protocol::Event;
@@ -101,18 +99,7 @@ async fn the_meter_replaces_the_prompt_while_recording_and_the_status_bar_says_s
     );
     assert_eq!(prompt_override(&app.voice).as_deref(), Some("● [▄▆██▆▃▅▇]"));
     assert_eq!(status_label(&app.voice), Some("● REC"));
-    let mut terminal = Terminal::new(TestBackend::new(100, 20)).unwrap();
-    terminal
-        .draw(|frame| {
-            let area = frame.area();
-            crate::tui::render::render_app(
-                area,
-                frame.buffer_mut(),
-                &mut app,
-                std::time::Instant::now(),
-            );
-        })
-        .unwrap();
+    let terminal = crate::tui::test_support::draw_app(&mut app, 100, 20);
     insta::assert_snapshot!("voice_recording_100x20", terminal.backend());
 
     on_voice_event(&mut app, state(true, true, CaptureState::Transcribing));
