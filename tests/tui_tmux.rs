@@ -482,3 +482,42 @@ fn voice_push_to_talk_sends_the_spoken_words_in_tmux() {
     tmux.keys(&["Enter"]);
     tmux.wait_for_text("voice mode off", WAIT);
 }
+
+/// Without any audio device the record key explains itself, and ALSA's own complaints on
+/// stderr go to HERMES_HOME/logs/stderr.log instead of over the screen.
+#[test]
+fn voice_without_a_device_explains_itself_and_keeps_the_screen_clean() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let server = ScriptedServer::start_echo_on_own_thread();
+    let app = App::new(&server, "");
+    let dir = app.dir.path();
+    // No ~/.asoundrc: ALSA's stock configuration looks for sound card 0, which a test machine
+    // does not have, and says so on stderr.
+    std::fs::create_dir_all(dir.join("userhome")).unwrap();
+    let config = dir.join("home/config.yaml");
+    let mut yaml = std::fs::read_to_string(&config).unwrap();
+    yaml.push_str("voice:\n  record_key: f8\n");
+    std::fs::write(&config, yaml).unwrap();
+    let env = [
+        ("HERMES_HOME", dir.join("home").display().to_string()),
+        ("HOME", dir.join("userhome").display().to_string()),
+        ("TERM", "xterm-256color".to_string()),
+    ];
+    let tmux = Tmux::start(&app.command, 120, 40, &env);
+    tmux.wait_for_text("Message Hermes", WAIT);
+    tmux.type_text("/voice on");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("voice mode on", WAIT);
+    tmux.keys(&["F8"]);
+    let screen = tmux.wait_for_text("No audio device found", WAIT);
+    std::thread::sleep(Duration::from_millis(300));
+    let screen = format!("{screen}\n{}", tmux.screen());
+    assert!(!screen.contains("ALSA lib"), "{screen}");
+    assert!(screen.contains("PulseAudio or PipeWire"), "{screen}");
+    // ALSA did complain — into the log, not onto the screen.
+    let log = std::fs::read_to_string(dir.join("home/logs/stderr.log")).unwrap_or_default();
+    assert!(log.contains("ALSA lib"), "stderr.log: {log:?}");
+}

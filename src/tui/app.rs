@@ -291,6 +291,11 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     // Syntax assets take ~100 ms to load; warm them off the UI task before a code block needs them.
     tokio::task::spawn_blocking(super::markdown::preload);
     let mut session = TerminalSession::enter().map_err(TuiError::Terminal)?;
+    // Libraries that print to stderr (ALSA, whisper.cpp) would draw over the screen.
+    let stderr_log = options.home.logs_dir().join("stderr.log");
+    if let Err(err) = crate::util::stderr::capture_to(&stderr_log) {
+        tracing::warn!(error = %err, path = %stderr_log.display(), "stderr stays on the terminal");
+    }
     let (app_tx, mut app_rx) = mpsc::unbounded_channel();
     let mut app = App::new(options, app_tx);
     app.start_session();

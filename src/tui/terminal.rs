@@ -54,6 +54,7 @@ impl TerminalSession {
     /// Take the terminal back after `suspend`, repainting everything.
     pub fn resume(&mut self) -> std::io::Result<()> {
         setup()?;
+        let _ = crate::util::stderr::recapture();
         self.terminal.clear()
     }
 }
@@ -92,6 +93,8 @@ impl Drop for TerminalSession {
 
 /// Put the terminal back as we found it. Safe to call any number of times.
 pub fn restore() -> std::io::Result<()> {
+    // The real stderr first, so a panic message after this is seen.
+    crate::util::stderr::release();
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return Ok(());
     }

@@ -5,5 +5,6 @@ pub mod fs;
 pub mod logging;
 pub mod redact;
 pub mod startup;
+pub mod stderr;
 pub mod temp_dir;
 pub mod time;
