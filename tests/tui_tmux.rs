@@ -46,6 +46,26 @@ impl App {
         Self { dir, command }
     }
 
+    /// hermes with voice settings appended to its config and a HOME of its own
+    /// (`userhome/`, where ALSA looks for `.asoundrc`), in a new 120×40 tmux session, with the
+    /// composer ready.
+    fn start_with_voice(&self, voice_yaml: &str) -> Tmux {
+        let dir = self.dir.path();
+        std::fs::create_dir_all(dir.join("userhome")).unwrap();
+        let config = dir.join("home/config.yaml");
+        let mut yaml = std::fs::read_to_string(&config).unwrap();
+        yaml.push_str(voice_yaml);
+        std::fs::write(&config, yaml).unwrap();
+        let env = [
+            ("HERMES_HOME", dir.join("home").display().to_string()),
+            ("HOME", dir.join("userhome").display().to_string()),
+            ("TERM", "xterm-256color".to_string()),
+        ];
+        let tmux = Tmux::start(&self.command, 120, 40, &env);
+        tmux.wait_for_text("Message Hermes", WAIT);
+        tmux
+    }
+
     /// hermes in a new 120×40 tmux session.
     fn start(&self) -> Tmux {
         let env = [
@@ -449,19 +469,9 @@ fn voice_push_to_talk_sends_the_spoken_words_in_tmux() {
     .replace("@CAPTURE_RAW@", dir.join("capture.raw").to_str().unwrap());
     std::fs::create_dir_all(dir.join("userhome")).unwrap();
     std::fs::write(dir.join("userhome/.asoundrc"), asoundrc).unwrap();
-    let config = dir.join("home/config.yaml");
-    let mut yaml = std::fs::read_to_string(&config).unwrap();
-    yaml.push_str(&format!(
+    let tmux = app.start_with_voice(&format!(
         "voice:\n  record_key: f8\n  beep_enabled: false\nstt:\n  local:\n    model: {model}\n"
     ));
-    std::fs::write(&config, yaml).unwrap();
-    let env = [
-        ("HERMES_HOME", dir.join("home").display().to_string()),
-        ("HOME", dir.join("userhome").display().to_string()),
-        ("TERM", "xterm-256color".to_string()),
-    ];
-    let tmux = Tmux::start(&app.command, 120, 40, &env);
-    tmux.wait_for_text("Message Hermes", WAIT);
 
     // With voice mode off, F8 does nothing; /voice on says which key records.
     tmux.type_text("/voice on");
@@ -496,18 +506,7 @@ fn voice_without_a_device_explains_itself_and_keeps_the_screen_clean() {
     let dir = app.dir.path();
     // No ~/.asoundrc: ALSA's stock configuration looks for sound card 0, which a test machine
     // does not have, and says so on stderr.
-    std::fs::create_dir_all(dir.join("userhome")).unwrap();
-    let config = dir.join("home/config.yaml");
-    let mut yaml = std::fs::read_to_string(&config).unwrap();
-    yaml.push_str("voice:\n  record_key: f8\n");
-    std::fs::write(&config, yaml).unwrap();
-    let env = [
-        ("HERMES_HOME", dir.join("home").display().to_string()),
-        ("HOME", dir.join("userhome").display().to_string()),
-        ("TERM", "xterm-256color".to_string()),
-    ];
-    let tmux = Tmux::start(&app.command, 120, 40, &env);
-    tmux.wait_for_text("Message Hermes", WAIT);
+    let tmux = app.start_with_voice("voice:\n  record_key: f8\n");
     tmux.type_text("/voice on");
     tmux.keys(&["Enter"]);
     tmux.wait_for_text("voice mode on", WAIT);
