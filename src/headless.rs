@@ -125,7 +125,13 @@ pub async fn run_one_shot(
                 exit_code: exit_code::CONFIG,
             };
         }
-        None => (Op::UserInput { text: prompt }, None),
+        None => (
+            Op::UserInput {
+                text: prompt,
+                images: Vec::new(),
+            },
+            None,
+        ),
     };
     if handle.ops.send(first).is_err() {
         return printer.engine_gone();

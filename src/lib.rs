@@ -1,6 +1,7 @@
 //! hermes: a full-screen terminal agent. See ARCHITECTURE.md for the layers; frontends
 //! (`headless`, later `tui`) talk to the `engine` only through `protocol`.
 
+pub mod clipboard;
 pub mod config;
 pub mod engine;
 pub mod headless;

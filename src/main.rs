@@ -298,6 +298,9 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
         factory: Box::new(factory),
         warnings: prepared.warnings,
         voice: hermes::tui::VoiceLink::Running(voice),
+        attach: hermes::tui::AttachLink::Unavailable(
+            "image attachments are not wired up yet".to_string(),
+        ),
     };
     let result = runtime.block_on(hermes::tui::run(options));
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde::Serialize;
 
 mod goals;
+mod images;
 mod subagents;
 mod voice;
 
@@ -24,6 +25,12 @@ pub use goals::GoalStatus;
 pub use goals::GoalVerdict;
 pub use goals::PauseCause;
 pub use goals::VerdictOutcome;
+
+pub use images::AttachEvent;
+pub use images::AttachHandle;
+pub use images::AttachRequest;
+pub use images::ImageAttachment;
+pub use images::image_badge;
 
 pub use subagents::SpawnTreeInfo;
 pub use subagents::Spawning;
@@ -47,7 +54,12 @@ pub use voice::level_glyph;
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
     /// A user message; starts a turn (or follows `busy_input_mode` when one is running).
-    UserInput { text: String },
+    UserInput {
+        text: String,
+        /// Attached images, in badge order (`[📎 Image #1]` first).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        images: Vec<ImageAttachment>,
+    },
     /// Cancel the running turn: the in-flight request and running tools stop, and what was
     /// done so far is recorded.
     Interrupt,
@@ -293,9 +305,19 @@ pub struct SessionListItem {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum ReplayMessage {
-    User { text: String },
-    Assistant { text: String },
-    Tool { name: String, output: String },
+    User {
+        text: String,
+        /// The saved files of the images sent with this message.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        images: Vec<std::path::PathBuf>,
+    },
+    Assistant {
+        text: String,
+    },
+    Tool {
+        name: String,
+        output: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

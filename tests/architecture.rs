@@ -7,7 +7,8 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-const ENGINE_SIDE: [&str; 7] = [
+const ENGINE_SIDE: [&str; 8] = [
+    "clipboard",
     "engine",
     "providers",
     "tools",

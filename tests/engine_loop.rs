@@ -42,6 +42,7 @@ async fn interrupt_mid_stream_keeps_the_partial_reply() {
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "talk".into(),
     });
     s.until(|e| matches!(e, Event::MessageDelta { text, .. } if text.starts_with("w3")))
@@ -54,6 +55,7 @@ async fn interrupt_mid_stream_keeps_the_partial_reply() {
     assert!(done.contains("the reply was cut after"), "{done}");
     // The next request carries the partial reply, marked as interrupted.
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "again".into(),
     });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
@@ -75,6 +77,7 @@ async fn interrupt_stops_a_running_command_promptly() {
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "sleep".into(),
     });
     s.until(|e| matches!(e, Event::ToolStart { .. })).await;
@@ -97,6 +100,7 @@ async fn interrupt_stops_a_running_command_promptly() {
     );
     // The cancelled call still has a result in the history.
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "go on".into(),
     });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
@@ -121,6 +125,7 @@ async fn clarify_round_trip_reaches_the_model() {
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "paint".into(),
     });
     let request = s.until(|e| matches!(e, Event::ClarifyRequest(_))).await;
@@ -151,6 +156,7 @@ async fn steer_rides_on_the_next_tool_result() {
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "work".into(),
     });
     s.until(|e| matches!(e, Event::ToolStart { .. })).await;
@@ -177,10 +183,12 @@ async fn busy_input_in_interrupt_mode_replaces_the_running_turn() {
     .await;
     let mut s = session(&server, 10, BusyInputMode::Interrupt);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "first".into(),
     });
     s.until(|e| matches!(e, Event::MessageDelta { .. })).await;
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "second".into(),
     });
     assert!(matches!(
@@ -203,6 +211,7 @@ async fn iteration_budget_ends_the_turn() {
     .await;
     let mut s = session(&server, 2, BusyInputMode::Queue);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "loop".into(),
     });
     assert_eq!(
@@ -223,7 +232,10 @@ async fn malformed_and_unknown_tool_calls_are_reported_to_the_model() {
     ])
     .await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput { text: "go".into() });
+    s.send(Op::UserInput {
+        text: "go".into(),
+        images: Vec::new(),
+    });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let history = messages(&server.completion_requests()[1].body).clone();
     let results: Vec<&str> = history
@@ -247,9 +259,15 @@ async fn malformed_and_unknown_tool_calls_are_reported_to_the_model() {
 async fn system_prompt_is_identical_across_turns_and_shutdown_is_confirmed() {
     let server = ScriptedServer::start([Response::text(["one"]), Response::text(["two"])]).await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput { text: "a".into() });
+    s.send(Op::UserInput {
+        text: "a".into(),
+        images: Vec::new(),
+    });
     s.turn_outcome().await;
-    s.send(Op::UserInput { text: "b".into() });
+    s.send(Op::UserInput {
+        text: "b".into(),
+        images: Vec::new(),
+    });
     s.turn_outcome().await;
     let requests = server.completion_requests();
     assert_eq!(
@@ -269,6 +287,7 @@ async fn retry_reruns_the_last_message_without_its_old_reply() {
         ScriptedServer::start([Response::text(["first"]), Response::text(["second"])]).await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "question".into(),
     });
     s.turn_outcome().await;
@@ -283,6 +302,7 @@ async fn new_session_forgets_the_conversation() {
     let server = ScriptedServer::start([Response::text(["one"]), Response::text(["two"])]).await;
     let mut s = session(&server, 10, BusyInputMode::Queue);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "remember 42".into(),
     });
     s.turn_outcome().await;
@@ -293,6 +313,7 @@ async fn new_session_forgets_the_conversation() {
     };
     assert_ne!(info.session_id, "test");
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "what number?".into(),
     });
     s.turn_outcome().await;
@@ -327,6 +348,7 @@ async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
     let info = s.until(|e| matches!(e, Event::SessionInfo(_))).await;
     assert!(matches!(info, Event::SessionInfo(ref i) if i.yolo == Yolo::Off));
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "run it".into(),
     });
     let Event::ApprovalRequest(request) = s.until(|e| matches!(e, Event::ApprovalRequest(_))).await
@@ -375,12 +397,16 @@ async fn compression_summarises_the_middle_and_keeps_the_system_prompt() {
     };
     let mut s = session_with(&server, 10, BusyInputMode::Queue, settings);
     for text in ["a", "b", "c"] {
-        s.send(Op::UserInput { text: text.into() });
+        s.send(Op::UserInput {
+            text: text.into(),
+            images: Vec::new(),
+        });
         assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     }
     // Pretend the context is nearly full: 4 KB of text in a 32k window is not, so send a
     // large message that pushes the estimate over 20 %.
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "x".repeat(40_000),
     });
     let status = s
@@ -543,10 +569,14 @@ async fn an_auxiliary_model_writes_the_compression_summary() {
         dir,
     };
     for text in ["a", "b", "c"] {
-        s.send(Op::UserInput { text: text.into() });
+        s.send(Op::UserInput {
+            text: text.into(),
+            images: Vec::new(),
+        });
         assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     }
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "x".repeat(40_000),
     });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);

@@ -383,6 +383,7 @@ async fn a_message_sent_while_the_judge_thinks_wins_and_the_judge_runs_again_aft
     // The judge is answering (slowly) when the user's message arrives.
     judge.wait_for_requests(1, Duration::from_secs(5)).await;
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "me first".into(),
     });
     let (lines, _) = run_loop(&mut s).await;

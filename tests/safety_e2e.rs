@@ -71,7 +71,10 @@ async fn one_command(command: &str, reply: &str) -> ScriptedServer {
 
 /// Sends `text` and waits for the approval request it leads to.
 async fn say_and_wait_for_request(s: &mut Session, text: &str) -> ApprovalRequest {
-    s.send(Op::UserInput { text: text.into() });
+    s.send(Op::UserInput {
+        text: text.into(),
+        images: Vec::new(),
+    });
     next_request(s).await
 }
 
@@ -101,6 +104,7 @@ async fn a_denied_command_is_refused_again_without_asking_and_another_is_approve
     let mut s = guarded(&server, Duration::from_secs(30));
     std::fs::create_dir_all(s.dir.path().join("build/deep")).unwrap();
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "clean up".into(),
     });
 
@@ -158,6 +162,7 @@ async fn hardline_commands_are_blocked_under_yolo_without_asking() {
     let server = one_command("sudo /bin/rm -rf --no-preserve-root /", "Refused.").await;
     let mut s = start(&server, |_| {});
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "wipe".into(),
     });
     let mut asked = false;
@@ -315,6 +320,7 @@ async fn a_checkpoint_taken_before_a_write_is_restored() {
         dir,
     };
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "rewrite".into(),
     });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
@@ -411,6 +417,7 @@ async fn shell_hooks_block_add_context_time_out_and_survive_garbage() {
         });
     });
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "do it".into(),
     });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
@@ -503,6 +510,7 @@ async fn secrets_in_tool_output_are_masked_before_the_model_sees_them() {
     .await;
     let mut s = start(&server, |_| {});
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "show env".into(),
     });
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
@@ -574,6 +582,7 @@ async fn smart_mode_approves_denies_or_escalates_through_the_reviewer_model() {
         dir,
     };
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "tidy".into(),
     });
     // Only the escalated command reaches the user.

@@ -74,6 +74,7 @@ async fn a_background_batch_reports_back_in_input_order() {
     let server = ScriptedServer::start_echo().await;
     let mut s = with_delegation(&server, Yolo::Off);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "delegate: alpha ;; bravo ;; charlie".into(),
     });
     let events = collect_until_results_answered(&mut s).await;
@@ -151,6 +152,7 @@ async fn a_childs_dangerous_command_is_approved_from_the_parents_queue() {
     let mut s = with_delegation(&server, Yolo::Off);
     std::fs::create_dir_all(s.dir.path().join("build/x")).unwrap();
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "delegate: run: rm -rf build".into(),
     });
     // Keep what arrives before the request: the main turn may complete meanwhile.
@@ -191,6 +193,7 @@ async fn a_stopped_child_reports_interrupted_and_the_others_finish() {
     let server = ScriptedServer::start_echo().await;
     let mut s = with_delegation(&server, Yolo::Off);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "delegate: run: sleep 30 ;; quick one".into(),
     });
     let mut seen = Vec::new();
@@ -237,6 +240,7 @@ async fn a_batch_over_the_cap_is_an_error_not_cut() {
     let server = ScriptedServer::start_echo().await;
     let mut s = with_delegation(&server, Yolo::Off);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "delegate: a ;; b ;; c ;; d".into(),
     });
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
@@ -267,6 +271,7 @@ async fn children_are_stored_as_hidden_subagent_sessions_linked_to_the_parent() 
         }
     });
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "delegate: stored child".into(),
     });
     collect_until_results_answered(&mut s).await;
@@ -298,6 +303,7 @@ async fn an_orchestrator_waits_for_its_own_workers_at_depth_two() {
         spec.delegation.settings.max_depth = 2;
     });
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "orchestrate: leaf one ;; leaf two".into(),
     });
     let events = collect_until_results_answered(&mut s).await;
@@ -346,6 +352,7 @@ async fn a_silent_child_times_out_and_a_steer_is_delivered_at_the_next_call() {
         spec.delegation.settings.child_timeout = Some(Duration::from_secs(2));
     });
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "delegate: run: sleep 30 ;; run: sleep 1".into(),
     });
     let mut seen = Vec::new();
@@ -410,6 +417,7 @@ async fn no_child_or_its_process_outlives_the_session() {
     let server = ScriptedServer::start_echo().await;
     let mut s = with_delegation(&server, Yolo::Off);
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "delegate: run: sleep 31.5".into(),
     });
     s.until(|e| {
@@ -459,6 +467,7 @@ async fn a_child_that_runs_out_of_calls_fails_and_says_why_while_its_sibling_suc
         spec.delegation.settings.max_iterations = 1;
     });
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "delegate: run: echo hi ;; just answer".into(),
     });
     let events = collect_until_results_answered(&mut s).await;
@@ -501,6 +510,7 @@ async fn subagent_approvals_deny_or_once_answer_without_asking() {
         });
         std::fs::create_dir_all(s.dir.path().join("build/x")).unwrap();
         s.send(Op::UserInput {
+            images: Vec::new(),
             text: "delegate: run: rm -rf build".into(),
         });
         let events = collect_until_results_answered(&mut s).await;
@@ -526,6 +536,7 @@ async fn a_finished_batch_is_saved_as_a_spawn_tree_and_loads_back() {
         spec.safety.home = Some(home.clone());
     });
     s.send(Op::UserInput {
+        images: Vec::new(),
         text: "delegate: first ;; second".into(),
     });
     collect_until_results_answered(&mut s).await;

@@ -185,7 +185,7 @@ impl Actor {
 
     fn handle(&mut self, op: Op) {
         match op {
-            Op::UserInput { text } => self.user_input(text),
+            Op::UserInput { text, images: _ } => self.user_input(text),
             Op::Interrupt => self.interrupt(),
             Op::Steer { text } => match self.running {
                 Some(_) => self.steer_running(text),

@@ -223,6 +223,7 @@ pub(super) fn replay(history: &[Message]) -> Vec<ReplayMessage> {
         .filter_map(|m| match m.role {
             Role::User => Some(ReplayMessage::User {
                 text: m.content.clone(),
+                images: m.images.iter().map(|i| i.path.clone()).collect(),
             }),
             Role::Assistant if !m.content.is_empty() => Some(ReplayMessage::Assistant {
                 text: m.content.clone(),

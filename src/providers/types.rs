@@ -41,6 +41,54 @@ pub struct Message {
     /// For `Role::Assistant`: reasoning text, kept for the record, not re-sent as content.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
+    /// Images that go with the text: attached by the user (`Role::User`) or loaded by a tool
+    /// (`Role::Tool`). Kept as file references; the engine fills in the payload before a
+    /// request.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImagePart>,
+}
+
+/// An image in a message: the file it was saved to, and (filled just before a request, never
+/// stored) the bytes to send.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImagePart {
+    pub path: std::path::PathBuf,
+    #[serde(skip)]
+    pub payload: Option<std::sync::Arc<ImagePayload>>,
+}
+
+impl ImagePart {
+    pub fn new(path: impl Into<std::path::PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            payload: None,
+        }
+    }
+}
+
+/// Encoded image bytes ready for the wire: base64 without line breaks, and the media type
+/// (`image/png`, `image/jpeg`, …) that describes them.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ImagePayload {
+    pub media_type: String,
+    pub base64: String,
+}
+
+impl ImagePayload {
+    /// `data:<media type>;base64,<data>`, as OpenAI's `image_url` wants it.
+    pub fn data_url(&self) -> String {
+        format!("data:{};base64,{}", self.media_type, self.base64)
+    }
+}
+
+impl std::fmt::Debug for ImagePayload {
+    // Megabytes of base64 in a debug print help nobody.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImagePayload")
+            .field("media_type", &self.media_type)
+            .field("base64_len", &self.base64.len())
+            .finish()
+    }
 }
 
 impl Message {
@@ -75,6 +123,7 @@ impl Message {
             tool_call_id: None,
             tool_name: None,
             reasoning: None,
+            images: Vec::new(),
         }
     }
 }

@@ -274,6 +274,7 @@ impl MessageRow {
             tool_call_id: self.tool_call_id.clone(),
             tool_name: self.tool_name.clone(),
             reasoning: self.reasoning.clone(),
+            images: Vec::new(),
         })
     }
 }

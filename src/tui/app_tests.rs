@@ -74,6 +74,7 @@ async fn conversation_wide_and_narrow() {
     assert_eq!(
         ops.try_recv().unwrap(),
         Op::UserInput {
+            images: Vec::new(),
             text: "list the files".into()
         }
     );

@@ -356,9 +356,11 @@ fn replayed_continuations_show_their_marker_only() {
     t.apply(&Event::HistoryReplay {
         messages: vec![
             ReplayMessage::User {
+                images: Vec::new(),
                 text: format!("{CONTINUATION_MARKER}\nGoal: x\n\nContinue."),
             },
             ReplayMessage::User {
+                images: Vec::new(),
                 text: "plain\nmessage".into(),
             },
         ],

@@ -315,7 +315,10 @@ pub fn send_message(app: &mut App, text: String) {
 pub fn send_expanded(app: &mut App, typed: &str, text: String) {
     app.transcript.push_user(typed);
     app.chat.scroll_to_bottom();
-    app.send(Op::UserInput { text });
+    app.send(Op::UserInput {
+        text,
+        images: Vec::new(),
+    });
 }
 
 /// The working directory of the session (where `@` paths resolve), else the process's.

@@ -75,6 +75,16 @@ pub struct TuiOptions {
     pub warnings: Vec<String>,
     /// The voice service, or why this run has none.
     pub voice: VoiceLink,
+    /// The attach service (clipboard and image files), or why this run has none.
+    pub attach: AttachLink,
+}
+
+/// The attach service as the TUI gets it.
+#[derive(Debug)]
+pub enum AttachLink {
+    Running(crate::protocol::AttachHandle),
+    /// Images cannot be attached in this run; the text says why.
+    Unavailable(String),
 }
 
 /// The voice service as the TUI gets it.

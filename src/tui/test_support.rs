@@ -65,6 +65,7 @@ pub fn test_app(dir: &tempfile::TempDir, session: WithSession) -> (App, Unbounde
         factory: Box::new(factory),
         warnings: Vec::new(),
         voice: super::VoiceLink::Unavailable("voice is not available in tests".into()),
+        attach: super::AttachLink::Unavailable("attachments are not available in tests".into()),
     };
     let (app_tx, _app_rx) = mpsc::unbounded_channel();
     let mut app = App::new(options, app_tx);

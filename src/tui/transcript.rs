@@ -167,7 +167,7 @@ impl Transcript {
         for (n, message) in messages.iter().enumerate() {
             let id = format!("replay-{n}");
             match message {
-                ReplayMessage::User { text } => self.push_user(shown_user_text(text)),
+                ReplayMessage::User { text, .. } => self.push_user(shown_user_text(text)),
                 ReplayMessage::Assistant { text } => {
                     self.apply(&Event::MessageStart { turn_id: 0 });
                     self.apply(&Event::MessageComplete {

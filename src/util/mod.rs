@@ -2,6 +2,7 @@
 //! redaction, logging setup and UTC calendar arithmetic.
 
 pub mod fs;
+pub mod image_path;
 pub mod logging;
 pub mod redact;
 pub mod startup;

@@ -158,6 +158,7 @@ async fn run(
 ) -> ChildResult {
     let started = Instant::now();
     let _ = handle.ops.send(Op::UserInput {
+        images: Vec::new(),
         text: child::task_message(&launch.task),
     });
     let mut watch = Watch {
