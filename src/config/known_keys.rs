@@ -54,6 +54,11 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 0,
     },
     KnownKey {
+        key: "model.vision",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
         key: "model.context_length",
         kind: FieldKind::Tokens,
         max: u64::MAX,
@@ -254,6 +259,32 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 0,
     },
     KnownKey {
+        key: "auxiliary.vision.model",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.vision.provider",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "auxiliary.vision.base_url",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "vision.embed_target_bytes",
+        kind: FieldKind::Count,
+        // Values outside 64 KiB–4 MiB are clamped when used, as Hermes does.
+        max: u64::MAX,
+    },
+    KnownKey {
+        key: "vision.max_calls_per_image",
+        kind: FieldKind::Count,
+        max: U32,
+    },
+    KnownKey {
         key: "goals.max_turns",
         kind: FieldKind::Count,
         max: 10_000,
@@ -439,6 +470,7 @@ pub(super) const SECTIONS: &[&str] = &[
     "delegation",
     "goals",
     "voice",
+    "vision",
     "stt",
     "tts",
 ];

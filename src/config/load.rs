@@ -103,6 +103,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.voice = section(text, &raw, path, "voice", w);
             config.stt = section(text, &raw, path, "stt", w);
             config.tts = section(text, &raw, path, "tts", w);
+            config.vision = section(text, &raw, path, "vision", w);
             config.hooks = raw.get("hooks").cloned().unwrap_or(Value::Null);
             config.hooks_auto_accept = section(text, &raw, path, "hooks_auto_accept", w);
         }

@@ -8,6 +8,7 @@ pub mod home;
 mod known_keys;
 pub mod load;
 pub mod schema;
+mod schema_vision;
 mod schema_voice;
 pub mod view;
 mod yaml_lines;

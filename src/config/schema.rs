@@ -7,6 +7,7 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+pub use super::schema_vision::*;
 pub use super::schema_voice::*;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -30,6 +31,7 @@ pub struct Config {
     pub voice: VoiceConfig,
     pub stt: SttConfig,
     pub tts: TtsConfig,
+    pub vision: VisionConfig,
     /// Shell hooks: event name → list of `{matcher, command, timeout}`. Kept raw here and
     /// validated by `safety::hooks` (unknown events get a "did you mean" warning there).
     #[serde(skip_serializing)]
@@ -56,6 +58,8 @@ pub struct ModelConfig {
     pub context_length: u64,
     /// Max output tokens per request; 0 means provider default.
     pub max_tokens: u32,
+    /// Whether the model takes images (`auto`: decided from the provider and model name).
+    pub vision: VisionSupport,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -164,6 +168,8 @@ pub struct AuxiliaryConfig {
     pub approval: AuxiliaryModel,
     /// The judge of the `/goal` loop.
     pub goal_judge: AuxiliaryModel,
+    /// Describes images for models that cannot see them (`vision_analyze`).
+    pub vision: AuxiliaryModel,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
