@@ -8,3 +8,5 @@
 
 pub mod embed;
 pub mod image_file;
+pub mod service;
+pub mod source;

@@ -183,6 +183,18 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         &client,
         &mut notices,
     );
+    let describer = auxiliary_endpoint(
+        &model_config,
+        AuxTask::Vision,
+        config,
+        options.env,
+        &client,
+        &mut notices,
+    )
+    .map(|e| crate::engine::images::Describer {
+        provider: e.provider,
+        model: e.model,
+    });
     let safety = safety_spec(SafetyInputs {
         home: options.home,
         config,
@@ -229,6 +241,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             max_turns: config.goals.max_turns.max(1),
             judge: goal_judge,
         },
+        vision: crate::engine::images::VisionSettings::from_config(&config.vision, describer),
     };
     Ok(StartedSession {
         handle: spawn_session(spec),
@@ -246,6 +259,8 @@ enum AuxTask {
     /// `delegation.model`/`provider`/`base_url`: the subagents' model.
     Delegation,
     GoalJudge,
+    /// Describes images for a model that cannot see them.
+    Vision,
 }
 
 fn auxiliary_endpoint(
@@ -271,6 +286,11 @@ fn auxiliary_endpoint(
             config.auxiliary.goal_judge.clone(),
             "auxiliary.goal_judge",
             "the goal judge uses the main model",
+        ),
+        AuxTask::Vision => (
+            config.auxiliary.vision.clone(),
+            "auxiliary.vision",
+            "images reach only models that can see them",
         ),
         AuxTask::Delegation => (
             crate::config::AuxiliaryModel {
@@ -373,6 +393,10 @@ fn resolve_endpoint(
         base_url: resolved.base_url.clone(),
         model: resolved.model.clone(),
         context_window: resolved.context_window,
+        supports_vision: crate::providers::capabilities::supports_vision(
+            model.vision,
+            &resolved.model,
+        ),
     })
 }
 

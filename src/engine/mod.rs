@@ -16,6 +16,8 @@ pub mod session;
 pub mod setup;
 pub mod spec;
 pub mod turn;
+pub mod turn_images;
+pub mod images;
 mod turn_hooks;
 
 pub use session::BusyInputMode;

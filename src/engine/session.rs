@@ -107,7 +107,9 @@ struct Actor {
     events: EventSink,
     pending: PendingRequests,
     steer: SteerBuffer,
-    queue: VecDeque<String>,
+    queue: VecDeque<super::turn_images::UserInput>,
+    /// Image payloads and embed counts, shared by the turns and `vision_analyze`.
+    images: Arc<super::images::ImageState>,
     status: StatusUpdate,
     next_turn_id: u64,
     next_shell_id: u64,
@@ -185,15 +187,17 @@ impl Actor {
 
     fn handle(&mut self, op: Op) {
         match op {
-            Op::UserInput { text, images: _ } => self.user_input(text),
+            Op::UserInput { text, images } => {
+                self.user_input(super::turn_images::UserInput { text, images })
+            }
             Op::Interrupt => self.interrupt(),
             Op::Steer { text } => match self.running {
                 Some(_) => self.steer_running(text),
-                None => self.start_turn(text),
+                None => self.start_turn(text.into()),
             },
             Op::Queue { text } => match self.running {
-                Some(_) => self.queue.push_back(text),
-                None => self.start_turn(text),
+                Some(_) => self.queue.push_back(text.into()),
+                None => self.start_turn(text.into()),
             },
             Op::SecretReply { id, value } => self.secret_reply(&id, value),
             Op::ClarifyReply { id, answer } => {
@@ -252,17 +256,27 @@ impl Actor {
         }
     }
 
-    fn user_input(&mut self, text: String) {
+    fn user_input(&mut self, input: super::turn_images::UserInput) {
         if self.running.is_none() {
-            return self.start_turn(text);
+            return self.start_turn(input);
         }
         match self.spec.busy_input {
             BusyInputMode::Interrupt => {
-                self.queue.push_front(text);
+                self.queue.push_front(input);
                 self.interrupt();
             }
-            BusyInputMode::Queue => self.queue.push_back(text),
-            BusyInputMode::Steer => self.steer_running(text),
+            BusyInputMode::Queue => self.queue.push_back(input),
+            // A steer is text only; a message with images waits for the next turn instead.
+            BusyInputMode::Steer if !input.images.is_empty() => {
+                self.notice(
+                    NoticeLevel::Info,
+                    "a message with images cannot steer a running turn: it is queued and \
+                     sent when the turn ends"
+                        .to_string(),
+                );
+                self.queue.push_back(input);
+            }
+            BusyInputMode::Steer => self.steer_running(input.text),
         }
     }
 
@@ -284,8 +298,8 @@ impl Actor {
         }
     }
 
-    fn start_turn(&mut self, text: String) {
-        self.start(TurnInput::User(text));
+    fn start_turn(&mut self, input: super::turn_images::UserInput) {
+        self.start(TurnInput::User(input));
     }
 
     fn start(&mut self, input: TurnInput) {
@@ -340,6 +354,12 @@ impl Actor {
             wrapping: CallWrapping {
                 hooks: Some(self.guard.hooks.clone()),
                 redactor: self.guard.redactor.clone(),
+            },
+            vision: super::turn_images::TurnVision {
+                state: self.images.clone(),
+                settings: self.spec.vision.clone(),
+                model_sees_images: self.spec.endpoint.supports_vision,
+                model: self.spec.endpoint.model.clone(),
             },
         };
         self.events.send(Event::TurnStarted { turn_id });

@@ -159,7 +159,7 @@ impl Actor {
             max_turns,
         });
         self.goal_changed();
-        self.start_turn(text);
+        self.start_turn(text.into());
     }
 
     fn pause_goal_by_user(&mut self) {
@@ -334,7 +334,7 @@ impl Actor {
             prompt: prompt.clone(),
         });
         self.goal_changed();
-        self.start(TurnInput::User(prompt));
+        self.start(TurnInput::User(prompt.into()));
     }
 
     /// Anything else starting a turn makes a pending verdict stale.

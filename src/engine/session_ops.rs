@@ -76,7 +76,7 @@ impl Actor {
                 missing,
             } => {
                 if missing.is_empty() {
-                    return self.user_input(text);
+                    return self.user_input(text.into());
                 }
                 self.pending_skill = Some(PendingSkill {
                     skill: name,
@@ -123,7 +123,7 @@ impl Actor {
             }
             None => {
                 if let Some(done) = self.pending_skill.take() {
-                    self.user_input(done.message);
+                    self.user_input(done.message.into());
                 }
             }
         }
@@ -213,7 +213,7 @@ impl Actor {
                 self.history.truncate(index);
                 // The stored turn is hidden (active = 0), as /undo does, before it runs again.
                 self.recorder.undo_turns(1);
-                self.start_turn(text);
+                self.start_turn(text.into());
             }
             None => self.notice(NoticeLevel::Warning, "nothing to retry yet".to_string()),
         }

@@ -108,8 +108,8 @@ impl Actor {
             format!("{headline} — sent to the agent as the next message"),
         );
         match self.running {
-            Some(_) => self.queue.push_back(text),
-            None => self.start_turn(text),
+            Some(_) => self.queue.push_back(text.into()),
+            None => self.start_turn(text.into()),
         }
     }
 }

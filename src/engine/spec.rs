@@ -37,6 +37,8 @@ pub struct ModelEndpoint {
     pub base_url: String,
     pub model: String,
     pub context_window: u64,
+    /// Whether the model sees images (`model.vision`, else the known text-only families).
+    pub supports_vision: bool,
 }
 
 /// Builds a new endpoint for `Op::SwitchModel`.
@@ -83,6 +85,8 @@ pub struct SessionSpec {
     pub delegation: super::delegation::DelegationSpec,
     /// The `/goal` loop: its budget and judge.
     pub goals: GoalSettings,
+    /// Image budget, embed cap and the describer for text-only models.
+    pub vision: super::images::VisionSettings,
 }
 
 /// `goals.max_turns` and `auxiliary.goal_judge`.

@@ -58,12 +58,13 @@ pub struct TurnContext {
     pub session_id: String,
     /// Hooks and redaction around tool calls; `pre_llm_call`/`post_llm_call` hooks.
     pub wrapping: CallWrapping,
+    pub vision: super::turn_images::TurnVision,
 }
 
 /// What a turn was started for.
 pub enum TurnInput {
     /// A user message.
-    User(String),
+    User(super::turn_images::UserInput),
     /// `/compress`: summarise the conversation now, without a model reply.
     Compress,
 }
@@ -88,7 +89,7 @@ pub async fn run_turn(
     input: TurnInput,
 ) -> TurnResult {
     let input = match input {
-        TurnInput::User(text) => text,
+        TurnInput::User(input) => input,
         TurnInput::Compress => {
             let outcome = match compress_now(&mut ctx, &mut history, Trigger::Requested).await {
                 Ok(()) => TurnOutcome::Completed,
@@ -98,8 +99,16 @@ pub async fn run_turn(
             return finish(ctx, history, outcome);
         }
     };
-    let input = turn_hooks::with_hook_context(&ctx, input, history.is_empty()).await;
-    history.push(Message::user(input));
+    let text = turn_hooks::with_hook_context(&ctx, input.text, history.is_empty()).await;
+    let message = super::turn_images::user_message(
+        &ctx.vision,
+        &ctx.events,
+        text,
+        &input.images,
+        &ctx.tool_ctx.cancel,
+    )
+    .await;
+    history.push(message);
     record_last(&ctx, &history).await;
     let mut progress = Progress::default();
     let cancel = ctx.tool_ctx.cancel.clone();
@@ -124,10 +133,23 @@ pub async fn run_turn(
                 }),
             }
         }
+        let (messages, problems) = super::images::prepare(
+            &ctx.vision.state,
+            ctx.vision.settings.embed_target_bytes,
+            ctx.vision.model_sees_images,
+            history.clone(),
+        )
+        .await;
+        for text in problems {
+            ctx.events.send(Event::Notice {
+                level: NoticeLevel::Warning,
+                text,
+            });
+        }
         let request = ChatRequest {
             model: ctx.model.clone(),
             system: ctx.system.clone(),
-            messages: history.clone(),
+            messages,
             tools: ctx.tools.schemas(),
             max_tokens: ctx.max_tokens,
         };
@@ -320,7 +342,14 @@ fn append_tool_results(
         if run.output.outcome != ToolOutcome::Cancelled {
             progress.tools_done.push(run.call.name.clone());
         }
-        history.push(Message::tool_result(&run.call, run.output.content.clone()));
+        let mut result = Message::tool_result(&run.call, run.output.content.clone());
+        result.images = run
+            .output
+            .images
+            .iter()
+            .map(|path| crate::providers::ImagePart::new(path.clone()))
+            .collect();
+        history.push(result);
     }
     let steered: Vec<String> = steer
         .lock()

@@ -22,12 +22,14 @@ use crate::store::sessions::session_from_row;
 use crate::store::time;
 use crate::store::types::MessageRow;
 use crate::store::types::StoredMessage;
+use crate::store::types::decode_images;
 use crate::store::types::decode_tool_calls;
+use crate::store::types::encode_images;
 use crate::store::types::encode_tool_calls;
 use crate::store::types::role_str;
 
 pub(crate) const MESSAGE_COLS: &str = "id, session_id, role, content, tool_calls, tool_call_id, \
-     tool_name, reasoning, finish_reason, token_count, timestamp, active";
+     tool_name, reasoning, finish_reason, token_count, timestamp, active, images";
 
 pub(crate) fn message_from_row(r: &Row<'_>) -> rusqlite::Result<MessageRow> {
     let tool_calls: Option<String> = r.get(4)?;
@@ -44,6 +46,7 @@ pub(crate) fn message_from_row(r: &Row<'_>) -> rusqlite::Result<MessageRow> {
         token_count: r.get::<_, Option<i64>>(9)?.map(|n| n.max(0) as u64),
         timestamp: r.get::<_, Option<f64>>(10)?.unwrap_or(0.0),
         active: r.get::<_, Option<i64>>(11)?.unwrap_or(1) != 0,
+        images: decode_images(r.get::<_, Option<String>>(12)?.as_deref()),
     })
 }
 
@@ -102,8 +105,8 @@ impl SessionStore {
         {
             let mut insert = tx.prepare_cached(
                 "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, \
-                 tool_name, timestamp, token_count, finish_reason, reasoning, active) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1)",
+                 tool_name, timestamp, token_count, finish_reason, reasoning, active, images) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1, ?11)",
             )?;
             let now = time::now();
             for (m, tool_calls) in messages.iter().zip(&encoded) {
@@ -118,6 +121,7 @@ impl SessionStore {
                     m.token_count.map(|n| n.min(i64::MAX as u64) as i64),
                     m.finish_reason,
                     m.reasoning,
+                    encode_images(&m.images),
                 ])?;
                 ids.push(tx.last_insert_rowid());
             }
@@ -300,9 +304,9 @@ impl SessionStore {
         tx.execute(
             &format!(
                 "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, \
-                 tool_name, timestamp, token_count, finish_reason, reasoning, active) \
+                 tool_name, timestamp, token_count, finish_reason, reasoning, active, images) \
                  SELECT ?1, role, content, tool_call_id, tool_calls, tool_name, timestamp, \
-                 token_count, finish_reason, reasoning, 1 FROM messages \
+                 token_count, finish_reason, reasoning, 1, images FROM messages \
                  WHERE session_id = ?2 AND {ACTIVE} ORDER BY id"
             ),
             [new_id, from_id],

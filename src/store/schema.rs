@@ -110,7 +110,8 @@ CREATE TABLE IF NOT EXISTS messages (
     codex_message_items TEXT,
     platform_message_id TEXT,
     observed INTEGER DEFAULT 0,
-    active INTEGER NOT NULL DEFAULT 1
+    active INTEGER NOT NULL DEFAULT 1,
+    images TEXT
 )";
 
 /// `messages` columns and their `ADD COLUMN` declarations.
@@ -133,6 +134,8 @@ pub const MESSAGE_COLUMNS: &[(&str, &str)] = &[
     ("platform_message_id", "TEXT"),
     ("observed", "INTEGER DEFAULT 0"),
     ("active", "INTEGER NOT NULL DEFAULT 1"),
+    // Ours: a JSON array of the image files sent with a message (never the pixels).
+    ("images", "TEXT"),
 ];
 
 pub const CREATE_STATE_META: &str =

@@ -89,6 +89,8 @@ pub struct StoredMessage {
     pub reasoning: Option<String>,
     pub finish_reason: Option<String>,
     pub token_count: Option<u64>,
+    /// The image files sent with the message.
+    pub images: Vec<std::path::PathBuf>,
 }
 
 impl StoredMessage {
@@ -103,6 +105,7 @@ impl StoredMessage {
             reasoning: None,
             finish_reason: None,
             token_count: None,
+            images: Vec::new(),
         }
     }
 
@@ -117,6 +120,7 @@ impl StoredMessage {
             reasoning: m.reasoning.clone(),
             finish_reason: None,
             token_count: None,
+            images: m.images.iter().map(|i| i.path.clone()).collect(),
         }
     }
 }
@@ -262,6 +266,7 @@ pub struct MessageRow {
     pub token_count: Option<u64>,
     pub timestamp: f64,
     pub active: bool,
+    pub images: Vec<std::path::PathBuf>,
 }
 
 impl MessageRow {
@@ -274,9 +279,35 @@ impl MessageRow {
             tool_call_id: self.tool_call_id.clone(),
             tool_name: self.tool_name.clone(),
             reasoning: self.reasoning.clone(),
-            images: Vec::new(),
+            images: self
+                .images
+                .iter()
+                .map(|p| crate::providers::ImagePart::new(p.clone()))
+                .collect(),
         })
     }
+}
+
+/// The `images` column: a JSON array of paths, or NULL for none.
+pub(crate) fn encode_images(images: &[std::path::PathBuf]) -> Option<String> {
+    if images.is_empty() {
+        return None;
+    }
+    let paths: Vec<String> = images
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    serde_json::to_string(&paths).ok()
+}
+
+/// The `images` column back; anything unreadable is no images (the text still loads).
+pub(crate) fn decode_images(column: Option<&str>) -> Vec<std::path::PathBuf> {
+    column
+        .and_then(|text| serde_json::from_str::<Vec<String>>(text).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .map(std::path::PathBuf::from)
+        .collect()
 }
 
 pub(crate) fn role_str(role: Role) -> &'static str {

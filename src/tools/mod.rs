@@ -71,6 +71,8 @@ pub struct ToolOutput {
     /// The text the model sees.
     pub content: String,
     pub outcome: ToolOutcome,
+    /// Images the model sees with the text (saved files; `vision_analyze` loads them).
+    pub images: Vec<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +89,7 @@ impl ToolOutput {
         Self {
             content: content.into(),
             outcome: ToolOutcome::Ok,
+            images: Vec::new(),
         }
     }
 
@@ -94,6 +97,7 @@ impl ToolOutput {
         Self {
             content: content.into(),
             outcome: ToolOutcome::Error,
+            images: Vec::new(),
         }
     }
 
@@ -101,6 +105,7 @@ impl ToolOutput {
         Self {
             content: content.into(),
             outcome: ToolOutcome::Denied,
+            images: Vec::new(),
         }
     }
 
@@ -108,6 +113,7 @@ impl ToolOutput {
         Self {
             content: content.into(),
             outcome: ToolOutcome::Cancelled,
+            images: Vec::new(),
         }
     }
 }

@@ -86,6 +86,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
             base_url: resolved.base_url.clone(),
             model: resolved.model.clone(),
             context_window: resolved.context_window,
+            supports_vision: true,
         },
         tools: Arc::new(ToolRegistry::core()),
         yolo: Yolo::On,
@@ -108,6 +109,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
         safety: hermes::engine::guard::SafetySpec::in_memory(cwd.to_path_buf()),
         delegation: hermes::engine::delegation::DelegationSpec::default(),
         goals: hermes::engine::spec::GoalSettings::default(),
+        vision: Default::default(),
     }
 }
 

@@ -86,6 +86,7 @@ pub fn child_spec(
         delegation: parent.child_delegation(id, parent_session_id),
         // Children have no goal commands; the loop belongs to the main agent.
         goals: crate::engine::spec::GoalSettings::default(),
+        vision: base.vision.clone(),
     }
 }
 

@@ -123,6 +123,7 @@ pub struct ChildBase {
     pub project_context: Arc<std::sync::OnceLock<String>>,
     /// Where finished top-level batches are saved (`HERMES_HOME/spawn-trees`).
     pub spawn_trees: Option<trees::SpawnTrees>,
+    pub vision: crate::engine::images::VisionSettings,
 }
 
 impl ChildBase {
@@ -143,6 +144,7 @@ impl ChildBase {
             checkpoints: spec.safety.checkpoints.clone(),
             redactor: spec.safety.redactor.clone(),
             project_context: Arc::new(std::sync::OnceLock::new()),
+            vision: spec.vision.for_subagent(),
             spawn_trees: spec
                 .safety
                 .home

@@ -1,0 +1,137 @@
+//! The images of a turn: the user's attached images become image parts of the user message
+//! when the model sees images; otherwise the auxiliary vision model describes each one into
+//! the text, and the user is told that this happened (or why it could not).
+//!
+//! Invariants: every attached image leaves a trace in the message (a part, a description or a
+//! placeholder naming the file); notices say which image and why.
+
+use std::sync::Arc;
+
+use super::events::EventSink;
+use super::images;
+use super::images::ImageState;
+use super::images::VisionSettings;
+use crate::protocol::Event;
+use crate::protocol::ImageAttachment;
+use crate::protocol::NoticeLevel;
+use crate::providers::ImagePart;
+use crate::providers::Message;
+
+/// A user message as it arrives from a frontend.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UserInput {
+    pub text: String,
+    pub images: Vec<ImageAttachment>,
+}
+
+impl From<String> for UserInput {
+    fn from(text: String) -> Self {
+        Self {
+            text,
+            images: Vec::new(),
+        }
+    }
+}
+
+/// What a turn knows about images.
+#[derive(Clone)]
+pub struct TurnVision {
+    pub state: Arc<ImageState>,
+    pub settings: VisionSettings,
+    /// The main model sees images (`ModelEndpoint::supports_vision`).
+    pub model_sees_images: bool,
+    /// The main model's name, for notices.
+    pub model: String,
+}
+
+/// The history message for `text` (already through the hooks) and the attached `images`.
+pub async fn user_message(
+    vision: &TurnVision,
+    events: &EventSink,
+    text: String,
+    attached: &[ImageAttachment],
+    cancel: &tokio_util::sync::CancellationToken,
+) -> Message {
+    let mut message = Message::user(text);
+    if attached.is_empty() {
+        return message;
+    }
+    // The files stay referenced either way, so the store and transcripts keep them.
+    message.images = attached.iter().map(|a| ImagePart::new(&a.path)).collect();
+    if vision.model_sees_images {
+        return message;
+    }
+    let question = images::attached_image_question(&message.content);
+    let mut notes = String::new();
+    for (index, image) in attached.iter().enumerate() {
+        let n = index + 1;
+        let name = images::file_name(&image.path);
+        let Some(describer) = &vision.settings.describer else {
+            notice(
+                events,
+                NoticeLevel::Warning,
+                format!(
+                    "{} cannot see images and no auxiliary.vision model is set, so Image #{n} \
+                     ({name}) was not shown to it. Set auxiliary.vision.model, or switch to a \
+                     vision model with /model.",
+                    vision.model
+                ),
+            );
+            notes.push_str(&format!(
+                "\n\n[Image #{n} attached ({name}), but it could not be shown or described.]"
+            ));
+            continue;
+        };
+        notice(
+            events,
+            NoticeLevel::Info,
+            format!(
+                "🔍 {} cannot see images: asking {} to describe Image #{n}…",
+                vision.model, describer.model
+            ),
+        );
+        match images::describe(
+            describer,
+            &vision.state,
+            vision.settings.embed_target_bytes,
+            &image.path,
+            &question,
+            cancel,
+        )
+        .await
+        {
+            Ok(description) => {
+                notice(
+                    events,
+                    NoticeLevel::Info,
+                    format!(
+                        "🔍 Image #{n} described by {} ({} words) and sent as text.",
+                        describer.model,
+                        description.split_whitespace().count()
+                    ),
+                );
+                notes.push_str(&format!(
+                    "\n\n[Image #{n} ({name}, {}×{}), described by {} because {} cannot see \
+                     images:\n{description}]",
+                    image.width, image.height, describer.model, vision.model
+                ));
+            }
+            Err(err) => {
+                notice(
+                    events,
+                    NoticeLevel::Warning,
+                    format!("Image #{n} ({name}) could not be described: {err}"),
+                );
+                notes.push_str(&format!(
+                    "\n\n[Image #{n} attached ({name}), but it could not be described.]"
+                ));
+            }
+        }
+    }
+    message.content.push_str(&notes);
+    message
+}
+
+fn notice(events: &EventSink, level: NoticeLevel, text: String) {
+    events.send(Event::Notice { level, text });
+}
