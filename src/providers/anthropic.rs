@@ -9,6 +9,11 @@
 //! `{"raw_arguments": "<the string>"}` rather than `{}`: `input` must be an object, and
 //! keeping the text lets the model see what it actually sent when the tool reports the error.
 //!
+//! Images: base64 `image` blocks. In a user message they come before the text block (Anthropic
+//! recommends image-then-question); in a tool result, `content` becomes an array of the text
+//! block followed by the image blocks. Request bodies carry the base64 data and are never
+//! logged.
+//!
 //! Prompt caching (Hermes's `system_and_3` layout): `cache_control: ephemeral` on the system
 //! block and on the last block of each of the last 3 messages — 4 breakpoints, the API's
 //! maximum. Decoding lives in `anthropic_stream`; retries in `retry`.
@@ -32,6 +37,7 @@ use super::Role;
 use super::StreamDelta;
 use super::anthropic_stream::read_messages_stream;
 use super::http;
+use super::image_blocks;
 use super::registry::ResolvedProvider;
 use super::registry::Secret;
 use super::retry;
@@ -156,7 +162,7 @@ pub fn convert_history(history: &[Message]) -> Vec<Value> {
     for m in history {
         let (role, blocks) = match m.role {
             // No mid-conversation system role in this API; the text still reaches the model.
-            Role::User | Role::System => ("user", text_block(&m.content).into_iter().collect()),
+            Role::User | Role::System => ("user", user_blocks(m)),
             Role::Tool => ("user", vec![tool_result_block(m)]),
             Role::Assistant => {
                 let mut blocks: Vec<Value> = text_block(&m.content).into_iter().collect();
@@ -183,13 +189,24 @@ fn text_block(text: &str) -> Option<Value> {
     (!text.trim().is_empty()).then(|| json!({ "type": "text", "text": text }))
 }
 
+/// Images first, then the text block.
+fn user_blocks(m: &Message) -> Vec<Value> {
+    let mut blocks: Vec<Value> = m.images.iter().map(image_blocks::anthropic_block).collect();
+    blocks.extend(text_block(&m.content));
+    blocks
+}
+
 fn tool_result_block(m: &Message) -> Value {
     let mut block = json!({
         "type": "tool_result",
         "tool_use_id": m.tool_call_id.clone().unwrap_or_default(),
     });
-    // `content` is optional; an empty string would be rejected like an empty text block.
-    if !m.content.is_empty() {
+    if !m.images.is_empty() {
+        let mut content: Vec<Value> = text_block(&m.content).into_iter().collect();
+        content.extend(m.images.iter().map(image_blocks::anthropic_block));
+        block["content"] = Value::Array(content);
+    } else if !m.content.is_empty() {
+        // `content` is optional; an empty string would be rejected like an empty text block.
         block["content"] = json!(m.content);
     }
     block

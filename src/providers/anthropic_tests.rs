@@ -2,6 +2,10 @@ use pretty_assertions::assert_eq;
 use serde_json::json;
 
 use super::*;
+use std::sync::Arc;
+
+use crate::providers::ImagePart;
+use crate::providers::ImagePayload;
 use crate::providers::ToolCall;
 use crate::providers::ToolSchema;
 
@@ -51,6 +55,102 @@ fn history_conversion_merges_tool_results_and_same_roles() {
                 {"type":"tool_result","tool_use_id":"toolu_b"}]}),
             json!({"role":"assistant","content":[{"type":"text","text":"done"}]}),
         ]
+    );
+}
+
+fn png(path: &str, base64: &str) -> ImagePart {
+    ImagePart {
+        path: path.into(),
+        payload: Some(Arc::new(ImagePayload {
+            media_type: "image/png".into(),
+            base64: base64.into(),
+        })),
+    }
+}
+
+fn with_images(mut m: Message, images: Vec<ImagePart>) -> Message {
+    m.images = images;
+    m
+}
+
+fn image_block(base64: &str) -> serde_json::Value {
+    json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":base64}})
+}
+
+#[test]
+fn user_images_come_before_the_text() {
+    assert_eq!(
+        convert_history(&[with_images(
+            Message::user("what is this?"),
+            vec![png("/i/a.png", "AAAA")]
+        )]),
+        vec![json!({"role":"user","content":[
+            image_block("AAAA"),
+            {"type":"text","text":"what is this?"},
+        ]})]
+    );
+}
+
+#[test]
+fn two_images_with_empty_text_have_no_text_block_and_keep_the_cache_marker() {
+    let body = build_body(&request(vec![
+        Message::user("earlier"),
+        Message::assistant("ok", vec![]),
+        with_images(
+            Message::user(""),
+            vec![png("/i/a.png", "AAAA"), png("/i/b.png", "BBBB")],
+        ),
+    ]));
+    let mut marked_b = image_block("BBBB");
+    marked_b["cache_control"] = json!({"type":"ephemeral"});
+    assert_eq!(
+        body["messages"][2],
+        json!({"role":"user","content":[image_block("AAAA"), marked_b]})
+    );
+    assert_eq!(body.to_string().matches("cache_control").count(), 4);
+}
+
+#[test]
+fn missing_payload_becomes_a_text_block_in_place() {
+    assert_eq!(
+        convert_history(&[with_images(
+            Message::user("compare"),
+            vec![ImagePart::new("/i/gone.png"), png("/i/b.png", "BBBB")]
+        )]),
+        vec![json!({"role":"user","content":[
+            {"type":"text","text":"[image unavailable: gone.png]"},
+            image_block("BBBB"),
+            {"type":"text","text":"compare"},
+        ]})]
+    );
+}
+
+#[test]
+fn tool_result_images_make_content_an_array() {
+    let a = call("toolu_a", "vision_analyze", "{}");
+    let b = call("toolu_b", "read_file", "{}");
+    let c = call("toolu_c", "vision_analyze", "{}");
+    let history = vec![
+        Message::user("look"),
+        Message::assistant("", vec![a.clone(), b.clone(), c.clone()]),
+        with_images(
+            Message::tool_result(&a, "loaded shot.png"),
+            vec![png("/i/shot.png", "SHOT"), ImagePart::new("/i/lost.png")],
+        ),
+        Message::tool_result(&b, "text only"),
+        with_images(Message::tool_result(&c, ""), vec![png("/i/c.png", "CCCC")]),
+    ];
+    assert_eq!(
+        convert_history(&history)[2],
+        json!({"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"toolu_a","content":[
+                {"type":"text","text":"loaded shot.png"},
+                image_block("SHOT"),
+                {"type":"text","text":"[image unavailable: lost.png]"},
+            ]},
+            {"type":"tool_result","tool_use_id":"toolu_b","content":"text only"},
+            {"type":"tool_result","tool_use_id":"toolu_c","content":[image_block("CCCC")]},
+        ]})
     );
 }
 
@@ -192,5 +292,40 @@ mod network {
                 && head.contains("anthropic-version: 2023-06-01")
         );
         assert!(!head.contains("authorization"));
+    }
+
+    #[tokio::test]
+    async fn image_data_is_on_the_wire() {
+        let ok = sse(&[
+            json!({"type":"message_start","message":{"usage":{"input_tokens":3}}}),
+            json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+            json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"A cat."}}),
+            json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}),
+            json!({"type":"message_stop"}),
+        ]);
+        let server = TestServer::start(vec![Reply::sse(&ok)]).await;
+        let model = ModelConfig {
+            default: "claude".into(),
+            provider: "anthropic".into(),
+            base_url: server.base.clone(),
+            ..ModelConfig::default()
+        };
+        let env = |k: &str| (k == "ANTHROPIC_API_KEY").then(|| "sk-ant-test".to_string());
+        let resolved = registry::resolve(&model, &ProviderConfig::default(), &env).unwrap();
+        let p = registry::build(&resolved, http::build_client().unwrap());
+        let sink = |_: StreamDelta| {};
+        let req = request(vec![with_images(
+            Message::user("what is this?"),
+            vec![png("/i/a.png", "iVBORw0KGgo+/A==")],
+        )]);
+        let c = p.complete(&req, &sink, &CancellationToken::new()).await;
+        assert_eq!(c.unwrap().text, "A cat.");
+        let body = server.requests.lock().unwrap()[0].body.clone();
+        assert!(
+            body.contains(r#""data":"iVBORw0KGgo+/A==""#)
+                && body.contains(r#""media_type":"image/png""#),
+            "{body}"
+        );
+        assert!(!body.contains("/i/a.png"), "the local path is not sent");
     }
 }

@@ -10,6 +10,7 @@ pub mod anthropic;
 pub mod anthropic_stream;
 pub mod error;
 pub mod http;
+pub mod image_blocks;
 pub mod openai_chat;
 pub mod openai_stream;
 pub mod output;

@@ -6,7 +6,14 @@
 //! without `stream` and this provider instance stays non-streaming from then on. A 2xx answer
 //! that is plain JSON instead of SSE is accepted as a non-streaming completion too.
 //! Decoding lives in `openai_stream`; retries in `retry`. The key is sent only as the
-//! `Authorization` header and never logged.
+//! `Authorization` header and never logged; request bodies (which carry base64 images) are
+//! never logged either.
+//!
+//! Images: a user message with images gets array content (its text part first, then one
+//! `image_url` part per image); messages without images keep plain-string content. Tool
+//! messages can only carry text here, so images returned by tools go in one extra `user`
+//! message after the last tool message of a consecutive run (tool messages must directly
+//! follow the assistant message that called them).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
@@ -27,6 +34,7 @@ use super::Role;
 use super::StreamDelta;
 use super::http;
 use super::http::ErrorResponse;
+use super::image_blocks;
 use super::openai_stream::parse_chat_completion;
 use super::openai_stream::read_chat_stream;
 use super::registry::ResolvedProvider;
@@ -198,7 +206,7 @@ pub fn build_body(request: &ChatRequest, streaming: Streaming) -> Value {
     if !request.system.is_empty() {
         messages.push(json!({ "role": "system", "content": request.system }));
     }
-    messages.extend(request.messages.iter().map(wire_message));
+    messages.extend(wire_messages(&request.messages));
     let mut body = json!({ "model": request.model, "messages": messages });
     if !request.tools.is_empty() {
         let tools: Vec<Value> = request
@@ -223,10 +231,45 @@ pub fn build_body(request: &ChatRequest, streaming: Streaming) -> Value {
     body
 }
 
+/// The history in wire form, with the extra `user` message after each run of tool messages
+/// that returned images.
+fn wire_messages(history: &[Message]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(history.len());
+    let mut tool_images: Vec<Value> = Vec::new();
+    for (i, m) in history.iter().enumerate() {
+        out.push(wire_message(m));
+        if m.role != Role::Tool {
+            continue;
+        }
+        tool_images.extend(m.images.iter().map(image_blocks::openai_part));
+        let run_ends = history
+            .get(i + 1)
+            .is_none_or(|next| next.role != Role::Tool);
+        if run_ends && !tool_images.is_empty() {
+            let mut parts = vec![json!({ "type": "text", "text": image_blocks::TOOL_IMAGES_NOTE })];
+            parts.append(&mut tool_images);
+            out.push(json!({ "role": "user", "content": parts }));
+        }
+    }
+    out
+}
+
+/// Text part first (omitted when blank), then the images in order.
+fn user_parts(m: &Message) -> Vec<Value> {
+    let mut parts = Vec::with_capacity(m.images.len() + 1);
+    if !m.content.trim().is_empty() {
+        parts.push(json!({ "type": "text", "text": m.content }));
+    }
+    parts.extend(m.images.iter().map(image_blocks::openai_part));
+    parts
+}
+
+/// One message; images on tool messages are sent separately (see `wire_messages`).
 fn wire_message(m: &Message) -> Value {
     match m.role {
         Role::System => json!({ "role": "system", "content": m.content }),
-        Role::User => json!({ "role": "user", "content": m.content }),
+        Role::User if m.images.is_empty() => json!({ "role": "user", "content": m.content }),
+        Role::User => json!({ "role": "user", "content": user_parts(m) }),
         Role::Tool => json!({
             "role": "tool",
             "tool_call_id": m.tool_call_id.clone().unwrap_or_default(),

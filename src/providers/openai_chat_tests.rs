@@ -7,6 +7,8 @@ use serde_json::json;
 use super::*;
 use crate::config::schema::ModelConfig;
 use crate::config::schema::ProviderConfig;
+use crate::providers::ImagePart;
+use crate::providers::ImagePayload;
 use crate::providers::ToolCall;
 use crate::providers::ToolSchema;
 use crate::providers::registry;
@@ -67,6 +69,179 @@ fn body_in_openai_format() {
     let plain = build_body(&request(), Streaming::Off);
     assert!(plain.get("stream").is_none() && plain.get("stream_options").is_none());
     assert!(plain.get("tools").is_none() && plain.get("max_tokens").is_none());
+}
+
+fn png(path: &str, base64: &str) -> ImagePart {
+    ImagePart {
+        path: path.into(),
+        payload: Some(Arc::new(ImagePayload {
+            media_type: "image/png".into(),
+            base64: base64.into(),
+        })),
+    }
+}
+
+fn with_images(mut m: Message, images: Vec<ImagePart>) -> Message {
+    m.images = images;
+    m
+}
+
+fn messages_of(history: Vec<Message>) -> serde_json::Value {
+    let req = ChatRequest {
+        system: String::new(),
+        messages: history,
+        ..request()
+    };
+    build_body(&req, Streaming::Off)["messages"].clone()
+}
+
+#[test]
+fn user_image_with_text_is_an_array_with_text_first() {
+    assert_eq!(
+        messages_of(vec![
+            Message::user("before"),
+            with_images(
+                Message::user("what is this?"),
+                vec![png("/i/a.png", "AAAA")]
+            ),
+            Message::assistant("a cat", vec![]),
+        ]),
+        json!([
+            {"role":"user","content":"before"},
+            {"role":"user","content":[
+                {"type":"text","text":"what is this?"},
+                {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},
+            ]},
+            {"role":"assistant","content":"a cat"},
+        ])
+    );
+}
+
+#[test]
+fn two_images_with_empty_text_have_no_text_part() {
+    assert_eq!(
+        messages_of(vec![with_images(
+            Message::user(""),
+            vec![png("/i/a.png", "AAAA"), png("/i/b.png", "BBBB")]
+        )]),
+        json!([{"role":"user","content":[
+            {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},
+            {"type":"image_url","image_url":{"url":"data:image/png;base64,BBBB"}},
+        ]}])
+    );
+}
+
+#[test]
+fn missing_payload_becomes_a_text_part_in_place() {
+    assert_eq!(
+        messages_of(vec![with_images(
+            Message::user("compare"),
+            vec![png("/i/a.png", "AAAA"), ImagePart::new("/i/gone.png")]
+        )]),
+        json!([{"role":"user","content":[
+            {"type":"text","text":"compare"},
+            {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},
+            {"type":"text","text":"[image unavailable: gone.png]"},
+        ]}])
+    );
+}
+
+#[test]
+fn tool_images_follow_the_last_tool_message_of_the_run() {
+    let a = ToolCall {
+        id: "c1".into(),
+        name: "vision_analyze".into(),
+        arguments: "{}".into(),
+    };
+    let b = ToolCall {
+        id: "c2".into(),
+        name: "read_file".into(),
+        arguments: "{}".into(),
+    };
+    let c = ToolCall {
+        id: "c3".into(),
+        name: "vision_analyze".into(),
+        arguments: "{}".into(),
+    };
+    let history = vec![
+        Message::user("look"),
+        Message::assistant("", vec![a.clone(), b.clone()]),
+        with_images(
+            Message::tool_result(&a, "loaded shot.png"),
+            vec![png("/i/shot.png", "SHOT"), ImagePart::new("/i/lost.png")],
+        ),
+        Message::tool_result(&b, "text only"),
+        Message::assistant("", vec![c.clone()]),
+        with_images(
+            Message::tool_result(&c, "loaded two.png"),
+            vec![png("/i/two.png", "TWO")],
+        ),
+    ];
+    let note = json!({"type":"text","text":"[Images returned by the tool call(s) above]"});
+    assert_eq!(
+        messages_of(history),
+        json!([
+            {"role":"user","content":"look"},
+            {"role":"assistant","content":null,"tool_calls":[
+                {"id":"c1","type":"function","function":{"name":"vision_analyze","arguments":"{}"}},
+                {"id":"c2","type":"function","function":{"name":"read_file","arguments":"{}"}}]},
+            {"role":"tool","tool_call_id":"c1","content":"loaded shot.png"},
+            {"role":"tool","tool_call_id":"c2","content":"text only"},
+            {"role":"user","content":[
+                note,
+                {"type":"image_url","image_url":{"url":"data:image/png;base64,SHOT"}},
+                {"type":"text","text":"[image unavailable: lost.png]"},
+            ]},
+            {"role":"assistant","content":null,"tool_calls":[
+                {"id":"c3","type":"function","function":{"name":"vision_analyze","arguments":"{}"}}]},
+            {"role":"tool","tool_call_id":"c3","content":"loaded two.png"},
+            {"role":"user","content":[
+                note,
+                {"type":"image_url","image_url":{"url":"data:image/png;base64,TWO"}},
+            ]},
+        ])
+    );
+}
+
+#[test]
+fn tool_run_without_images_adds_no_message() {
+    let a = ToolCall {
+        id: "c1".into(),
+        name: "read_file".into(),
+        arguments: "{}".into(),
+    };
+    let messages = messages_of(vec![
+        Message::user("hi"),
+        Message::assistant("", vec![a.clone()]),
+        Message::tool_result(&a, "out"),
+    ]);
+    assert_eq!(messages.as_array().unwrap().len(), 3);
+    assert_eq!(
+        messages[2],
+        json!({"role":"tool","tool_call_id":"c1","content":"out"})
+    );
+}
+
+#[tokio::test]
+async fn data_url_is_on_the_wire() {
+    let server = TestServer::start(vec![Reply::sse(&sse_text("a cat"))]).await;
+    let p = provider_for(&server, "custom", None);
+    let req = ChatRequest {
+        messages: vec![with_images(
+            Message::user("what is this?"),
+            vec![png("/i/a.png", "iVBORw0KGgo+/A==")],
+        )],
+        ..request()
+    };
+    let sink = |_: StreamDelta| {};
+    let c = p.complete(&req, &sink, &CancellationToken::new()).await;
+    assert_eq!(c.unwrap().text, "a cat");
+    let body = server.requests.lock().unwrap()[0].body.clone();
+    assert!(
+        body.contains(r#""url":"data:image/png;base64,iVBORw0KGgo+/A==""#),
+        "{body}"
+    );
+    assert!(!body.contains("/i/a.png"), "the local path is not sent");
 }
 
 #[test]
