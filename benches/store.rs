@@ -172,6 +172,7 @@ fn context(dir: &std::path::Path) -> ToolContext {
         policy: Arc::new(HardlineOnly),
         session: Arc::new(SessionTools::new()),
         delegator: None,
+        vision: None,
     }
 }
 

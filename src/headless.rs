@@ -100,6 +100,7 @@ pub struct HeadlessReport {
 pub async fn run_one_shot(
     mut handle: SessionHandle,
     prompt: String,
+    images: Vec<crate::protocol::ImageAttachment>,
     output: OutputMode,
     clarify: PromptMode,
     out: &mut (dyn Write + Send),
@@ -128,7 +129,7 @@ pub async fn run_one_shot(
         None => (
             Op::UserInput {
                 text: prompt,
-                images: Vec::new(),
+                images,
             },
             None,
         ),

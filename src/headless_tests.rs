@@ -67,6 +67,7 @@ async fn run(script: Vec<Event>, output: OutputMode) -> (HeadlessReport, String,
     let report = run_one_shot(
         handle,
         "hi".into(),
+        Vec::new(),
         output,
         PromptMode::Decline,
         &mut out,
@@ -161,6 +162,7 @@ async fn clarify_is_declined_without_a_terminal() {
         run_one_shot(
             handle,
             "hi".into(),
+            Vec::new(),
             OutputMode::Text,
             PromptMode::Decline,
             &mut out,

@@ -89,6 +89,9 @@ struct GlobalArgs {
     /// Continue the most recent session started in this directory.
     #[arg(short = 'c', long = "continue", global = true)]
     continue_last: bool,
+    /// Attach an image file to the -z prompt (repeatable; png, jpg, gif, webp, bmp).
+    #[arg(long = "image", value_name = "PATH", global = true)]
+    images: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -298,9 +301,7 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
         factory: Box::new(factory),
         warnings: prepared.warnings,
         voice: hermes::tui::VoiceLink::Running(voice),
-        attach: hermes::tui::AttachLink::Unavailable(
-            "image attachments are not wired up yet".to_string(),
-        ),
+        attach: hermes::tui::AttachLink::Running(spawn_attach_service(home)),
     };
     let result = runtime.block_on(hermes::tui::run(options));
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
@@ -352,6 +353,36 @@ impl hermes::tui::SessionFactory for TuiSessionFactory {
     }
 }
 
+/// The clipboard and image-file service for the TUI (its own thread; the clipboard is opened
+/// on first use, not here).
+fn spawn_attach_service(home: &HermesHome) -> hermes::protocol::AttachHandle {
+    use hermes::clipboard::service;
+    use hermes::clipboard::source;
+    let env = source::ClipboardEnv::from_process();
+    service::spawn(service::AttachSettings {
+        images_dir: home.images_dir(),
+        cwd: std::env::current_dir().unwrap_or_default(),
+        home_dir: dirs::home_dir(),
+        env: env.clone(),
+        reader: Box::new(source::SystemClipboard::new(env)),
+    })
+}
+
+/// `--image PATH…`: each file decoded, checked and saved as a PNG under HERMES_HOME/images.
+fn attach_image_files(
+    home: &HermesHome,
+    paths: &[std::path::PathBuf],
+) -> Result<Vec<hermes::protocol::ImageAttachment>, hermes::clipboard::image_file::ImageError> {
+    use hermes::clipboard::image_file;
+    paths
+        .iter()
+        .map(|path| {
+            let image = image_file::decode_file(path)?;
+            image_file::save_png(&home.images_dir(), &image, std::time::SystemTime::now())
+        })
+        .collect()
+}
+
 fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::Result<i32> {
     let started = std::time::Instant::now();
     let prepared = prepare(home, global)?;
@@ -359,6 +390,13 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
         eprintln!("warning: {warning}");
     }
     let (env, loaded) = (&prepared.env, &prepared.loaded);
+    let images = match attach_image_files(home, &global.images) {
+        Ok(images) => images,
+        Err(err) => {
+            eprintln!("hermes: {err}");
+            return Ok(exit_code::CONFIG);
+        }
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -393,6 +431,7 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
         let report = run_one_shot(
             session.handle,
             prompt,
+            images,
             output,
             PromptMode::detect(),
             &mut stdout,

@@ -313,6 +313,12 @@ impl Actor {
             pending: self.pending.clone(),
             cancel: cancel.clone(),
         });
+        let vision = super::turn_images::TurnVision {
+            state: self.images.clone(),
+            settings: self.spec.vision.clone(),
+            model_sees_images: self.spec.endpoint.supports_vision,
+            model: self.spec.endpoint.model.clone(),
+        };
         let tool_ctx = ToolContext {
             call_id: String::new(),
             session_id: self.spec.session_id.clone(),
@@ -328,6 +334,7 @@ impl Actor {
             session: self.session_tools.clone(),
             env: self.spec.tool_env.clone(),
             delegator: self.delegator(turn_id, &cancel),
+            vision: Some(Arc::new(super::turn_images::SessionVision(vision.clone()))),
         };
         let ctx = TurnContext {
             turn_id,
@@ -355,12 +362,7 @@ impl Actor {
                 hooks: Some(self.guard.hooks.clone()),
                 redactor: self.guard.redactor.clone(),
             },
-            vision: super::turn_images::TurnVision {
-                state: self.images.clone(),
-                settings: self.spec.vision.clone(),
-                model_sees_images: self.spec.endpoint.supports_vision,
-                model: self.spec.endpoint.model.clone(),
-            },
+            vision,
         };
         self.events.send(Event::TurnStarted { turn_id });
         // The turn gets a copy; ours stays as the fallback if the turn task panics.

@@ -245,6 +245,7 @@ impl Actor {
             session: self.session_tools.clone(),
             env: self.spec.tool_env.clone(),
             delegator: None,
+            vision: None,
         };
         let tools = self.spec.tools.clone();
         let events = self.events.clone();

@@ -94,6 +94,9 @@ pub fn build_tools(
     let _ = tools.register(Arc::new(
         crate::tools::text_to_speech::TextToSpeechTool::new(home.clone()),
     ));
+    let _ = tools.register(Arc::new(crate::tools::vision::VisionAnalyzeTool::new(
+        home.clone(),
+    )));
     tools
 }
 

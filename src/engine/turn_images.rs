@@ -132,6 +132,46 @@ pub async fn user_message(
     message
 }
 
+/// `vision_analyze`'s view of the session.
+pub struct SessionVision(pub TurnVision);
+
+#[async_trait::async_trait]
+impl crate::tools::VisionHost for SessionVision {
+    fn model_sees_images(&self) -> bool {
+        self.0.model_sees_images
+    }
+
+    fn note_embed(&self, image: &std::path::Path) -> Result<(), u64> {
+        self.0
+            .state
+            .note_embed(image, self.0.settings.max_embeds_per_image)
+    }
+
+    async fn describe(
+        &self,
+        image: &std::path::Path,
+        question: &str,
+        cancel: &tokio_util::sync::CancellationToken,
+    ) -> Result<String, String> {
+        let Some(describer) = &self.0.settings.describer else {
+            return Err(format!(
+                "{} cannot see images and no auxiliary.vision model is configured (set \
+                 auxiliary.vision.model to a vision model)",
+                self.0.model
+            ));
+        };
+        images::describe(
+            describer,
+            &self.0.state,
+            self.0.settings.embed_target_bytes,
+            image,
+            question,
+            cancel,
+        )
+        .await
+    }
+}
+
 fn notice(events: &EventSink, level: NoticeLevel, text: String) {
     events.send(Event::Notice { level, text });
 }

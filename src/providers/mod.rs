@@ -8,6 +8,7 @@
 
 pub mod anthropic;
 pub mod anthropic_stream;
+pub mod capabilities;
 pub mod error;
 pub mod http;
 pub mod image_blocks;

@@ -72,6 +72,24 @@ pub trait Delegator: Send + Sync {
     ) -> Result<String, String>;
 }
 
+/// What `vision_analyze` needs from the session: whether the model sees images, the embed cap
+/// and the auxiliary describer. The engine implements it.
+#[async_trait]
+pub trait VisionHost: Send + Sync {
+    /// The main model sees images in tool results (then the image is embedded).
+    fn model_sees_images(&self) -> bool;
+    /// Count one embed of `image` (a resolved path or a URL); `Err(n)` when it was already
+    /// embedded `n` times and `vision.max_calls_per_image` is reached.
+    fn note_embed(&self, image: &Path) -> Result<(), u64>;
+    /// The auxiliary vision model's answer to `question` about the image file, or why not.
+    async fn describe(
+        &self,
+        image: &Path,
+        question: &str,
+        cancel: &CancellationToken,
+    ) -> Result<String, String>;
+}
+
 /// Limits and settings tools read from config.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolLimits {
@@ -148,4 +166,6 @@ pub struct ToolContext {
     pub env: Arc<ToolEnv>,
     /// Starts subagents (`delegate_task`); `None` where delegation is not available.
     pub delegator: Option<Arc<dyn Delegator>>,
+    /// Images for `vision_analyze`; `None` outside a model turn.
+    pub vision: Option<Arc<dyn VisionHost>>,
 }

@@ -25,6 +25,7 @@ pub mod skills;
 pub mod terminal;
 pub mod text_to_speech;
 pub mod todo;
+pub mod vision;
 pub mod write_file;
 
 #[cfg(test)]

@@ -72,6 +72,7 @@ pub fn ctx_with(dir: &Path, host: Arc<FakeHost>) -> ToolContext {
         policy: Arc::new(HardlineOnly),
         session: Arc::new(SessionTools::new()),
         delegator: None,
+        vision: None,
     }
 }
 
