@@ -54,11 +54,17 @@ pub enum AppEvent {
     /// `/model`: the picker's entries are ready (reading `.env` happens off the UI task).
     ModelPickerReady(ModelPicker),
     ModelPickerServers(Vec<LocalServer>),
-    /// A message's `@` references were read: send `text`, show `typed`.
+    /// A message's `@` references were read: send `text` with `images`, show `typed`.
     ReferencesExpanded {
         typed: String,
         text: String,
         notes: Vec<String>,
+        images: Vec<crate::protocol::ImageAttachment>,
+    },
+    /// A thumbnail for an attached image was made (or could not be).
+    ThumbnailReady {
+        path: std::path::PathBuf,
+        thumbnail: Result<super::thumbnails::Thumbnail, String>,
     },
     /// Paths for `@` completion (always delivered, possibly empty).
     PathCandidates(Vec<String>),
@@ -138,6 +144,12 @@ pub struct App {
     pub voice: super::voice_link::VoiceUi,
     /// The voice service's events, taken by the run loop.
     pub voice_events: Option<UnboundedReceiver<crate::protocol::VoiceEvent>>,
+    /// Attached images and the requests waiting for the attach service.
+    pub attach: super::attachments::AttachUi,
+    /// The attach service's events, taken by the run loop.
+    pub attach_events: Option<UnboundedReceiver<crate::protocol::AttachEvent>>,
+    /// Small images drawn next to the badges, on terminals that can show them.
+    pub thumbnails: super::thumbnails::Thumbnails,
     pub quit: bool,
 }
 
@@ -153,6 +165,10 @@ impl App {
         let (voice_ops, voice_events, voice_unavailable) = match options.voice {
             super::VoiceLink::Running(handle) => (Some(handle.ops), Some(handle.events), None),
             super::VoiceLink::Unavailable(why) => (None, None, Some(why)),
+        };
+        let (attach_requests, attach_events) = match options.attach {
+            super::AttachLink::Running(handle) => (Ok(handle.requests), Some(handle.events)),
+            super::AttachLink::Unavailable(why) => (Err(why), None),
         };
         let now = Instant::now();
         let mut transcript = Transcript::new();
@@ -193,6 +209,9 @@ impl App {
             editor_request: None,
             voice: super::voice_link::VoiceUi::new(voice_ops, record_key, voice_unavailable),
             voice_events,
+            attach: super::attachments::AttachUi::new(attach_requests),
+            attach_events,
+            thumbnails: super::thumbnails::Thumbnails::from_env(),
             quit: false,
         }
     }
@@ -244,7 +263,7 @@ impl App {
         });
     }
 
-    fn on_app_event(&mut self, event: AppEvent) {
+    pub(crate) fn on_app_event(&mut self, event: AppEvent) {
         match event {
             AppEvent::LocalServersFound(servers) => {
                 if let Some(onboarding) = &mut self.onboarding {
@@ -268,13 +287,21 @@ impl App {
                     let _ = tx.send(AppEvent::ModelPickerServers(servers));
                 });
             }
-            AppEvent::ReferencesExpanded { typed, text, notes } => {
+            AppEvent::ReferencesExpanded {
+                typed,
+                text,
+                notes,
+                images,
+            } => {
                 for note in &notes {
                     self.transcript.push_notice(NoticeLevel::Warning, note);
                 }
-                super::input::send_expanded(self, &typed, text);
+                super::input::send_expanded(self, &typed, text, images);
             }
             AppEvent::PathCandidates(paths) => self.composer.set_path_candidates(paths),
+            AppEvent::ThumbnailReady { path, thumbnail } => {
+                super::thumbnails::ready(self, path, thumbnail);
+            }
             AppEvent::ModelPickerServers(servers) => {
                 if let Some(picker) = &mut self.model_picker {
                     picker.add_local_servers(&servers);
@@ -301,6 +328,7 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     app.start_session();
     let mut engine_events: Option<UnboundedReceiver<Event>> = app.new_events.take();
     let mut voice_events = app.voice_events.take();
+    let mut attach_events = app.attach_events.take();
     let mut term_events = EventStream::new();
     let mut signals = super::signals::Signals::new();
     loop {
@@ -338,6 +366,13 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
                 Some(event) => super::voice_link::on_voice_event(&mut app, event),
                 None => voice_events = None,
             },
+            event = recv_optional(&mut attach_events) => match event {
+                Some(event) => super::attachments::on_attach_event(&mut app, event),
+                None => {
+                    attach_events = None;
+                    super::attachments::service_ended(&mut app);
+                }
+            },
             () = sleep_until(deadline), if deadline.is_some() => {
                 super::render::draw(&mut session.terminal, &mut app)
                     .map_err(TuiError::Terminal)?;
@@ -372,6 +407,14 @@ async fn recv_engine(events: &mut Option<UnboundedReceiver<Event>>) -> Option<Ev
 async fn recv_voice(
     events: &mut Option<UnboundedReceiver<crate::protocol::VoiceEvent>>,
 ) -> Option<crate::protocol::VoiceEvent> {
+    match events {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The next message on an optional channel; never resolves without one.
+async fn recv_optional<T>(events: &mut Option<UnboundedReceiver<T>>) -> Option<T> {
     match events {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,

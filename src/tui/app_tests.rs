@@ -15,7 +15,7 @@ use crate::tui::test_support::test_app;
 
 fn conversation(app: &mut App) {
     super::super::engine_link::on_engine_event(app, session_info());
-    super::super::input::send_message(app, "list the files".into());
+    super::super::input::send_message(app, "list the files".into(), Vec::new());
     for event in [
         Event::TurnStarted { turn_id: 1 },
         Event::ToolStart {
@@ -90,7 +90,7 @@ async fn busy_turn_shows_spinner_and_hint() {
     let dir = tempfile::tempdir().unwrap();
     let (mut app, _ops) = test_app(&dir, WithSession::Yes);
     super::super::engine_link::on_engine_event(&mut app, session_info());
-    super::super::input::send_message(&mut app, "think hard".into());
+    super::super::input::send_message(&mut app, "think hard".into(), Vec::new());
     super::super::engine_link::on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
     super::super::engine_link::on_engine_event(
         &mut app,

@@ -412,7 +412,7 @@ async fn a_session_ending_clears_the_queue() {
 #[tokio::test]
 async fn snapshot_app_with_a_request_wide_and_narrow() {
     let (_dir, mut app, _ops) = setup();
-    crate::tui::input::send_message(&mut app, "clean the build".into());
+    crate::tui::input::send_message(&mut app, "clean the build".into(), Vec::new());
     on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
     app.approvals.last_key = None;
     arrive(&mut app, request("r1", "rm -rf build/ target/"));

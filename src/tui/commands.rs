@@ -59,7 +59,8 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
             } else if app.turn_running {
                 super::input::steer(app, args.to_string());
             } else {
-                super::input::send_message(app, args.to_string());
+                let images = app.attach.take_images();
+                super::input::send_message(app, args.to_string(), images);
             }
         }
         "verbose" => {
@@ -81,6 +82,8 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
         }
         "copy" => copy(app, args),
         "voice" => super::voice_link::command(app, args),
+        "paste" => super::attachments::paste_command(app),
+        "image" => super::attachments::image_command(app, args),
         "resume" if args.is_empty() => open_sessions(app),
         "resume" => app.send(Op::ResumeSession {
             target: args.to_string(),
@@ -134,7 +137,7 @@ fn history(app: &mut App) {
     let mut body = String::new();
     let mut n = 0;
     for entry in app.transcript.entries() {
-        if let super::transcript::Cell::User { text } = entry.cell() {
+        if let super::transcript::Cell::User { text, .. } = entry.cell() {
             n += 1;
             let first = text.lines().next().unwrap_or("");
             body.push_str(&format!("{n:>3}. {first}\n"));
@@ -154,6 +157,8 @@ fn help_body(skills: &[super::slash::SkillCommand]) -> String {
     format!(
         "{}\nKeys: Enter send · Shift/Alt+Enter or Ctrl+J newline · Tab queue while busy · \
          ↑/↓ history · Ctrl+G edit in $EDITOR · !cmd run a shell command\n\
+         Images: Ctrl+V or Alt+V paste from the clipboard · /paste · /image PATH · \
+         Backspace on an empty draft removes the last · Ctrl+C clears them\n\
          Esc/Ctrl+C interrupt · Ctrl+C twice or Ctrl+D exit · PgUp/PgDn scroll · \
          Ctrl+O cycle focus · Ctrl+T or /agents subagent monitor · F7 fold the live bar · F2 show/hide side panes · \
          F3 approvals\n\
@@ -265,9 +270,10 @@ fn queue(app: &mut App, args: &str) {
         );
     }
     if app.turn_running {
-        app.queue.push(args.to_string());
+        super::input::queue_message(app, args.to_string());
     } else {
-        super::input::send_message(app, args.to_string());
+        let images = app.attach.take_images();
+        super::input::send_message(app, args.to_string(), images);
     }
 }
 

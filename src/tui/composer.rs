@@ -72,6 +72,8 @@ pub struct Composer {
     at: AtState,
     /// Drawn instead of the `❯` prompt (the voice level meter while recording).
     prompt_override: Option<String>,
+    /// Rows kept between the rule and the input for the app (the attachment row).
+    header_rows: u16,
 }
 
 fn new_textarea(lines: Vec<String>) -> TextArea<'static> {
@@ -95,6 +97,7 @@ impl Composer {
             skills: Vec::new(),
             at: AtState::default(),
             prompt_override: None,
+            header_rows: 0,
         }
     }
 

@@ -183,7 +183,10 @@ fn popup_opens_for_partial_names_and_enter_completes() {
         .iter()
         .map(|m| m.command.name())
         .collect();
-    assert_eq!(names, ["status", "statusbar", "steer", "stop", "history"]);
+    assert_eq!(
+        names,
+        ["status", "statusbar", "steer", "stop", "history", "paste"]
+    );
     // status takes no arguments: Enter completes and sends.
     assert_eq!(press(&mut c, KeyCode::Enter), slash("status", ""));
 
@@ -218,7 +221,7 @@ fn popup_navigation_tab_and_esc() {
         c.popup()
             .and_then(|p| p.selected())
             .map(|m| m.command.name()),
-        Some("history"),
+        Some("paste"),
         "Up wraps to the last match (a subsequence match ranks last)"
     );
     assert_eq!(press(&mut c, KeyCode::Esc), ComposerAction::Changed);
@@ -532,11 +535,16 @@ fn styles_come_from_theme_roles() {
     assert_eq!(colours(20, 0), role(Role::MenuCurrent));
     assert_eq!(colours(2, 1), role(Role::Menu));
     assert_eq!(colours(20, 1), role(Role::MenuMeta));
-    // Focused rule, prompt, and a reversed cursor after the typed text.
-    assert_eq!(buf[(0, 5)].fg, theme.style(Role::BorderFocused).fg.unwrap());
-    assert_eq!(buf[(0, 6)].symbol(), "❯");
-    assert_eq!(buf[(0, 6)].fg, theme.style(Role::Prompt).fg.unwrap());
-    assert!(buf[(5, 6)].modifier.contains(Modifier::REVERSED));
+    // Focused rule (under the popup), prompt, and a reversed cursor after the typed text.
+    let rule = c.popup().unwrap().desired_height();
+    assert_eq!(rule, 6);
+    assert_eq!(
+        buf[(0, rule)].fg,
+        theme.style(Role::BorderFocused).fg.unwrap()
+    );
+    assert_eq!(buf[(0, rule + 1)].symbol(), "❯");
+    assert_eq!(buf[(0, rule + 1)].fg, theme.style(Role::Prompt).fg.unwrap());
+    assert!(buf[(5, rule + 1)].modifier.contains(Modifier::REVERSED));
 
     let view = ComposerView {
         focus: ComposerFocus::Unfocused,

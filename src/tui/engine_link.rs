@@ -84,7 +84,7 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             app.status.busy = None;
             app.pending_clarify = None;
             if let Some(next) = app.queue.pop_front() {
-                super::input::send_message(app, next);
+                super::input::send_message(app, next.text, next.images);
             }
         }
         Event::ShutdownComplete => app.quit = true,

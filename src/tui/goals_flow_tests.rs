@@ -57,7 +57,7 @@ fn user_cells(app: &App) -> Vec<String> {
         .entries()
         .iter()
         .filter_map(|e| match e.cell() {
-            Cell::User { text } => Some(text.clone()),
+            Cell::User { text, .. } => Some(text.clone()),
             _ => None,
         })
         .collect()
@@ -311,7 +311,7 @@ fn walkthrough_status_lines_in_the_transcript() {
         .entries()
         .iter()
         .filter_map(|e| match e.cell() {
-            Cell::User { text } => Some(text.clone()),
+            Cell::User { text, .. } => Some(text.clone()),
             _ => None,
         })
         .collect();
@@ -369,7 +369,7 @@ fn replayed_continuations_show_their_marker_only() {
         .entries()
         .iter()
         .filter_map(|e| match e.cell() {
-            Cell::User { text } => Some(text.as_str()),
+            Cell::User { text, .. } => Some(text.as_str()),
             _ => None,
         })
         .collect();

@@ -3,7 +3,9 @@
 //! (`approvals_flow`; so Esc denies there instead of interrupting), the Subagents and Goals
 //! panes when focused (`agents_flow`, `goals_flow`), then app-level keys (interrupt, quit,
 //! focus), then the chat or the composer. Also the follow-ups of what the composer produces:
-//! messages, slash commands, shell commands, queueing and steering.
+//! messages, slash commands, shell commands, queueing and steering. A message takes the
+//! attached images with it (sent or queued); a steer or a clarify answer leaves them for the
+//! next message (`attachments`).
 
 use std::time::Duration;
 use std::time::Instant;
@@ -28,6 +30,7 @@ use super::overlays::onboarding::OnboardingAction;
 use super::overlays::secret_prompt::SecretAction;
 use super::overlays::sessions_picker::SessionsAction;
 use crate::protocol::ClarifyAnswer;
+use crate::protocol::ImageAttachment;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
 
@@ -44,8 +47,7 @@ pub fn on_terminal_event(app: &mut App, event: TermEvent) {
             if let Some(prompt) = &mut app.secret_prompt {
                 prompt.handle_paste(&text);
             } else if app.onboarding.is_none() {
-                app.composer.handle_paste(text);
-                feed_path_candidates(app);
+                super::attachments::on_paste(app, text);
             }
         }
         TermEvent::Mouse(mouse) => {
@@ -177,8 +179,13 @@ fn ctrl_c(app: &mut App) {
     if app.turn_running {
         return interrupt(app);
     }
+    // One press clears the draft and the attached images together.
+    let cleared_images = super::attachments::clear(app);
     if !app.composer.is_empty() {
         app.composer.clear();
+        return;
+    }
+    if cleared_images {
         return;
     }
     if app
@@ -224,9 +231,13 @@ fn decline_clarify(app: &mut App) {
 fn composer_key(app: &mut App, key: KeyEvent) {
     let is_up = key.code == KeyCode::Up && key.modifiers.is_empty();
     if is_up && app.composer.is_empty() && !app.queue.is_empty() {
-        if let Some(text) = app.queue.take_last() {
-            app.composer.set_text(&text);
+        if let Some(message) = app.queue.take_last() {
+            app.composer.set_text(&message.text);
+            app.attach.restore(message.images);
         }
+        return;
+    }
+    if super::attachments::on_composer_key(app, &key) {
         return;
     }
     let action = app.composer.handle_key(key);
@@ -239,7 +250,7 @@ fn composer_key(app: &mut App, key: KeyEvent) {
             let text = app.composer.text();
             app.composer.clear();
             if app.turn_running {
-                app.queue.push(text);
+                queue_message(app, text);
             } else {
                 submit(app, Submission::Message(text));
             }
@@ -251,23 +262,7 @@ fn composer_key(app: &mut App, key: KeyEvent) {
 
 fn submit(app: &mut App, submission: Submission) {
     match submission {
-        Submission::Message(text) => {
-            if text.trim().is_empty() {
-                return;
-            }
-            remember(app, &text);
-            if super::engine_link::answer_clarify(app, &text) {
-                return;
-            }
-            if !app.turn_running {
-                return send_message(app, text);
-            }
-            match app.busy_mode {
-                BusyMode::Interrupt => send_message(app, text),
-                BusyMode::Queue => app.queue.push(text),
-                BusyMode::Steer => steer(app, text),
-            }
-        }
+        Submission::Message(text) => submit_message(app, text),
         Submission::Slash { name, args } => {
             remember(app, format!("/{name} {args}").trim_end());
             super::commands::execute(app, &name, &args);
@@ -278,6 +273,41 @@ fn submit(app: &mut App, submission: Submission) {
             app.send(Op::RunShell { command });
         }
     }
+}
+
+/// A message from the composer, sent with the attached images (it may be only images). Input
+/// history keeps the text alone.
+pub fn submit_message(app: &mut App, text: String) {
+    let blank = text.trim().is_empty();
+    if blank && !app.attach.has_images() {
+        return;
+    }
+    if !blank {
+        remember(app, &text);
+        if super::engine_link::answer_clarify(app, &text) {
+            return super::attachments::kept_for_next(app, "an answer to a question");
+        }
+    }
+    if !app.turn_running {
+        let images = app.attach.take_images();
+        return send_message(app, text, images);
+    }
+    match app.busy_mode {
+        BusyMode::Interrupt => {
+            let images = app.attach.take_images();
+            send_message(app, text, images);
+        }
+        BusyMode::Queue => queue_message(app, text),
+        BusyMode::Steer if blank => super::attachments::kept_for_next(app, "a steer"),
+        BusyMode::Steer => steer(app, text),
+    }
+}
+
+/// Queues `text` with the attached images, to send when the turn ends.
+pub fn queue_message(app: &mut App, text: String) {
+    let images = app.attach.take_images();
+    app.queue
+        .push_message(super::queue::QueuedMessage { text, images });
 }
 
 /// Add to input history and save it off the UI task, so a crash loses nothing typed.
@@ -292,11 +322,11 @@ fn remember(app: &mut App, entry: &str) {
 }
 
 /// Show the message and hand it to the engine (which interrupts a running turn first).
-pub fn send_message(app: &mut App, text: String) {
+pub fn send_message(app: &mut App, text: String, images: Vec<ImageAttachment>) {
     // A new user message ends the review of finished subagents.
     app.side.agents.tree.drop_finished();
     if super::references::find_references(&text).is_empty() {
-        return send_expanded(app, &text, text.clone());
+        return send_expanded(app, &text, text.clone(), images);
     }
     // `@file`, `@folder/`, `@diff` read the disk and run git: off the UI task.
     let cwd = session_cwd(app);
@@ -307,18 +337,17 @@ pub fn send_message(app: &mut App, text: String) {
             typed: text,
             text: expanded.text,
             notes: expanded.notes,
+            images,
         });
     });
 }
 
 /// Show what the user typed; send the model the text with references attached.
-pub fn send_expanded(app: &mut App, typed: &str, text: String) {
-    app.transcript.push_user(typed);
+pub fn send_expanded(app: &mut App, typed: &str, text: String, images: Vec<ImageAttachment>) {
+    let lines = super::attachments::image_lines(&images);
+    app.transcript.push_user_with_images(typed, lines);
     app.chat.scroll_to_bottom();
-    app.send(Op::UserInput {
-        text,
-        images: Vec::new(),
-    });
+    app.send(Op::UserInput { text, images });
 }
 
 /// The working directory of the session (where `@` paths resolve), else the process's.
@@ -348,6 +377,7 @@ pub fn steer(app: &mut App, text: String) {
     app.transcript
         .push_notice(NoticeLevel::Info, &format!("steer: {text}"));
     app.send(Op::Steer { text });
+    super::attachments::kept_for_next(app, "a steer");
 }
 
 pub fn editor_finished(app: &mut App, edited: Result<String, String>) {

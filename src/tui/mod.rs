@@ -7,6 +7,8 @@
 pub mod agents_flow;
 pub mod app;
 pub mod approvals_flow;
+pub mod attachment_row;
+pub mod attachments;
 pub mod commands;
 pub mod composer;
 pub mod copy;
@@ -36,6 +38,7 @@ pub mod subagents;
 pub mod terminal;
 #[cfg(test)]
 pub(crate) mod test_support;
+pub mod thumbnails;
 pub mod transcript;
 pub mod voice_keys;
 pub mod voice_link;

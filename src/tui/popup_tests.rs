@@ -35,10 +35,10 @@ fn no_popup_without_matches() {
 #[test]
 fn selection_wraps_both_ways() {
     let mut p = SlashPopup::new("st", &[]).unwrap();
-    assert_eq!(p.matches().len(), 5);
+    assert_eq!(p.matches().len(), 6);
     assert_eq!(selected_name(&p), Some("status"));
     p.select_prev();
-    assert_eq!(selected_name(&p), Some("history"));
+    assert_eq!(selected_name(&p), Some("paste"));
     p.select_next();
     p.select_next();
     assert_eq!(selected_name(&p), Some("statusbar"));
@@ -104,7 +104,8 @@ fn skills_join_the_matches_after_builtins() {
             "steer",
             "stop",
             "stock-quotes",
-            "history"
+            "history",
+            "paste"
         ]
     );
     for _ in 0..4 {

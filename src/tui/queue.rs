@@ -5,6 +5,9 @@
 //! moves `take_last` back into the composer when the user presses ↑ on an empty draft. It does
 //! not talk to the engine.
 //!
+//! A queued message keeps the images that were attached when it was queued; its row says how
+//! many (`⋯ queued 1: 📎×2 text…`).
+//!
 //! Invariants: items are kept in send order; each renders as exactly one row (newlines folded,
 //! long text cut with `…`); at most `MAX_ROWS` rows are drawn, the last saying how many more.
 
@@ -14,15 +17,23 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use unicode_width::UnicodeWidthChar;
 
+use crate::protocol::ImageAttachment;
 use crate::theme::Role;
 use crate::theme::Theme;
 
 /// The most rows the queue view takes; beyond this the last row summarises the rest.
 pub const MAX_ROWS: usize = 5;
 
+/// A message waiting for the current turn to end, with the images it carries.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueuedMessage {
+    pub text: String,
+    pub images: Vec<ImageAttachment>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct QueuedMessages {
-    items: VecDeque<String>,
+    items: VecDeque<QueuedMessage>,
 }
 
 impl QueuedMessages {
@@ -30,17 +41,25 @@ impl QueuedMessages {
         Self::default()
     }
 
+    /// Queues a text-only message.
     pub fn push(&mut self, text: impl Into<String>) {
-        self.items.push_back(text.into());
+        self.push_message(QueuedMessage {
+            text: text.into(),
+            images: Vec::new(),
+        });
+    }
+
+    pub fn push_message(&mut self, message: QueuedMessage) {
+        self.items.push_back(message);
     }
 
     /// The next message to send.
-    pub fn pop_front(&mut self) -> Option<String> {
+    pub fn pop_front(&mut self) -> Option<QueuedMessage> {
         self.items.pop_front()
     }
 
     /// Removes the newest message (to edit it in the composer).
-    pub fn take_last(&mut self) -> Option<String> {
+    pub fn take_last(&mut self) -> Option<QueuedMessage> {
         self.items.pop_back()
     }
 
@@ -52,8 +71,9 @@ impl QueuedMessages {
         self.items.is_empty()
     }
 
+    /// The queued texts, in send order.
     pub fn items(&self) -> impl ExactSizeIterator<Item = &str> {
-        self.items.iter().map(String::as_str)
+        self.items.iter().map(|m| m.text.as_str())
     }
 
     pub fn clear(&mut self) {
@@ -76,7 +96,12 @@ impl QueuedMessages {
         let width = usize::from(area.width);
         let mut y = area.y;
         for (i, item) in self.items.iter().take(shown).enumerate() {
-            let line = fit(&format!("⋯ queued {}: {}", i + 1, fold(item)), width);
+            let images = match item.images.len() {
+                0 => String::new(),
+                n => format!("📎×{n} "),
+            };
+            let text = format!("⋯ queued {}: {images}{}", i + 1, fold(&item.text));
+            let line = fit(&text, width);
             buf.set_stringn(area.x, y, &line, width, style);
             y += 1;
         }

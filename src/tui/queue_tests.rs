@@ -22,9 +22,10 @@ fn push_pop_take_last() {
     q.push("three");
     assert_eq!(q.len(), 3);
     assert_eq!(q.items().collect::<Vec<_>>(), ["one", "two", "three"]);
-    assert_eq!(q.take_last().as_deref(), Some("three"));
-    assert_eq!(q.pop_front().as_deref(), Some("one"));
-    assert_eq!(q.pop_front().as_deref(), Some("two"));
+    let text = |m: Option<QueuedMessage>| m.map(|m| m.text);
+    assert_eq!(text(q.take_last()).as_deref(), Some("three"));
+    assert_eq!(text(q.pop_front()).as_deref(), Some("one"));
+    assert_eq!(text(q.pop_front()).as_deref(), Some("two"));
     assert_eq!(q.pop_front(), None);
     assert_eq!(q.take_last(), None);
 }

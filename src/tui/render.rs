@@ -80,6 +80,8 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
         app.monitor.live_bar,
         area.height / 4,
     );
+    app.composer
+        .set_header_rows(super::attachment_row::desired_height(&app.attach));
     let input = LayoutInput {
         area,
         side: app.side_visibility,
@@ -167,6 +169,10 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     app.status.voice = super::voice_link::status_label(&app.voice);
     app.composer
         .render(layout.composer, buf, &theme, ComposerView { focus, busy });
+    let header = app.composer.header_rect(layout.composer);
+    if header.height > 0 {
+        super::attachment_row::render(&app.attach, &mut app.thumbnails, header, buf, &theme);
+    }
     match &app.hint {
         Some(hint) => {
             Line::from(Span::styled(

@@ -186,6 +186,20 @@ pub static COMMANDS: &[SlashCommand] = &[
         Category::Session,
     ),
     cmd(
+        "paste",
+        &[],
+        "",
+        "Attach the clipboard's image to the next message",
+        Category::Session,
+    ),
+    cmd(
+        "image",
+        &[],
+        "<path>",
+        "Attach an image file to the next message",
+        Category::Session,
+    ),
+    cmd(
         "status",
         &[],
         "",

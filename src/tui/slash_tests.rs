@@ -42,6 +42,9 @@ fn registry_holds_exactly_the_implemented_commands() {
         "subgoal",
         // Voice mode.
         "voice",
+        // Image attachments.
+        "paste",
+        "image",
     ];
     want.sort_unstable();
     assert_eq!(have, want);
@@ -91,10 +94,10 @@ fn complete_ranks_prefix_before_subsequence() {
     let m = complete("st");
     assert_eq!(
         names(&m),
-        vec!["status", "statusbar", "steer", "stop", "history"]
+        vec!["status", "statusbar", "steer", "stop", "history", "paste"]
     );
     assert!(m[..4].iter().all(|m| m.kind == MatchKind::Prefix));
-    assert_eq!(m[4].kind, MatchKind::Subsequence);
+    assert!(m[4..].iter().all(|m| m.kind == MatchKind::Subsequence));
 
     // "sb" is exactly an alias of statusbar, so it comes first.
     let m = complete("sb");
@@ -231,7 +234,7 @@ fn complete_with_matches_builtins_and_skills() {
 fn builtins_rank_before_skills_on_equal_kind() {
     let skills = skills();
     let m = complete_with("st", &skills);
-    // Prefix: the four built-ins, then the skill; subsequence (history) last.
+    // Prefix: the four built-ins, then the skill; subsequences (history, paste) last.
     assert_eq!(
         names(&m),
         vec![
@@ -240,7 +243,8 @@ fn builtins_rank_before_skills_on_equal_kind() {
             "steer",
             "stop",
             "stock-quotes",
-            "history"
+            "history",
+            "paste"
         ]
     );
     assert_eq!(m[4].kind, MatchKind::Prefix);

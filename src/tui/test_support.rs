@@ -46,6 +46,16 @@ pub enum WithSession {
 
 /// An app rooted at `dir` (its HERMES_HOME) and the receiving end of its `Op`s.
 pub fn test_app(dir: &tempfile::TempDir, session: WithSession) -> (App, UnboundedReceiver<Op>) {
+    let attach = super::AttachLink::Unavailable("attachments are not available in tests".into());
+    test_app_with(dir, session, attach)
+}
+
+/// Like [`test_app`], with the given attach service.
+pub fn test_app_with(
+    dir: &tempfile::TempDir,
+    session: WithSession,
+    attach: super::AttachLink,
+) -> (App, UnboundedReceiver<Op>) {
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (_events_tx, events_rx) = mpsc::unbounded_channel();
     let factory = match session {
@@ -65,10 +75,12 @@ pub fn test_app(dir: &tempfile::TempDir, session: WithSession) -> (App, Unbounde
         factory: Box::new(factory),
         warnings: Vec::new(),
         voice: super::VoiceLink::Unavailable("voice is not available in tests".into()),
-        attach: super::AttachLink::Unavailable("attachments are not available in tests".into()),
+        attach,
     };
     let (app_tx, _app_rx) = mpsc::unbounded_channel();
     let mut app = App::new(options, app_tx);
+    // Screens must not depend on the terminal the tests run in.
+    app.thumbnails = super::thumbnails::Thumbnails::with(None);
     if session == WithSession::Yes {
         app.start_session();
     }
@@ -292,6 +304,81 @@ pub fn voice_app() -> (
     let record_key = app.voice.record_key;
     app.voice = super::voice_link::VoiceUi::new(Some(voice_tx), record_key, None);
     (dir, app, voice_rx, ops)
+}
+
+/// The test's ends of a fake attach service: the requests the app sends, and a sender for
+/// the service's answers (delivered with [`deliver_attach_events`]).
+pub struct AttachEnds {
+    pub requests: UnboundedReceiver<crate::protocol::AttachRequest>,
+    pub events: UnboundedSender<crate::protocol::AttachEvent>,
+}
+
+impl AttachEnds {
+    /// Every request sent so far.
+    pub fn requests_sent(&mut self) -> Vec<crate::protocol::AttachRequest> {
+        std::iter::from_fn(|| self.requests.try_recv().ok()).collect()
+    }
+
+    /// Answers with `event` (delivered to the app by [`deliver_attach_events`]).
+    pub fn answer(&self, event: crate::protocol::AttachEvent) {
+        self.events.send(event).unwrap();
+    }
+}
+
+/// An app with a session that has announced itself and a running (fake) attach service.
+pub fn attach_app() -> (tempfile::TempDir, App, AttachEnds, UnboundedReceiver<Op>) {
+    let dir = tempfile::tempdir().unwrap();
+    let (requests_tx, requests_rx) = mpsc::unbounded_channel();
+    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let handle = crate::protocol::AttachHandle {
+        requests: requests_tx,
+        events: events_rx,
+    };
+    let link = super::AttachLink::Running(handle);
+    let (mut app, ops) = test_app_with(&dir, WithSession::Yes, link);
+    super::engine_link::on_engine_event(&mut app, session_info());
+    let ends = AttachEnds {
+        requests: requests_rx,
+        events: events_tx,
+    };
+    (dir, app, ends, ops)
+}
+
+/// Hands the app every attach event waiting on its channel, as the run loop would.
+pub fn deliver_attach_events(app: &mut App) {
+    while let Some(event) = app.attach_events.as_mut().and_then(|rx| rx.try_recv().ok()) {
+        super::attachments::on_attach_event(app, event);
+    }
+}
+
+/// An image as the attach service reports it: `image_20261130_031512_12<n>.png`, 1280×720,
+/// 84 KB.
+pub fn sample_image(n: usize) -> crate::protocol::ImageAttachment {
+    crate::protocol::ImageAttachment {
+        path: std::path::PathBuf::from(format!(
+            "/home/u/.hermes/images/image_20261130_031512_12{n}.png"
+        )),
+        width: 1280,
+        height: 720,
+        bytes: 86_000,
+    }
+}
+
+/// A key press with `modifiers`, through the app's input routing.
+pub fn press_with(
+    app: &mut App,
+    code: crossterm::event::KeyCode,
+    modifiers: crossterm::event::KeyModifiers,
+) {
+    let key = crossterm::event::KeyEvent::new(code, modifiers);
+    super::input::on_terminal_event(app, crossterm::event::Event::Key(key));
+}
+
+/// Types `text` into the app one key at a time.
+pub fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, crossterm::event::KeyCode::Char(c));
+    }
 }
 
 /// The whole app drawn into a `width`×`height` test terminal, at the session's start time (so

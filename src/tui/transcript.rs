@@ -126,8 +126,14 @@ impl Transcript {
     }
 
     pub fn push_user(&mut self, text: &str) {
+        self.push_user_with_images(text, Vec::new());
+    }
+
+    /// A user message that carried images; `images` are their lines (see `Cell::User`).
+    pub fn push_user_with_images(&mut self, text: &str, images: Vec<String>) {
         self.push(Cell::User {
             text: text.to_string(),
+            images,
         });
     }
 
@@ -167,7 +173,13 @@ impl Transcript {
         for (n, message) in messages.iter().enumerate() {
             let id = format!("replay-{n}");
             match message {
-                ReplayMessage::User { text, .. } => self.push_user(shown_user_text(text)),
+                ReplayMessage::User { text, images } => {
+                    let names = images
+                        .iter()
+                        .map(|path| replayed_image_line(path))
+                        .collect();
+                    self.push_user_with_images(shown_user_text(text), names);
+                }
                 ReplayMessage::Assistant { text } => {
                     self.apply(&Event::MessageStart { turn_id: 0 });
                     self.apply(&Event::MessageComplete {
@@ -453,6 +465,14 @@ fn shown_user_text(text: &str) -> &str {
         return continuation_line(text);
     }
     text
+}
+
+/// A replayed message's image: its file name (the size and pixels are not replayed).
+fn replayed_image_line(path: &std::path::Path) -> String {
+    path.file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// The first line of a continuation prompt (the marker when it has none).

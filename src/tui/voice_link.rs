@@ -149,7 +149,8 @@ pub fn on_voice_event(app: &mut App, event: VoiceEvent) {
         VoiceEvent::Transcript { text, usage } => match usage {
             TranscriptUse::Send if !text.trim().is_empty() => {
                 app.composer.set_text("");
-                super::input::send_message(app, text);
+                let images = app.attach.take_images();
+                super::input::send_message(app, text, images);
             }
             TranscriptUse::Send | TranscriptUse::Edit => {
                 app.composer.set_text(&text);

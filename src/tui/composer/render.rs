@@ -1,6 +1,7 @@
 //! Drawing the composer: a top rule (focused or not, with the busy hint on the right), the
-//! `❯ ` prompt, and the textarea beside it; plus `desired_height`, which estimates the wrapped
-//! row count the same way the textarea wraps (`WrapMode::WordOrGlyph`).
+//! header rows the app asked for (left blank here: the attachment row goes there, see
+//! `header_rect`), the `❯ ` prompt, and the textarea beside it; plus `desired_height`, which
+//! estimates the wrapped row count the same way the textarea wraps (`WrapMode::WordOrGlyph`).
 //!
 //! The estimate mirrors ratatui-textarea's word chunks only approximately (it has no Unicode
 //! word segmentation); when it is off by a row the textarea scrolls to keep the cursor visible,
@@ -43,7 +44,24 @@ pub fn busy_hint_text(mode_label: &str) -> String {
 }
 
 impl Composer {
-    /// Rows wanted at `width`: the wrapped text (1..=`MAX_TEXT_ROWS`) plus the top rule.
+    /// Keeps `rows` rows between the rule and the input for the app to draw in (0: none).
+    pub fn set_header_rows(&mut self, rows: u16) {
+        self.header_rows = rows;
+    }
+
+    /// Where the header rows go when the composer is drawn in `area`: under the rule, never
+    /// taking the input's one row.
+    pub fn header_rect(&self, area: Rect) -> Rect {
+        let below_rule = area.height.saturating_sub(1);
+        Rect {
+            y: area.y.saturating_add(1).min(area.bottom()),
+            height: self.header_rows.min(below_rule.saturating_sub(1)),
+            ..area
+        }
+    }
+
+    /// Rows wanted at `width`: the wrapped text (1..=`MAX_TEXT_ROWS`), the header rows and
+    /// the top rule.
     pub fn desired_height(&self, width: u16) -> u16 {
         let text_width = usize::from(width.saturating_sub(PROMPT_WIDTH).max(1));
         let cap = usize::from(MAX_TEXT_ROWS);
@@ -54,7 +72,7 @@ impl Composer {
                 break;
             }
         }
-        u16::try_from(rows.clamp(1, cap)).unwrap_or(MAX_TEXT_ROWS) + 1
+        u16::try_from(rows.clamp(1, cap)).unwrap_or(MAX_TEXT_ROWS) + 1 + self.header_rows
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, view: ComposerView) {
@@ -70,7 +88,10 @@ impl Composer {
             block = block
                 .title_top(Line::from(Span::styled(hint, theme.style(Role::Dim))).right_aligned());
         }
-        let inner = block.inner(area);
+        let header = self.header_rect(area);
+        let mut inner = block.inner(area);
+        inner.y += header.height;
+        inner.height -= header.height;
         block.render(area, buf);
         if inner.height == 0 || inner.width <= PROMPT_WIDTH {
             return;

@@ -25,9 +25,11 @@ pub const MAX_PROGRESS_LINE_BYTES: usize = 1024;
 /// One transcript entry.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
-    /// What the user typed.
+    /// What the user typed, and one line per image sent with it (without the `📎`, e.g.
+    /// `Image #1 · image_….png · 1280×720 · 84 KB`, or just the file name on replay).
     User {
         text: String,
+        images: Vec<String>,
     },
     /// An assistant message (markdown).
     Assistant(TextCell),

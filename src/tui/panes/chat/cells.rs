@@ -48,10 +48,7 @@ pub fn render_cell(
 ) -> Vec<Line<'static>> {
     let width = usize::from(width).max(1);
     match cell {
-        Cell::User { text } => {
-            let style = theme.style(Role::User);
-            prefixed("❯ ", style, &[Span::styled(text.clone(), style)], width)
-        }
+        Cell::User { text, images } => user(text, images, width, theme),
         Cell::Assistant(msg) => assistant(msg, width, theme),
         Cell::Reasoning(reasoning) => self::reasoning(reasoning, width, expansion, theme),
         Cell::Tool(tool) => self::tool(tool, width, expansion, theme),
@@ -95,6 +92,30 @@ pub fn render_cell(
         }
         Cell::Goal(progress) => goal(progress, width, theme),
     }
+}
+
+/// `❯ text`, then one dim `📎 …` line per image; an image-only message starts at its first
+/// image.
+fn user(text: &str, images: &[String], width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let style = theme.style(Role::User);
+    let mut lines = if text.is_empty() && !images.is_empty() {
+        Vec::new()
+    } else {
+        prefixed("❯ ", style, &[Span::styled(text.to_string(), style)], width)
+    };
+    let dim = theme.style(Role::Dim);
+    for image in images {
+        let marker = if lines.is_empty() { "❯ " } else { INDENT };
+        let body = Span::styled(format!("📎 {image}"), dim);
+        let mut wrapped = prefixed(INDENT, dim, &[body], width);
+        if let Some(first) = wrapped.first_mut()
+            && let Some(lead) = first.spans.first_mut()
+        {
+            *lead = Span::styled(marker, if marker == INDENT { dim } else { style });
+        }
+        lines.extend(wrapped);
+    }
+    lines
 }
 
 /// A goal status line (`⊙ Goal set …`) with its symbol hanging, and the detail (why a goal
