@@ -112,3 +112,62 @@ fn a_thumbnail_is_made_from_a_png_and_a_bad_file_fails_cleanly() {
     assert!(make(&bad, Graphics::Kitty).is_err());
     assert!(make(&dir.path().join("missing.png"), Graphics::Kitty).is_err());
 }
+
+#[tokio::test]
+async fn an_attached_image_gets_its_thumbnail_off_the_ui_task() {
+    use crate::protocol::AttachEvent;
+    use crate::tui::test_support::attach_app;
+    use crate::tui::test_support::deliver_attach_events;
+    use crate::tui::test_support::draw_app;
+    use crate::tui::test_support::screen_rows;
+
+    let (dir, mut app, ends, _ops) = attach_app();
+    app.thumbnails = Thumbnails::with(Some(Graphics::Kitty));
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    app.app_tx = tx;
+    let path = dir.path().join("shot.png");
+    image::RgbImage::from_pixel(64, 32, image::Rgb([20, 120, 220]))
+        .save(&path)
+        .unwrap();
+    crate::tui::attachments::paste_command(&mut app);
+    ends.answer(AttachEvent::Attached {
+        image: crate::protocol::ImageAttachment {
+            path: path.clone(),
+            width: 64,
+            height: 32,
+            bytes: 200,
+        },
+        origin: "clipboard".into(),
+    });
+    deliver_attach_events(&mut app);
+    assert!(matches!(
+        app.thumbnails.slots.get(&path),
+        Some(Slot::Loading)
+    ));
+    // Nothing is drawn while it loads; the badge keeps its place after the thumbnail's.
+    let rows = screen_rows(&draw_app(&mut app, 80, 12));
+    let badge_row = rows.iter().position(|r| r.contains("Image #1")).unwrap();
+    assert!(
+        rows[badge_row].starts_with("     [📎"),
+        "{:?}",
+        rows[badge_row]
+    );
+
+    let event = rx.recv().await.unwrap();
+    app.on_app_event(event);
+    assert!(matches!(
+        app.thumbnails.slots.get(&path),
+        Some(Slot::Ready(_))
+    ));
+    let terminal = draw_app(&mut app, 80, 12);
+    let first = terminal.backend().buffer()[(0, u16::try_from(badge_row).unwrap())]
+        .symbol()
+        .to_string();
+    // Kitty: the image is sent once, in an APC escape, with the first placeholder cell.
+    assert!(first.starts_with("\u{1b}_G"), "{first:?}");
+
+    // Sending the message forgets the thumbnail at the next attach.
+    app.attach.take_images();
+    attached(&mut app);
+    assert!(app.thumbnails.slots.is_empty());
+}
