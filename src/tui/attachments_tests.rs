@@ -333,13 +333,18 @@ async fn ctrl_c_clears_the_images_and_the_draft_in_one_press() {
     assert!(!app.attach.has_images());
     assert!(app.composer.is_empty());
     assert!(!app.quit);
+    // The next message carries no images.
+    type_text(&mut app, "hello");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        user_inputs(ops_sent(&mut ops)),
+        [("hello".to_string(), Vec::new())]
+    );
     // Everything is empty now: the usual double Ctrl+C exits.
     press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert!(!app.quit);
     press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert!(app.quit);
-    // The next message carries no images.
-    assert!(user_inputs(ops_sent(&mut ops)).is_empty());
 }
 
 #[tokio::test]
