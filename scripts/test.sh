@@ -13,6 +13,19 @@ started=$(date +%s)
 model=target/whisper-test-model/ggml-tiny.en.bin
 [ -s "$model" ] || bash scripts/whisper-test-model/make-test-model.sh "$model"
 export WHISPER_TEST_MODEL="$PWD/$model"
+# An X server for the clipboard tests (arboard reads and sets the X11 clipboard), unless the
+# caller has one. Stopped when the suite ends.
+if [ -z "${DISPLAY:-}" ]; then
+  for n in $(seq 90 120); do
+    [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || { display=":$n"; break; }
+  done
+  Xvfb "$display" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
+  xvfb_pid=$!
+  trap 'kill "$xvfb_pid" 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+  [ -e "/tmp/.X11-unix/X${display#:}" ] || { echo "Xvfb did not start on $display" >&2; exit 1; }
+  export DISPLAY="$display"
+fi
 cargo fmt --all --check
 cargo clippy --locked --all-targets -- -D warnings
 # Every test target; benches are compiled by clippy above but not run (see Cargo.toml).
