@@ -336,7 +336,7 @@ async fn vision_analyze_embeds_the_image_then_refuses_past_the_cap() {
         .iter()
         .filter(|m| m["role"] == "tool")
         .map(text_of)
-        .last()
+        .next_back()
         .unwrap();
     assert!(
         refused.starts_with(

@@ -88,6 +88,9 @@ fn message_markdown(m: &MessageRow, redactor: &Redactor) -> String {
         out.push_str(content.trim_end());
         out.push('\n');
     }
+    for image in &m.images {
+        out.push_str(&format!("\n📎 `{}`\n", image.display()));
+    }
     for call in &m.tool_calls {
         out.push_str(&format!("\n**→ {}**\n\n", call.name));
         out.push_str(&fenced(&redactor.redact(&call.arguments)));
@@ -156,6 +159,14 @@ fn message_json(m: &MessageRow) -> serde_json::Value {
                 })
                 .collect();
             obj.insert("tool_calls".into(), calls.into());
+        }
+        if !m.images.is_empty() {
+            let paths: Vec<serde_json::Value> = m
+                .images
+                .iter()
+                .map(|p| p.display().to_string().into())
+                .collect();
+            obj.insert("images".into(), paths.into());
         }
         for (key, value) in [
             ("tool_call_id", &m.tool_call_id),

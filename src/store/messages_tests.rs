@@ -69,6 +69,46 @@ fn history_round_trips_with_tool_calls() {
 }
 
 #[test]
+fn image_references_round_trip_and_bad_json_reads_as_none() {
+    let (_dir, store) = temp_store();
+    store.create_session(&new_session("s")).unwrap();
+    let mut with_images = Message::user("what is this?");
+    with_images.images = vec![
+        crate::providers::ImagePart::new("/h/images/image_1.png"),
+        crate::providers::ImagePart::new("/h/images/image_2.png"),
+    ];
+    let id = store
+        .append_message("s", &StoredMessage::from_message(&with_images))
+        .unwrap();
+    store
+        .append_message("s", &StoredMessage::from_message(&Message::user("plain")))
+        .unwrap();
+    let history = store.load_history("s").unwrap();
+    assert_eq!(history[0], with_images);
+    assert!(history[1].images.is_empty());
+    let raw: Option<String> = store
+        .conn()
+        .query_row("SELECT images FROM messages WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(
+        raw.as_deref(),
+        Some(r#"["/h/images/image_1.png","/h/images/image_2.png"]"#)
+    );
+    store
+        .conn()
+        .execute(
+            "UPDATE messages SET images = 'not json' WHERE id = ?1",
+            [id],
+        )
+        .unwrap();
+    let history = store.load_history("s").unwrap();
+    assert_eq!(history[0].content, "what is this?");
+    assert!(history[0].images.is_empty());
+}
+
+#[test]
 fn reads_tool_calls_in_other_shapes_and_survives_bad_json() {
     let (_dir, store) = temp_store();
     store.create_session(&new_session("s")).unwrap();
