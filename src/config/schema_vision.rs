@@ -80,7 +80,12 @@ mod tests {
         assert_eq!(read("false").unwrap(), VisionSupport::No);
         assert_eq!(read("auto").unwrap(), VisionSupport::Auto);
         assert_eq!(read("\"no\"").unwrap(), VisionSupport::No);
-        assert!(read("maybe").unwrap_err().to_string().contains("auto, true or false"));
+        assert!(
+            read("maybe")
+                .unwrap_err()
+                .to_string()
+                .contains("auto, true or false")
+        );
     }
 
     #[test]

@@ -10,15 +10,15 @@ pub mod events;
 pub mod goals;
 pub mod guard;
 pub mod host;
+pub mod images;
 pub mod prompt;
 pub mod recorder;
 pub mod session;
 pub mod setup;
 pub mod spec;
 pub mod turn;
-pub mod turn_images;
-pub mod images;
 mod turn_hooks;
+pub mod turn_images;
 
 pub use session::BusyInputMode;
 pub use session::ModelEndpoint;
