@@ -13,70 +13,12 @@ use support::Response;
 use support::ScriptedCall;
 use support::ScriptedServer;
 use support::tmux::Tmux;
+use support::tmux_app::TmuxApp as App;
 
 const WAIT: Duration = Duration::from_secs(15);
 
 fn slow_words(prefix: &str, n: usize) -> Response {
     Response::text((0..n).map(|i| format!("{prefix}{i} "))).with_delay_ms(100)
-}
-
-/// A HERMES_HOME configured for `server` and the command line that runs hermes in it.
-struct App {
-    dir: tempfile::TempDir,
-    command: String,
-}
-
-impl App {
-    fn new(server: &ScriptedServer, flags: &str) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::write(
-            dir.path().join("home/config.yaml"),
-            format!(
-                "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
-                server.base_url()
-            ),
-        )
-        .unwrap();
-        let command = format!(
-            "cd {} && {} {flags}",
-            dir.path().display(),
-            env!("CARGO_BIN_EXE_hermes")
-        );
-        Self { dir, command }
-    }
-
-    /// hermes with voice settings appended to its config and a HOME of its own
-    /// (`userhome/`, where ALSA looks for `.asoundrc`), in a new 120×40 tmux session, with the
-    /// composer ready.
-    fn start_with_voice(&self, voice_yaml: &str) -> Tmux {
-        let dir = self.dir.path();
-        std::fs::create_dir_all(dir.join("userhome")).unwrap();
-        let config = dir.join("home/config.yaml");
-        let mut yaml = std::fs::read_to_string(&config).unwrap();
-        yaml.push_str(voice_yaml);
-        std::fs::write(&config, yaml).unwrap();
-        let env = [
-            ("HERMES_HOME", dir.join("home").display().to_string()),
-            ("HOME", dir.join("userhome").display().to_string()),
-            ("TERM", "xterm-256color".to_string()),
-        ];
-        let tmux = Tmux::start(&self.command, 120, 40, &env);
-        tmux.wait_for_text("Message Hermes", WAIT);
-        tmux
-    }
-
-    /// hermes in a new 120×40 tmux session.
-    fn start(&self) -> Tmux {
-        let env = [
-            (
-                "HERMES_HOME",
-                self.dir.path().join("home").display().to_string(),
-            ),
-            ("TERM", "xterm-256color".to_string()),
-        ];
-        Tmux::start(&self.command, 120, 40, &env)
-    }
 }
 
 fn alternate_screen_on(session: &Tmux) -> bool {

@@ -5,7 +5,8 @@
 //! a user message starting with `run:` → a `terminal` tool call running the rest;
 //! `delegate: A ;; B` → a `delegate_task` call with one task per `;;`-separated goal;
 //! `orchestrate: A ;; B` → one orchestrator child whose goal is `delegate: A ;; B`; any other
-//! user message → "You said: <text>". A subagent's task message (`Goal: …`) follows the same
+//! user message → "You said: <text>", plus "[I see 1 image: 320×200 image/png]" when it carries
+//! images (OpenAI `image_url` data URLs or Anthropic base64 `image` blocks). A subagent's task message (`Goal: …`) follows the same
 //! rules for the goal. Works for OpenAI and Anthropic message shapes. Never runs out.
 
 use serde_json::Value;
@@ -30,12 +31,12 @@ pub fn echo_response(body: &Value, seq: u64) -> Response {
         let quoted: String = output.chars().take(TOOL_QUOTE_CHARS).collect();
         return words(&format!("Tool said: {quoted}"));
     }
-    let said = messages
+    let last_user = messages
         .iter()
         .rev()
-        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-        .map(text_of)
-        .unwrap_or_default();
+        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"));
+    let said = last_user.map(text_of).unwrap_or_default();
+    let seen = last_user.map(seen_images).unwrap_or_default();
     let asked = said.trim_start();
     let asked = asked.strip_prefix("Goal: ").unwrap_or(asked);
     if let Some(goals) = asked.strip_prefix("orchestrate:") {
@@ -67,8 +68,50 @@ pub fn echo_response(body: &Value, seq: u64) -> Response {
             &format!("call_echo_{seq}"),
             command.lines().next().unwrap_or_default().trim(),
         )]),
-        None => words(&format!("You said: {said}")),
+        None if seen.is_empty() => words(&format!("You said: {said}")),
+        None => words(&format!(
+            "You said: {said} [I see {} image{}: {}]",
+            seen.len(),
+            if seen.len() == 1 { "" } else { "s" },
+            seen.join(", ")
+        )),
     }
+}
+
+/// `WxH media/type` for each image part of a message (or `unreadable …`).
+fn seen_images(message: &Value) -> Vec<String> {
+    use base64::Engine;
+    let Some(parts) = message.get("content").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    parts
+        .iter()
+        .filter_map(|part| match part.get("type").and_then(Value::as_str) {
+            Some("image_url") => {
+                let url = part.pointer("/image_url/url")?.as_str()?;
+                let (header, data) = url.split_once(',')?;
+                let media = header
+                    .trim_start_matches("data:")
+                    .trim_end_matches(";base64");
+                Some((media.to_string(), data.to_string()))
+            }
+            Some("image") => Some((
+                part.pointer("/source/media_type")?.as_str()?.to_string(),
+                part.pointer("/source/data")?.as_str()?.to_string(),
+            )),
+            _ => None,
+        })
+        .map(|(media, data)| {
+            let decoded = base64::engine::general_purpose::STANDARD
+                .decode(data)
+                .ok()
+                .and_then(|bytes| image::load_from_memory(&bytes).ok());
+            match decoded {
+                Some(img) => format!("{}×{} {media}", img.width(), img.height()),
+                None => format!("unreadable {media}"),
+            }
+        })
+        .collect()
 }
 
 /// Text streamed word by word so streaming is visible.
@@ -126,6 +169,25 @@ mod tests {
         let anthropic =
             json!({"messages": [{"role": "user", "content": [{"type": "text", "text": "yo"}]}]});
         assert_eq!(text(&echo_response(&anthropic, 1)), "You said: yo");
+    }
+
+    #[test]
+    fn images_are_described_by_size_and_type() {
+        use base64::Engine;
+        let mut png = std::io::Cursor::new(Vec::new());
+        image::DynamicImage::ImageRgb8(image::RgbImage::new(3, 2))
+            .write_to(&mut png, image::ImageFormat::Png)
+            .unwrap();
+        let data = base64::engine::general_purpose::STANDARD.encode(png.into_inner());
+        let body = json!({"messages": [{"role": "user", "content": [
+            {"type": "text", "text": "what?"},
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{data}")}},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "AAAA"}}
+        ]}]});
+        assert_eq!(
+            text(&echo_response(&body, 1)),
+            "You said: what? [I see 2 images: 3×2 image/png, unreadable image/jpeg]"
+        );
     }
 
     #[test]

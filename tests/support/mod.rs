@@ -17,6 +17,7 @@ pub mod server;
 mod sse_anthropic;
 mod sse_openai;
 pub mod tmux;
+pub mod tmux_app;
 
 pub use echo::echo_response;
 pub use script::CONTEXT_TOO_LONG;

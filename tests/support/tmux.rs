@@ -64,6 +64,29 @@ impl Tmux {
         assert!(status.success());
     }
 
+    /// Paste `text` as the terminal would (bracketed, when the app asked for it).
+    pub fn paste(&self, text: &str) {
+        let buffer = format!("{}-paste", self.session);
+        let set = Command::new("tmux")
+            .args(["set-buffer", "-b", &buffer, "--", text])
+            .status()
+            .expect("tmux set-buffer");
+        assert!(set.success());
+        let pasted = Command::new("tmux")
+            .args([
+                "paste-buffer",
+                "-p",
+                "-d",
+                "-b",
+                &buffer,
+                "-t",
+                &self.session,
+            ])
+            .status()
+            .expect("tmux paste-buffer");
+        assert!(pasted.success());
+    }
+
     pub fn screen(&self) -> String {
         let out = Command::new("tmux")
             .args(["capture-pane", "-p", "-t", &self.session])
