@@ -295,6 +295,11 @@ pub fn clear(app: &mut App) -> bool {
 /// (which attaches it, or hands the text back); anything else is typed in as usual. Without
 /// a service the text is typed in, and the transcript says why nothing was attached.
 pub fn on_paste(app: &mut App, text: String) {
+    // An empty paste is what terminals send when the clipboard holds only an image (they can
+    // carry text only): look for the image ourselves.
+    if text.is_empty() {
+        return request(app, AttachRequest::ClipboardImage);
+    }
     if !looks_like_image_path(&text) {
         app.composer.handle_paste(text);
         super::input::feed_path_candidates(app);

@@ -128,6 +128,14 @@ async fn a_pasted_image_uri_goes_to_the_service_not_the_composer() {
 }
 
 #[tokio::test]
+async fn an_empty_paste_looks_for_an_image_on_the_clipboard() {
+    let (_dir, mut app, mut ends, _ops) = attach_app();
+    on_terminal_event(&mut app, TermEvent::Paste(String::new()));
+    assert_eq!(ends.requests_sent(), [AttachRequest::ClipboardImage]);
+    assert!(app.composer.is_empty());
+}
+
+#[tokio::test]
 async fn an_ordinary_paste_is_typed_in() {
     let (_dir, mut app, mut ends, _ops) = attach_app();
     on_terminal_event(&mut app, TermEvent::Paste("see /tmp/x.png please".into()));
