@@ -434,3 +434,33 @@ fn one_shot_with_a_broken_image_says_which_file_and_exits_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("broken.png"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_provider_refusing_images_gets_a_hint_to_route_them_through_the_describer() {
+    let dir = tempfile::tempdir().unwrap();
+    let attached = save(dir.path(), &image::DynamicImage::ImageRgba8(pattern(4, 4)));
+    let server = ScriptedServer::start([Response::status(400)
+        .with_message("Invalid content type. image_url is only supported by certain models.")])
+    .await;
+    let mut session = support::engine::start(&server, |spec| {
+        spec.endpoint.model = "some-text-model".into();
+    });
+    session.send(Op::UserInput {
+        text: "look".into(),
+        images: vec![attached],
+    });
+    let hint = session
+        .until(|e| matches!(e, Event::Notice { text, .. } if text.contains("model.vision")))
+        .await;
+    let Event::Notice { text, .. } = hint else {
+        unreachable!()
+    };
+    assert!(
+        text.starts_with("some-text-model seems not to accept images. Set model.vision: false"),
+        "{text}"
+    );
+    assert!(matches!(
+        session.turn_outcome().await,
+        TurnOutcome::Failed { .. }
+    ));
+}

@@ -133,19 +133,8 @@ pub async fn run_turn(
                 }),
             }
         }
-        let (messages, problems) = super::images::prepare(
-            &ctx.vision.state,
-            ctx.vision.settings.embed_target_bytes,
-            ctx.vision.model_sees_images,
-            history.clone(),
-        )
-        .await;
-        for text in problems {
-            ctx.events.send(Event::Notice {
-                level: NoticeLevel::Warning,
-                text,
-            });
-        }
+        let messages =
+            super::turn_images::request_messages(&ctx.vision, &ctx.events, &history).await;
         let request = ChatRequest {
             model: ctx.model.clone(),
             system: ctx.system.clone(),
@@ -174,6 +163,12 @@ pub async fn run_turn(
             }
             Err(err) => {
                 stream.finish_partial();
+                super::turn_images::hint_if_images_rejected(
+                    &ctx.vision,
+                    &ctx.events,
+                    &err,
+                    &history,
+                );
                 let outcome = failed(&ctx, &err);
                 return finish(ctx, history, outcome);
             }

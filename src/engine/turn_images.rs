@@ -132,6 +132,26 @@ pub async fn user_message(
     message
 }
 
+/// The history as the model gets it this time: payloads filled, or images moved out for a
+/// text-only model. Files that cannot be read are reported (once each).
+pub async fn request_messages(
+    vision: &TurnVision,
+    events: &EventSink,
+    history: &[Message],
+) -> Vec<Message> {
+    let (messages, problems) = images::prepare(
+        &vision.state,
+        vision.settings.embed_target_bytes,
+        vision.model_sees_images,
+        history.to_vec(),
+    )
+    .await;
+    for text in problems {
+        notice(events, NoticeLevel::Warning, text);
+    }
+    messages
+}
+
 /// `vision_analyze`'s view of the session.
 pub struct SessionVision(pub TurnVision);
 
@@ -169,6 +189,43 @@ impl crate::tools::VisionHost for SessionVision {
             cancel,
         )
         .await
+    }
+}
+
+/// After a failed request that carried images: when the provider's error reads like "this
+/// model takes no images", say how to route images through the describer instead.
+pub fn hint_if_images_rejected(
+    vision: &TurnVision,
+    events: &EventSink,
+    err: &crate::providers::ProviderError,
+    history: &[Message],
+) {
+    use crate::providers::ProviderError;
+    let message = match err {
+        ProviderError::BadResponse { message } | ProviderError::Transport { message } => message,
+        ProviderError::EmptyResponse
+        | ProviderError::Hang { .. }
+        | ProviderError::RateLimited { .. }
+        | ProviderError::Auth { .. }
+        | ProviderError::ContextTooLong { .. }
+        | ProviderError::Cancelled => return,
+    };
+    let lower = message.to_ascii_lowercase();
+    let about_images = ["image", "vision", "multimodal", "multi-modal", "image_url"]
+        .iter()
+        .any(|word| lower.contains(word));
+    let sent_images = history.iter().any(|m| !m.images.is_empty());
+    if vision.model_sees_images && sent_images && about_images {
+        notice(
+            events,
+            NoticeLevel::Warning,
+            format!(
+                "{} seems not to accept images. Set model.vision: false (`hermes config set \
+                 model.vision false`) so images are described by auxiliary.vision instead, or \
+                 switch to a vision model with /model.",
+                vision.model
+            ),
+        );
     }
 }
 
