@@ -146,6 +146,7 @@ enum ConfigAction {
 
 fn main() -> ExitCode {
     hermes::util::startup::mark();
+    hermes::util::memory::return_large_buffers_on_free();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),

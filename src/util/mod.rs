@@ -4,6 +4,7 @@
 pub mod fs;
 pub mod image_path;
 pub mod logging;
+pub mod memory;
 pub mod redact;
 pub mod startup;
 pub mod stderr;
