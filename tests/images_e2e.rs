@@ -29,20 +29,7 @@ use serde_json::Value;
 use support::Response;
 use support::ScriptedCall;
 use support::ScriptedServer;
-
-/// The X display for the clipboard tests, or `None` (skip) outside CI.
-fn x_display() -> Option<String> {
-    match std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()) {
-        Some(display) => Some(display),
-        None if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("DISPLAY is not set under CI: scripts/test.sh should have started Xvfb")
-        }
-        None => {
-            println!("skipping: no X display (scripts/test.sh starts Xvfb and sets DISPLAY)");
-            None
-        }
-    }
-}
+use support::display::x_display;
 
 /// A recognisable RGBA pattern: every pixel differs from its neighbours.
 fn pattern(width: u32, height: u32) -> image::RgbaImage {
@@ -352,14 +339,7 @@ fn one_shot_with_an_image_sends_it_and_stores_only_the_file_reference() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
-    std::fs::write(
-        home.join("config.yaml"),
-        format!(
-            "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
-            server.base_url()
-        ),
-    )
-    .unwrap();
+    std::fs::write(home.join("config.yaml"), server.config_yaml()).unwrap();
     let shot = dir.path().join("shot.jpg");
     let mut jpeg = Cursor::new(Vec::new());
     image::DynamicImage::ImageRgb8(image::RgbImage::from_pixel(

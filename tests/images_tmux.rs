@@ -16,23 +16,11 @@ use std::time::Duration;
 use base64::Engine;
 use support::Response;
 use support::ScriptedServer;
+use support::display::x_display;
 use support::tmux::Tmux;
 use support::tmux_app::TmuxApp;
 
 const WAIT: Duration = Duration::from_secs(15);
-
-fn x_display() -> Option<String> {
-    match std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()) {
-        Some(display) => Some(display),
-        None if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("DISPLAY is not set under CI: scripts/test.sh should have started Xvfb")
-        }
-        None => {
-            println!("skipping: no X display (scripts/test.sh starts Xvfb and sets DISPLAY)");
-            None
-        }
-    }
-}
 
 fn pattern(width: u32, height: u32) -> image::RgbaImage {
     image::RgbaImage::from_fn(width, height, |x, y| {

@@ -22,14 +22,7 @@ impl Fixture {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
         std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        std::fs::write(
-            dir.path().join("home/config.yaml"),
-            format!(
-                "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
-                server.base_url()
-            ),
-        )
-        .unwrap();
+        std::fs::write(dir.path().join("home/config.yaml"), server.config_yaml()).unwrap();
         Self { dir }
     }
 

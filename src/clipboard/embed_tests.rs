@@ -1,28 +1,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Cursor;
-use std::path::PathBuf;
-
 use image::ImageFormat;
 use image::Rgb;
 use image::Rgba;
 use image::RgbaImage;
 
 use super::*;
-
-fn encoded(image: &DynamicImage, format: ImageFormat) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    image
-        .write_to(&mut Cursor::new(&mut bytes), format)
-        .unwrap();
-    bytes
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
+use crate::clipboard::test_images::encoded;
+use crate::clipboard::test_images::write;
 
 fn raw(payload: &ImagePayload) -> Vec<u8> {
     base64::engine::general_purpose::STANDARD

@@ -1,6 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
+use crate::clipboard::test_images::encoded;
+use crate::clipboard::test_images::write;
 use image::GenericImageView;
 use image::ImageFormat;
 use image::Rgba;
@@ -10,25 +12,6 @@ fn sample(width: u32, height: u32) -> DynamicImage {
     DynamicImage::ImageRgba8(RgbaImage::from_fn(width, height, |x, y| {
         Rgba([(x * 7 % 256) as u8, (y * 13 % 256) as u8, 90, 255])
     }))
-}
-
-fn encoded(image: &DynamicImage, format: ImageFormat) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let image = match format {
-        // JPEG and BMP here carry no alpha.
-        ImageFormat::Jpeg | ImageFormat::Bmp => DynamicImage::ImageRgb8(image.to_rgb8()),
-        _ => image.clone(),
-    };
-    image
-        .write_to(&mut Cursor::new(&mut bytes), format)
-        .unwrap();
-    bytes
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
 }
 
 /// CRC-32 as PNG chunks use it, to forge headers.

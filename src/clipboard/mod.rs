@@ -10,3 +10,5 @@ pub mod embed;
 pub mod image_file;
 pub mod service;
 pub mod source;
+#[cfg(test)]
+pub(crate) mod test_images;

@@ -1,9 +1,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::VecDeque;
-use std::io::Cursor;
 
 use super::*;
+use crate::clipboard::test_images::pattern_png;
 
 /// A clipboard that returns the given contents in turn.
 struct ScriptedClipboard(VecDeque<Result<ClipboardContent, ClipboardError>>);
@@ -36,17 +36,6 @@ impl Fixture {
         self.handle.requests.send(request).unwrap();
         self.handle.events.blocking_recv().unwrap()
     }
-}
-
-fn png_bytes(width: u32, height: u32) -> Vec<u8> {
-    let image = image::RgbaImage::from_fn(width, height, |x, y| {
-        image::Rgba([(x * 40) as u8, (y * 60) as u8, 200, 255])
-    });
-    let mut out = Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgba8(image)
-        .write_to(&mut out, image::ImageFormat::Png)
-        .unwrap();
-    out.into_inner()
 }
 
 fn attached(event: AttachEvent) -> (crate::protocol::ImageAttachment, String) {
@@ -90,7 +79,7 @@ fn clipboard_pixels_become_a_saved_png_with_the_same_pixels() {
 fn encoded_clipboard_images_from_tools_are_decoded() {
     let mut f = start(
         vec![Ok(ClipboardContent::Encoded {
-            bytes: png_bytes(5, 4),
+            bytes: pattern_png(5, 4),
             tool: "xclip",
         })],
         ClipboardEnv::default(),
@@ -125,7 +114,7 @@ fn clipboard_text_goes_to_the_composer_on_ctrl_v_but_is_refused_by_paste() {
 fn clipboard_text_naming_an_image_file_attaches_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("Screen Shot.png");
-    std::fs::write(&file, png_bytes(2, 2)).unwrap();
+    std::fs::write(&file, pattern_png(2, 2)).unwrap();
     let uri = format!("file://{}", file.display()).replace(' ', "%20");
     let mut f = start(
         vec![Ok(ClipboardContent::Text(uri))],
@@ -172,7 +161,7 @@ fn no_clipboard_and_read_failures_are_notices() {
 #[test]
 fn image_command_resolves_relative_paths_and_reports_missing_and_corrupt_files() {
     let mut f = start(vec![], ClipboardEnv::default());
-    std::fs::write(f.dir.path().join("shot.png"), png_bytes(7, 3)).unwrap();
+    std::fs::write(f.dir.path().join("shot.png"), pattern_png(7, 3)).unwrap();
     std::fs::write(
         f.dir.path().join("broken.png"),
         b"\x89PNG\r\n\x1a\nnot really",

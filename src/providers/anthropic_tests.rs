@@ -2,10 +2,10 @@ use pretty_assertions::assert_eq;
 use serde_json::json;
 
 use super::*;
-use std::sync::Arc;
+use crate::providers::test_images::png;
+use crate::providers::test_images::with_images;
 
 use crate::providers::ImagePart;
-use crate::providers::ImagePayload;
 use crate::providers::ToolCall;
 use crate::providers::ToolSchema;
 
@@ -56,21 +56,6 @@ fn history_conversion_merges_tool_results_and_same_roles() {
             json!({"role":"assistant","content":[{"type":"text","text":"done"}]}),
         ]
     );
-}
-
-fn png(path: &str, base64: &str) -> ImagePart {
-    ImagePart {
-        path: path.into(),
-        payload: Some(Arc::new(ImagePayload {
-            media_type: "image/png".into(),
-            base64: base64.into(),
-        })),
-    }
-}
-
-fn with_images(mut m: Message, images: Vec<ImagePart>) -> Message {
-    m.images = images;
-    m
 }
 
 fn image_block(base64: &str) -> serde_json::Value {

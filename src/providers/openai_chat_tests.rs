@@ -8,10 +8,11 @@ use super::*;
 use crate::config::schema::ModelConfig;
 use crate::config::schema::ProviderConfig;
 use crate::providers::ImagePart;
-use crate::providers::ImagePayload;
 use crate::providers::ToolCall;
 use crate::providers::ToolSchema;
 use crate::providers::registry;
+use crate::providers::test_images::png;
+use crate::providers::test_images::with_images;
 use crate::providers::test_server::Reply;
 use crate::providers::test_server::TestServer;
 
@@ -69,21 +70,6 @@ fn body_in_openai_format() {
     let plain = build_body(&request(), Streaming::Off);
     assert!(plain.get("stream").is_none() && plain.get("stream_options").is_none());
     assert!(plain.get("tools").is_none() && plain.get("max_tokens").is_none());
-}
-
-fn png(path: &str, base64: &str) -> ImagePart {
-    ImagePart {
-        path: path.into(),
-        payload: Some(Arc::new(ImagePayload {
-            media_type: "image/png".into(),
-            base64: base64.into(),
-        })),
-    }
-}
-
-fn with_images(mut m: Message, images: Vec<ImagePart>) -> Message {
-    m.images = images;
-    m
 }
 
 fn messages_of(history: Vec<Message>) -> serde_json::Value {

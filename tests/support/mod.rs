@@ -8,6 +8,7 @@
 
 #![allow(dead_code, unused_imports)]
 
+pub mod display;
 mod echo;
 pub mod engine;
 mod http;

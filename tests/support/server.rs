@@ -251,6 +251,14 @@ impl ScriptedServer {
         format!("{}/v1", self.root_url())
     }
 
+    /// A `config.yaml` that points hermes at this server (`custom` provider, `scripted-model`).
+    pub fn config_yaml(&self) -> String {
+        format!(
+            "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
+            self.base_url()
+        )
+    }
+
     /// `http://127.0.0.1:PORT` — for clients that append `/v1/...` themselves.
     pub fn root_url(&self) -> String {
         format!("http://{}", self.addr)

@@ -20,14 +20,7 @@ impl TmuxApp {
     pub fn new(server: &ScriptedServer, flags: &str) -> Self {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::write(
-            dir.path().join("home/config.yaml"),
-            format!(
-                "model:\n  provider: custom\n  base_url: {}\n  default: scripted-model\n",
-                server.base_url()
-            ),
-        )
-        .unwrap();
+        std::fs::write(dir.path().join("home/config.yaml"), server.config_yaml()).unwrap();
         let command = format!(
             "cd {} && {} {flags}",
             dir.path().display(),
