@@ -145,10 +145,14 @@ fn strings_that_yaml_would_misread_are_quoted() {
 #[test]
 fn unknown_keys_are_allowed_with_a_notice() {
     let (_d, home) = home_with(Some(FILE));
-    let outcome = config_set(&home, "display.skin", "mono").unwrap();
+    let outcome = config_set(&home, "display.tool_progress", "new").unwrap();
     assert_eq!(outcome.notices.len(), 1);
     assert!(outcome.notices[0].contains("not a key hermes uses yet"));
-    assert_eq!(read(&home), FILE.replace("skin: ares", "skin: mono"));
+    assert_eq!(
+        read(&home),
+        FILE.replace("tool_progress: all", "tool_progress: new")
+    );
+    config_set(&home, "display.tool_progress", "all").unwrap();
     config_set(&home, "display.compact", "true").unwrap();
     assert!(read(&home).contains("  tool_progress: all\n  compact: true\nmemory:"));
     assert_eq!(config_get(&home, "display.compact").unwrap(), "true");
@@ -158,7 +162,7 @@ fn unknown_keys_are_allowed_with_a_notice() {
     );
     assert_eq!(
         config_get(&home, "display").unwrap(),
-        "busy_input_mode: interrupt\nskin: mono\ntool_progress: all\ncompact: true"
+        "busy_input_mode: interrupt\nskin: ares\ntheme_mode: auto\ntool_progress: all\ncompact: true"
     );
 }
 

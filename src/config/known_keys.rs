@@ -104,6 +104,16 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 0,
     },
     KnownKey {
+        key: "display.skin",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
+        key: "display.theme_mode",
+        kind: FieldKind::Text,
+        max: 0,
+    },
+    KnownKey {
         key: "skills.external_dirs",
         kind: FieldKind::List,
         max: 0,

@@ -118,12 +118,19 @@ pub struct DisplayConfig {
     /// What Enter does while the agent works: `interrupt` (Hermes's default), `queue` or
     /// `steer`. Unknown values behave as `interrupt`.
     pub busy_input_mode: String,
+    /// The skin: a built-in (`default`, `ares`, `mono`, `slate`, `daylight`, `warm-lightmode`,
+    /// `poseidon`, `sisyphus`, `charizard`) or `HERMES_HOME/skins/<name>.yaml`.
+    pub skin: String,
+    /// `auto` (detect the terminal background), `light` or `dark`.
+    pub theme_mode: String,
 }
 
 impl Default for DisplayConfig {
     fn default() -> Self {
         Self {
             busy_input_mode: "interrupt".into(),
+            skin: "default".into(),
+            theme_mode: "auto".into(),
         }
     }
 }
