@@ -107,3 +107,52 @@ fn the_checker_catches_a_violation() {
     let bad = violations(&[file], &ENGINE_SIDE);
     assert_eq!(bad.len(), 1, "{bad:?}");
 }
+
+/// Lines of non-test code in `files` that name a raw colour (`Color::…`, `style::Color`):
+/// widgets ask the theme for roles, so only `src/theme/` may build colours.
+fn raw_colours(files: &[PathBuf]) -> Vec<String> {
+    let mut found = Vec::new();
+    for file in files {
+        if file.to_string_lossy().ends_with("_tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("Color::") || code.contains("style::Color") {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn only_the_theme_builds_colours() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    files.retain(|f| !f.starts_with("src/theme"));
+    assert!(files.len() > 50, "expected to find the sources");
+    let bad = raw_colours(&files);
+    assert!(
+        bad.is_empty(),
+        "raw colours outside src/theme (ask the theme for a Role):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_colour_check_catches_a_raw_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("widget.rs");
+    std::fs::write(
+        &file,
+        "use ratatui::style::Color;\nlet s = Style::default().fg(Color::Red); // Color::Blue in a comment is fine\n#[cfg(test)]\nmod tests { const C: Color = Color::Red; }\n",
+    )
+    .unwrap();
+    let bad = raw_colours(&[file]);
+    assert_eq!(bad.len(), 2, "{bad:?}");
+}
