@@ -1,13 +1,40 @@
-//! Semantic styles for every widget. Widgets ask for a `Role` (what the text *is*) and get a
-//! `Style`; only this module knows colours. The palette follows Hermes's skin colour keys
-//! (`ui_accent`, `ui_ok`, `status_bar_bg`, …) with the default skin's values, so loading Hermes
-//! skin YAML later only has to fill a `Palette`.
+//! Semantic styles for every widget, from Hermes-compatible skins.
 //!
-//! Invariant: no raw `Color` is used outside `theme/`.
+//! Widgets ask for a `Role` (what the text *is*) and get a `Style`; only this module knows
+//! colours. A `Theme` is one skin (Hermes's YAML schema: `colors`, `spinner`, `branding`,
+//! `tool_prefix`, `tool_emojis`, banner art) rendered for one terminal: its background
+//! polarity (light or dark, with contrast kept legible) and its colour depth.
+//!
+//! Layout: `palette` (the colour keys), `color` (parsing, colour depth), `contrast` (WCAG
+//! contrast, hue-keeping adjustment), `background` (terminal background detection input
+//! parsing), `skin` (YAML schema and inheritance), `render` (skin → palette for a
+//! background), `builtin` (the nine embedded skins), `skins` (catalog, load, validate).
+//!
+//! Invariant: no raw `Color` is used outside `theme/`; colours in a `Theme`'s palette are
+//! RGB and already legible on `background_rgb`, and `style` converts them to `depth`.
+
+pub mod background;
+mod builtin;
+pub mod color;
+pub mod contrast;
+mod palette;
+mod render;
+mod skin;
+mod skin_lines;
+pub mod skins;
+
+use std::collections::BTreeMap;
 
 use ratatui::style::Color;
 use ratatui::style::Modifier;
 use ratatui::style::Style;
+
+pub use background::{Background, ThemeMode};
+pub use color::ColorDepth;
+pub use palette::Palette;
+pub use skin::SkinColors;
+
+use contrast::{MIN_TEXT_CONTRAST, Rgb};
 
 /// What a piece of text is, for styling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,18 +58,34 @@ pub enum Role {
     Reasoning,
     /// Tool names and tool cell headers.
     Tool,
+    /// The skin's `tool_prefix` glyph before tool lines.
+    ToolPrefix,
     /// Inline code and code blocks without highlighting.
     Code,
     /// Markdown headings.
     Heading,
-    /// The composer prompt symbol.
+    /// The composer prompt symbol and input text.
     Prompt,
+    /// The rule above the composer.
+    InputRule,
+    /// The `$` before a shell command.
+    ShellDollar,
     /// Pane borders.
     Border,
     /// The border of the focused pane.
     BorderFocused,
     /// Pane titles.
     Title,
+    /// Session names and labels in session lists.
+    SessionLabel,
+    /// Borders of session panels.
+    SessionBorder,
+    /// Banner art and text, by Hermes's `banner_*` keys.
+    BannerBorder,
+    BannerTitle,
+    BannerAccent,
+    BannerDim,
+    BannerText,
     StatusBar,
     StatusBarStrong,
     StatusBarDim,
@@ -50,90 +93,169 @@ pub enum Role {
     StatusBarWarn,
     StatusBarBad,
     StatusBarCritical,
+    /// The voice-mode status line.
+    VoiceStatus,
     /// A badge such as YOLO.
     Badge,
-    /// Selected row in a list or popup.
+    /// Selected row in a list or popup (background only; the row keeps its text colours).
     Selection,
-    /// Completion popup background / meta text.
+    /// Completion popup rows.
     Menu,
     MenuCurrent,
+    /// The completion popup's description column.
     MenuMeta,
+    MenuMetaCurrent,
 }
 
-/// Colours by Hermes skin key.
+impl Role {
+    /// Every role, for tests and previews.
+    pub const ALL: &'static [Role] = &[
+        Role::Text,
+        Role::Dim,
+        Role::Accent,
+        Role::Label,
+        Role::Ok,
+        Role::Warn,
+        Role::Error,
+        Role::User,
+        Role::Assistant,
+        Role::Reasoning,
+        Role::Tool,
+        Role::ToolPrefix,
+        Role::Code,
+        Role::Heading,
+        Role::Prompt,
+        Role::InputRule,
+        Role::ShellDollar,
+        Role::Border,
+        Role::BorderFocused,
+        Role::Title,
+        Role::SessionLabel,
+        Role::SessionBorder,
+        Role::BannerBorder,
+        Role::BannerTitle,
+        Role::BannerAccent,
+        Role::BannerDim,
+        Role::BannerText,
+        Role::StatusBar,
+        Role::StatusBarStrong,
+        Role::StatusBarDim,
+        Role::StatusBarGood,
+        Role::StatusBarWarn,
+        Role::StatusBarBad,
+        Role::StatusBarCritical,
+        Role::VoiceStatus,
+        Role::Badge,
+        Role::Selection,
+        Role::Menu,
+        Role::MenuCurrent,
+        Role::MenuMeta,
+        Role::MenuMetaCurrent,
+    ];
+}
+
+/// Busy-indicator text (Hermes skin `spinner`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Spinner {
+    pub waiting_faces: Vec<String>,
+    pub thinking_faces: Vec<String>,
+    pub thinking_verbs: Vec<String>,
+    /// `(left, right)` decorations around the spinner; may be empty.
+    pub wings: Vec<(String, String)>,
+}
+
+/// User-facing strings (Hermes skin `branding`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Branding {
+    pub agent_name: String,
+    pub welcome: String,
+    pub goodbye: String,
+    pub response_label: String,
+    /// A bare token; one space is added when it is drawn.
+    pub prompt_symbol: String,
+    pub help_header: String,
+}
+
+/// One skin, rendered for one terminal.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Palette {
-    pub banner_border: Color,
-    pub banner_title: Color,
-    pub banner_accent: Color,
-    pub banner_dim: Color,
-    pub banner_text: Color,
-    pub ui_accent: Color,
-    pub ui_label: Color,
-    pub ui_ok: Color,
-    pub ui_error: Color,
-    pub ui_warn: Color,
-    pub prompt: Color,
-    pub input_rule: Color,
-    pub response_border: Color,
-    pub status_bar_bg: Color,
-    pub status_bar_text: Color,
-    pub status_bar_strong: Color,
-    pub status_bar_dim: Color,
-    pub status_bar_good: Color,
-    pub status_bar_warn: Color,
-    pub status_bar_bad: Color,
-    pub status_bar_critical: Color,
-    pub selection_bg: Color,
-    pub completion_menu_bg: Color,
-    pub completion_menu_current_bg: Color,
-    pub completion_menu_meta_bg: Color,
+pub struct Theme {
+    /// The name the skin is loaded by (its file name without `.yaml`).
+    pub name: String,
+    pub description: String,
+    /// Effective colours: the skin's `colors`, the overlay for this background, and the
+    /// contrast adjustments. Always RGB.
+    pub palette: Palette,
+    pub spinner: Spinner,
+    pub branding: Branding,
+    pub tool_prefix: String,
+    /// The skin's own tool emoji; tools not listed use the built-in table.
+    pub tool_emojis: BTreeMap<String, String>,
+    /// Rich-markup banner art.
+    pub banner_logo: String,
+    pub banner_hero: String,
+    /// How colours are emitted.
+    pub depth: ColorDepth,
+    /// The background the palette was made legible on.
+    pub background: Background,
+    /// That background's colour (assumed black or white unless the terminal told us).
+    pub background_rgb: (u8, u8, u8),
+    /// The colours as the skin file wrote them (with inheritance), so the theme can be
+    /// rendered again for another background (`adapt`) or written out (`resolved_yaml`).
+    pub authored: SkinColors,
 }
 
-impl Default for Palette {
-    /// Hermes's default skin ("Classic Hermes", gold).
+impl Default for Theme {
+    /// The built-in `default` skin in 24-bit colour on a dark background. Parsed once.
     fn default() -> Self {
-        Self {
-            banner_border: Color::Rgb(0xCD, 0x7F, 0x32),
-            banner_title: Color::Rgb(0xFF, 0xD7, 0x00),
-            banner_accent: Color::Rgb(0xFF, 0xBF, 0x00),
-            banner_dim: Color::Rgb(0xB8, 0x86, 0x0B),
-            banner_text: Color::Rgb(0xFF, 0xF8, 0xDC),
-            ui_accent: Color::Rgb(0xFF, 0xBF, 0x00),
-            ui_label: Color::Rgb(0xDA, 0xA5, 0x20),
-            ui_ok: Color::Rgb(0x4C, 0xAF, 0x50),
-            ui_error: Color::Rgb(0xEF, 0x53, 0x50),
-            ui_warn: Color::Rgb(0xFF, 0xA7, 0x26),
-            prompt: Color::Rgb(0xFF, 0xF8, 0xDC),
-            input_rule: Color::Rgb(0xCD, 0x7F, 0x32),
-            response_border: Color::Rgb(0xFF, 0xD7, 0x00),
-            status_bar_bg: Color::Rgb(0x1A, 0x1A, 0x2E),
-            status_bar_text: Color::Rgb(0xC0, 0xC0, 0xC0),
-            status_bar_strong: Color::Rgb(0xFF, 0xD7, 0x00),
-            status_bar_dim: Color::Rgb(0x88, 0x88, 0x88),
-            status_bar_good: Color::Rgb(0x8F, 0xBC, 0x8F),
-            status_bar_warn: Color::Rgb(0xFF, 0xD7, 0x00),
-            status_bar_bad: Color::Rgb(0xFF, 0x8C, 0x00),
-            status_bar_critical: Color::Rgb(0xFF, 0x6B, 0x6B),
-            selection_bg: Color::Rgb(0x3A, 0x3A, 0x5A),
-            completion_menu_bg: Color::Rgb(0x1A, 0x1A, 0x2E),
-            completion_menu_current_bg: Color::Rgb(0x33, 0x33, 0x55),
-            completion_menu_meta_bg: Color::Rgb(0x1A, 0x1A, 0x2E),
-        }
+        builtin::default_theme().clone()
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Theme {
-    pub name: String,
-    pub palette: Palette,
+const FALLBACK_VERB: &str = "thinking";
+const FALLBACK_THINKING_FACE: &str = "(◔_◔)";
+const FALLBACK_WAITING_FACE: &str = "(｡◕‿◕｡)";
+
+fn cycle<'a>(items: &'a [String], n: usize, fallback: &'static str) -> &'a str {
+    if items.is_empty() {
+        fallback
+    } else {
+        &items[n % items.len()]
+    }
 }
 
 impl Theme {
+    /// The style for `role`, in this theme's colour depth. Without colour (`NO_COLOR`) the
+    /// modifiers stay, and selections, badges and the current menu row are reversed so they
+    /// still stand out.
     pub fn style(&self, role: Role) -> Style {
+        let colored = self.truecolor_style(role);
+        match self.depth {
+            ColorDepth::None => {
+                let mut style = Style::default().add_modifier(colored.add_modifier);
+                if matches!(role, Role::Selection | Role::Badge | Role::MenuCurrent) {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
+                style
+            }
+            depth => {
+                let mut style = colored;
+                style.fg = colored.fg.and_then(|c| depth.apply(c));
+                style.bg = colored.bg.and_then(|c| depth.apply(c));
+                style
+            }
+        }
+    }
+
+    fn truecolor_style(&self, role: Role) -> Style {
         let p = &self.palette;
         let fg = |c: Color| Style::default().fg(c);
-        let bar = Style::default().bg(p.status_bar_bg);
+        let bold = Modifier::BOLD;
+        // Text on a panel: its own background, and a foreground legible on it.
+        let panel = |text: Color, bg: Color| {
+            Style::default()
+                .fg(on_surface(text, bg, MIN_TEXT_CONTRAST))
+                .bg(bg)
+        };
         match role {
             Role::Text => Style::default(),
             Role::Dim => Style::default().add_modifier(Modifier::DIM),
@@ -142,60 +264,145 @@ impl Theme {
             Role::Ok => fg(p.ui_ok),
             Role::Warn => fg(p.ui_warn),
             Role::Error => fg(p.ui_error),
-            Role::User => fg(p.banner_text).add_modifier(Modifier::BOLD),
+            Role::User => fg(p.banner_text).add_modifier(bold),
             Role::Assistant => fg(p.response_border),
             Role::Reasoning => Style::default().add_modifier(Modifier::DIM | Modifier::ITALIC),
             Role::Tool => fg(p.banner_accent),
+            Role::ToolPrefix => fg(p.banner_dim),
             Role::Code => fg(p.banner_text),
-            Role::Heading => fg(p.banner_title).add_modifier(Modifier::BOLD),
-            Role::Prompt => fg(p.prompt).add_modifier(Modifier::BOLD),
+            Role::Heading => fg(p.banner_title).add_modifier(bold),
+            Role::Prompt => fg(p.prompt).add_modifier(bold),
+            Role::InputRule => fg(p.input_rule),
+            Role::ShellDollar => fg(p.shell_dollar).add_modifier(bold),
             Role::Border => fg(p.banner_dim),
-            Role::BorderFocused => fg(p.banner_title).add_modifier(Modifier::BOLD),
+            Role::BorderFocused => fg(p.banner_title).add_modifier(bold),
             Role::Title => fg(p.banner_title),
-            Role::StatusBar => bar.fg(p.status_bar_text),
-            Role::StatusBarStrong => bar.fg(p.status_bar_strong).add_modifier(Modifier::BOLD),
-            Role::StatusBarDim => bar.fg(p.status_bar_dim),
-            Role::StatusBarGood => bar.fg(p.status_bar_good),
-            Role::StatusBarWarn => bar.fg(p.status_bar_warn),
-            Role::StatusBarBad => bar.fg(p.status_bar_bad),
-            Role::StatusBarCritical => bar.fg(p.status_bar_critical).add_modifier(Modifier::BOLD),
-            Role::Badge => Style::default()
-                .fg(p.status_bar_bg)
-                .bg(p.ui_error)
-                .add_modifier(Modifier::BOLD),
+            Role::SessionLabel => fg(p.session_label),
+            Role::SessionBorder => fg(p.session_border),
+            Role::BannerBorder => fg(p.banner_border),
+            Role::BannerTitle => fg(p.banner_title).add_modifier(bold),
+            Role::BannerAccent => fg(p.banner_accent),
+            Role::BannerDim => fg(p.banner_dim),
+            Role::BannerText => fg(p.banner_text),
+            Role::StatusBar => panel(p.status_bar_text, p.status_bar_bg),
+            Role::StatusBarStrong => panel(p.status_bar_strong, p.status_bar_bg).add_modifier(bold),
+            Role::StatusBarDim => panel(p.status_bar_dim, p.status_bar_bg),
+            Role::StatusBarGood => panel(p.status_bar_good, p.status_bar_bg),
+            Role::StatusBarWarn => panel(p.status_bar_warn, p.status_bar_bg),
+            Role::StatusBarBad => panel(p.status_bar_bad, p.status_bar_bg),
+            Role::StatusBarCritical => {
+                panel(p.status_bar_critical, p.status_bar_bg).add_modifier(bold)
+            }
+            Role::VoiceStatus => panel(p.status_bar_text, p.voice_status_bg),
+            Role::Badge => panel(p.status_bar_bg, p.ui_error).add_modifier(bold),
             Role::Selection => Style::default().bg(p.selection_bg),
-            Role::Menu => Style::default()
-                .bg(p.completion_menu_bg)
-                .fg(p.status_bar_text),
-            Role::MenuCurrent => Style::default()
-                .bg(p.completion_menu_current_bg)
-                .fg(p.banner_title)
-                .add_modifier(Modifier::BOLD),
-            Role::MenuMeta => Style::default()
-                .bg(p.completion_menu_meta_bg)
-                .fg(p.status_bar_dim),
+            Role::Menu => panel(p.status_bar_text, p.completion_menu_bg),
+            Role::MenuCurrent => {
+                panel(p.banner_title, p.completion_menu_current_bg).add_modifier(bold)
+            }
+            Role::MenuMeta => panel(p.status_bar_dim, p.completion_menu_meta_bg),
+            Role::MenuMetaCurrent => panel(p.status_bar_text, p.completion_menu_meta_current_bg),
         }
     }
 
-    /// The emoji shown before a tool call (Hermes skins' `tool_emojis`; these are the
-    /// default skin's).
-    pub fn tool_emoji(&self, tool_name: &str) -> &'static str {
-        match tool_name {
-            "terminal" => "💻",
-            "process" => "⚙️",
-            "read_file" => "📖",
-            "write_file" => "✍️",
-            "patch" => "🔧",
-            "search_files" => "🔎",
-            "todo" => "📋",
-            "clarify" => "❓",
-            _ => "🛠️",
+    /// The emoji shown before a tool call: the skin's `tool_emojis`, else the built-in table.
+    pub fn tool_emoji(&self, tool: &str) -> &str {
+        match self.tool_emojis.get(tool) {
+            Some(emoji) => emoji,
+            None => default_tool_emoji(tool),
         }
     }
 
     /// Syntax-highlighting colours arrive as RGB from syntect; this is the one door through
-    /// which they become styles, so widgets still never build colours themselves.
+    /// which they become styles, so widgets still never build colours themselves. The colour
+    /// is made legible on this theme's background and converted to its depth.
     pub fn rgb(&self, r: u8, g: u8, b: u8) -> Style {
-        Style::default().fg(Color::Rgb(r, g, b))
+        let color = on_surface(
+            Color::Rgb(r, g, b),
+            rgb_color(self.background_rgb),
+            MIN_TEXT_CONTRAST,
+        );
+        match self.depth.apply(color) {
+            Some(c) => Style::default().fg(c),
+            None => Style::default(),
+        }
+    }
+
+    /// The `n`th thinking verb, cycling; a fallback word when the skin has none.
+    pub fn spinner_verb(&self, n: usize) -> &str {
+        cycle(&self.spinner.thinking_verbs, n, FALLBACK_VERB)
+    }
+
+    /// The `n`th thinking face, cycling; a fallback face when the skin has none.
+    pub fn thinking_face(&self, n: usize) -> &str {
+        cycle(&self.spinner.thinking_faces, n, FALLBACK_THINKING_FACE)
+    }
+
+    /// The `n`th waiting face, cycling; a fallback face when the skin has none.
+    pub fn waiting_face(&self, n: usize) -> &str {
+        cycle(&self.spinner.waiting_faces, n, FALLBACK_WAITING_FACE)
+    }
+
+    /// The `n`th pair of spinner wings, cycling; `None` when the skin has none.
+    pub fn wings(&self, n: usize) -> Option<(&str, &str)> {
+        if self.spinner.wings.is_empty() {
+            return None;
+        }
+        let (left, right) = &self.spinner.wings[n % self.spinner.wings.len()];
+        Some((left, right))
+    }
+
+    /// The same skin rendered for another terminal (background, depth or mode changed,
+    /// e.g. when the OSC 11 reply arrives after start-up).
+    pub fn adapt(&self, options: &skins::LoadOptions) -> Theme {
+        render::render(self.clone(), options, None)
+    }
+
+    /// The same theme made legible on the terminal's actual background colour (the OSC 11
+    /// reply) rather than pure black or white. Ignored when the colour's polarity is not the
+    /// one this theme was rendered for (e.g. `theme_mode: light` on a dark terminal).
+    pub fn with_background_rgb(&self, r: u8, g: u8, b: u8) -> Theme {
+        if background::from_rgb(r, g, b) != self.background {
+            return self.clone();
+        }
+        let options = skins::LoadOptions {
+            depth: self.depth,
+            background: Some(self.background),
+            mode: ThemeMode::Auto,
+        };
+        render::render(self.clone(), &options, Some((r, g, b)))
     }
 }
+
+fn rgb_color((r, g, b): Rgb) -> Color {
+    Color::Rgb(r, g, b)
+}
+
+/// `text` made legible on `bg` (both RGB; other colours pass through).
+fn on_surface(text: Color, bg: Color, target: f64) -> Color {
+    match (text, bg) {
+        (Color::Rgb(r, g, b), Color::Rgb(br, bgg, bb)) => {
+            rgb_color(contrast::legible_cached((r, g, b), (br, bgg, bb), target))
+        }
+        _ => text,
+    }
+}
+
+/// Hermes's registry emoji for the core tools; a generic one for the rest.
+fn default_tool_emoji(tool: &str) -> &'static str {
+    match tool {
+        "terminal" => "💻",
+        "process" => "⚙️",
+        "read_file" => "📖",
+        "write_file" => "✍️",
+        "patch" => "🔧",
+        "search_files" => "🔎",
+        "todo" => "📋",
+        "clarify" => "❓",
+        _ => "🛠️",
+    }
+}
+
+#[cfg(test)]
+#[path = "mod_tests.rs"]
+mod tests;
