@@ -4,8 +4,12 @@
 
 #[path = "cli/data_commands.rs"]
 mod data_commands;
+#[path = "cli/run_setup.rs"]
+mod run_setup;
 #[path = "cli/safety_commands.rs"]
 mod safety_commands;
+#[path = "cli/skins_commands.rs"]
+mod skins_commands;
 #[path = "cli/voice_commands.rs"]
 mod voice_commands;
 
@@ -127,6 +131,11 @@ enum Command {
         #[command(subcommand)]
         action: safety_commands::CheckpointsAction,
     },
+    /// List, show or validate skins (colours, spinner, branding; HERMES_HOME/skins).
+    Skins {
+        #[command(subcommand)]
+        action: skins_commands::SkinsAction,
+    },
     /// Transcribe, speak, list audio devices, test the microphone, manage whisper models.
     Voice {
         #[command(subcommand)]
@@ -169,6 +178,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             safety_commands::checkpoints_command(&home, action)
         }
         Some(Command::Voice { action }) => voice_commands::voice_command(&home, action),
+        Some(Command::Skins { action }) => skins_commands::skins_command(&home, action),
         Some(Command::Chat {
             query: Some(prompt),
         }) => one_shot(&home, &cli.global, prompt),
@@ -295,14 +305,17 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
             devices: std::sync::Arc::new(hermes::voice::service::SystemDevices),
         })
     };
+    let (theme, theme_notices) = run_setup::startup_theme(home, &prepared.loaded.config.display);
+    let mut warnings = prepared.warnings;
+    warnings.extend(theme_notices);
     let options = hermes::tui::TuiOptions {
         home: home.clone(),
         display: prepared.loaded.config.display.clone(),
-        theme: hermes::theme::Theme::default(),
+        theme,
         factory: Box::new(factory),
-        warnings: prepared.warnings,
+        warnings,
         voice: hermes::tui::VoiceLink::Running(voice),
-        attach: hermes::tui::AttachLink::Running(spawn_attach_service(home)),
+        attach: hermes::tui::AttachLink::Running(run_setup::spawn_attach_service(home)),
     };
     let result = runtime.block_on(hermes::tui::run(options));
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
@@ -354,36 +367,6 @@ impl hermes::tui::SessionFactory for TuiSessionFactory {
     }
 }
 
-/// The clipboard and image-file service for the TUI (its own thread; the clipboard is opened
-/// on first use, not here).
-fn spawn_attach_service(home: &HermesHome) -> hermes::protocol::AttachHandle {
-    use hermes::clipboard::service;
-    use hermes::clipboard::source;
-    let env = source::ClipboardEnv::from_process();
-    service::spawn(service::AttachSettings {
-        images_dir: home.images_dir(),
-        cwd: std::env::current_dir().unwrap_or_default(),
-        home_dir: dirs::home_dir(),
-        env: env.clone(),
-        reader: Box::new(source::SystemClipboard::new(env)),
-    })
-}
-
-/// `--image PATH…`: each file decoded, checked and saved as a PNG under HERMES_HOME/images.
-fn attach_image_files(
-    home: &HermesHome,
-    paths: &[std::path::PathBuf],
-) -> Result<Vec<hermes::protocol::ImageAttachment>, hermes::clipboard::image_file::ImageError> {
-    use hermes::clipboard::image_file;
-    paths
-        .iter()
-        .map(|path| {
-            let image = image_file::decode_file(path)?;
-            image_file::save_png(&home.images_dir(), &image, std::time::SystemTime::now())
-        })
-        .collect()
-}
-
 fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::Result<i32> {
     let started = std::time::Instant::now();
     let prepared = prepare(home, global)?;
@@ -391,7 +374,7 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
         eprintln!("warning: {warning}");
     }
     let (env, loaded) = (&prepared.env, &prepared.loaded);
-    let images = match attach_image_files(home, &global.images) {
+    let images = match run_setup::attach_image_files(home, &global.images) {
         Ok(images) => images,
         Err(err) => {
             eprintln!("hermes: {err}");
