@@ -6,6 +6,7 @@
 //! connection tests run on other tasks and report back as `AppEvent`s. There is no fixed
 //! tick — an idle app waits for input with no deadline.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crossterm::event::EventStream;
@@ -68,6 +69,8 @@ pub enum AppEvent {
     },
     /// Paths for `@` completion (always delivered, possibly empty).
     PathCandidates(Vec<String>),
+    /// Skins loaded, applied or saved (`skins_flow`).
+    Skin(super::skins_flow::SkinEvent),
     Notice(NoticeLevel, String),
 }
 
@@ -104,7 +107,10 @@ pub struct Hint {
 }
 
 pub struct App {
-    pub theme: Theme,
+    /// The skin every widget draws with; shared, so previewing a skin only swaps a pointer.
+    pub theme: Arc<Theme>,
+    /// Which skin, what it was loaded for, and the `/skin` picker.
+    pub skin: super::skins_flow::SkinState,
     pub home: HermesHome,
     pub busy_mode: BusyMode,
     pub transcript: Transcript,
@@ -177,7 +183,8 @@ impl App {
         }
         Self {
             busy_mode: BusyMode::from_config(&options.display.busy_input_mode),
-            theme: options.theme,
+            theme: Arc::new(options.theme),
+            skin: super::skins_flow::SkinState::new(&options.display),
             home: options.home,
             transcript,
             chat: ChatView::new(),
@@ -299,6 +306,7 @@ impl App {
                 super::input::send_expanded(self, &typed, text, images);
             }
             AppEvent::PathCandidates(paths) => self.composer.set_path_candidates(paths),
+            AppEvent::Skin(event) => super::skins_flow::on_event(self, event),
             AppEvent::ThumbnailReady { path, thumbnail } => {
                 super::thumbnails::ready(self, path, thumbnail);
             }
@@ -329,6 +337,10 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     let mut engine_events: Option<UnboundedReceiver<Event>> = app.new_events.take();
     let mut voice_events = app.voice_events.take();
     let mut attach_events = app.attach_events.take();
+    // The first frame, then the background query, then input: the query reads the tty
+    // itself and must be done before crossterm starts reading it.
+    super::render::draw(&mut session.terminal, &mut app).map_err(TuiError::Terminal)?;
+    super::background::detect_at_start(&mut app).await;
     let mut term_events = EventStream::new();
     let mut signals = super::signals::Signals::new();
     loop {
@@ -394,6 +406,12 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     super::voice_link::shutdown(&app);
     super::input::save_history(&app);
     drop(session);
+    // The skin's farewell, on the restored terminal (ignored if stdout is gone).
+    let goodbye = app.theme.branding.goodbye.trim();
+    if !goodbye.is_empty() {
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), "{goodbye}");
+    }
     Ok(())
 }
 

@@ -32,8 +32,13 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
     match command.name {
         "help" => {
             let body = help_body(app.composer.dynamic_commands());
-            app.transcript.push_info("Commands", &body);
+            let header = match app.theme.branding.help_header.trim() {
+                "" => "Commands".to_string(),
+                header => header.to_string(),
+            };
+            app.transcript.push_info(&header, &body);
         }
+        "skin" => super::skins_flow::command(app, args),
         "new" => new_session(app, "new session started"),
         "clear" => {
             app.transcript.clear();

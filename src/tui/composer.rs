@@ -72,6 +72,8 @@ pub struct Composer {
     at: AtState,
     /// Drawn instead of the `❯` prompt (the voice level meter while recording).
     prompt_override: Option<String>,
+    /// The skin's prompt symbol and agent name (see `render::ComposerSkin`).
+    skin: render::ComposerSkin,
     /// Rows kept between the rule and the input for the app (the attachment row).
     header_rows: u16,
 }
@@ -97,6 +99,7 @@ impl Composer {
             skills: Vec::new(),
             at: AtState::default(),
             prompt_override: None,
+            skin: render::ComposerSkin::default(),
             header_rows: 0,
         }
     }

@@ -535,13 +535,11 @@ fn styles_come_from_theme_roles() {
     assert_eq!(colours(20, 0), role(Role::MenuCurrent));
     assert_eq!(colours(2, 1), role(Role::Menu));
     assert_eq!(colours(20, 1), role(Role::MenuMeta));
-    // Focused rule (under the popup), prompt, and a reversed cursor after the typed text.
+    // Focused rule (under the popup, the skin's input_rule), prompt, and a reversed cursor
+    // after the typed text.
     let rule = c.popup().unwrap().desired_height();
     assert_eq!(rule, 6);
-    assert_eq!(
-        buf[(0, rule)].fg,
-        theme.style(Role::BorderFocused).fg.unwrap()
-    );
+    assert_eq!(buf[(0, rule)].fg, theme.style(Role::InputRule).fg.unwrap());
     assert_eq!(buf[(0, rule + 1)].symbol(), "❯");
     assert_eq!(buf[(0, rule + 1)].fg, theme.style(Role::Prompt).fg.unwrap());
     assert!(buf[(5, rule + 1)].modifier.contains(Modifier::REVERSED));

@@ -147,14 +147,22 @@ fn goal_badge(goal: Option<&GoalSnapshot>) -> GoalBadge {
     }
 }
 
+/// Shows `verb` in the status bar; a new verb also gets a new pick of the skin's faces and
+/// thinking verbs (the elapsed time keeps counting from the turn's start).
 fn set_busy(app: &mut App, verb: &str, now: Instant) {
     match &mut app.status.busy {
-        Some(busy) => busy.verb = verb.to_string(),
+        Some(busy) if busy.verb == verb => {}
+        Some(busy) => {
+            busy.verb = verb.to_string();
+            busy.pick = busy.pick.wrapping_add(1);
+        }
         None => {
             app.status.busy = Some(Busy {
                 verb: verb.to_string(),
                 since: now,
+                pick: app.status.busy_picks,
             });
+            app.status.busy_picks = app.status.busy_picks.wrapping_add(1);
         }
     }
 }

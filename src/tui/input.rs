@@ -38,6 +38,9 @@ use crate::protocol::Op;
 const DOUBLE_CTRL_C: Duration = Duration::from_secs(1);
 
 pub fn on_terminal_event(app: &mut App, event: TermEvent) {
+    if app.skin.late_reply.swallow(&event, Instant::now()) {
+        return;
+    }
     match event {
         // The record key is voice's before anything else, releases included (push-to-talk).
         TermEvent::Key(key) if super::voice_link::on_key(app, &key) => {}
@@ -74,6 +77,9 @@ fn on_key(app: &mut App, key: KeyEvent) {
     }
     if app.rollback.is_some() {
         return super::rollback_link::on_key(app, key);
+    }
+    if app.skin.picker.is_some() {
+        return super::skins_flow::on_key(app, key);
     }
     if app.monitor.picker.is_some() {
         return super::spawn_trees_link::on_key(app, key);

@@ -63,7 +63,10 @@ pub fn draw(terminal: &mut Tui, app: &mut App) -> std::io::Result<()> {
 }
 
 pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
-    let theme = app.theme.clone();
+    // A shared pointer: previewing skins must not cost a deep copy per frame.
+    let theme = std::sync::Arc::clone(&app.theme);
+    app.composer
+        .set_skin(&theme.branding.prompt_symbol, &theme.branding.agent_name);
     let popup_height = app
         .composer
         .popup()
@@ -198,6 +201,9 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
         overlay.render(area, buf, &theme);
     }
     if let Some(picker) = &app.monitor.picker {
+        picker.render(area, buf, &theme);
+    }
+    if let Some(picker) = &app.skin.picker {
         picker.render(area, buf, &theme);
     }
     if let Some(prompt) = &app.secret_prompt {

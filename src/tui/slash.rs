@@ -249,6 +249,13 @@ pub static COMMANDS: &[SlashCommand] = &[
         Category::Configuration,
     ),
     cmd(
+        "skin",
+        &[],
+        "[name]",
+        "Pick a skin with live preview, or switch to NAME (saved as display.skin)",
+        Category::Configuration,
+    ),
+    cmd(
         "voice",
         &[],
         "[on|off|tts|status]",

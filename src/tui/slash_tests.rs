@@ -45,6 +45,8 @@ fn registry_holds_exactly_the_implemented_commands() {
         // Image attachments.
         "paste",
         "image",
+        // Skins.
+        "skin",
     ];
     want.sort_unstable();
     assert_eq!(have, want);

@@ -1,9 +1,9 @@
 //! The one-line status bar at the bottom of the screen (Hermes `StatusRule`, reference §5.3).
 //!
-//! Left to right: busy spinner with verb and elapsed time (or `✓ ready`), `⚠ N approvals · F3`
-//! when requests wait while the Approvals pane is not on screen, model, the goal's turns,
-//! context tokens, a 10-cell context bar, session duration, token totals and cost; a `YOLO` badge sits at the
-//! right edge. The app keeps a [`StatusModel`] (plain data updated from protocol
+//! Left to right: busy spinner with the skin's face and verb and the elapsed time (or
+//! `✓ ready`), `⚠ N approvals · F3` when requests wait while the Approvals pane is not on
+//! screen, model, the goal's turns, context tokens, a 10-cell context bar, session duration,
+//! token totals and cost; a `YOLO` badge sits at the right edge. The app keeps a [`StatusModel`] (plain data updated from protocol
 //! events) and renders it with [`render_status_bar`] or the [`StatusBar`] widget.
 //!
 //! Progressive disclosure: segments are kept in priority order
@@ -32,8 +32,8 @@ use unicode_width::UnicodeWidthStr;
 use crate::theme::Role;
 use crate::theme::Theme;
 
-/// Braille spinner frames; one frame per [`SPINNER_FRAME`].
-const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+mod busy;
+
 /// How long one spinner frame shows; also the busy redraw cadence.
 pub const SPINNER_FRAME: Duration = Duration::from_millis(100);
 const SEPARATOR: &str = " │ ";
@@ -48,6 +48,9 @@ pub struct Busy {
     /// Shown after the spinner: `thinking`, `running terminal`, …
     pub verb: String,
     pub since: Instant,
+    /// Which of the skin's faces and verbs show: like Hermes, one pick per step (a new
+    /// one each time the verb changes), so the bar does not reflow while a step runs.
+    pub pick: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -86,6 +89,8 @@ pub struct StatusModel {
     pub goal: GoalBadge,
     /// Voice mode's label (`● REC`, `◉ STT`, `🔊 speaking`, `voice`), when it has one.
     pub voice: Option<&'static str>,
+    /// Busy periods started so far: the next one's `Busy::pick`.
+    pub busy_picks: usize,
 }
 
 /// The standing goal as the bar shows it: `⊙ 3/20` while active, `⏸ goal` while paused.
@@ -119,6 +124,7 @@ impl StatusModel {
             hidden_approvals: 0,
             goal: GoalBadge::Hidden,
             voice: None,
+            busy_picks: 0,
         }
     }
 }
@@ -287,16 +293,8 @@ fn segment_spans(
     let dim = theme.style(Role::StatusBarDim);
     let spans = match segment {
         Segment::Busy => match &m.busy {
-            Some(busy) => {
-                let elapsed = now.saturating_duration_since(busy.since);
-                let frame =
-                    (elapsed.as_millis() / SPINNER_FRAME.as_millis()) % SPINNER.len() as u128;
-                let spinner = SPINNER[usize::try_from(frame).unwrap_or(0)];
-                vec![
-                    Span::styled(format!(" {spinner} "), strong),
-                    Span::styled(format!("{} {}", busy.verb, format_elapsed(elapsed)), text),
-                ]
-            }
+            // The skin's spinner, face and verb (see `busy`).
+            Some(busy) => busy::spans(busy, now, theme),
             None => vec![
                 Span::styled(" ✓ ", theme.style(Role::StatusBarGood)),
                 Span::styled("ready", text),

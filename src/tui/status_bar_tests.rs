@@ -14,6 +14,7 @@ fn sample(now: Instant, busy: bool) -> StatusModel {
         busy: busy.then(|| Busy {
             verb: "thinking".into(),
             since: now - Duration::from_millis(12_340),
+            pick: 0,
         }),
         model: "claude-sonnet-4".into(),
         context_tokens: 76_800,
@@ -28,6 +29,7 @@ fn sample(now: Instant, busy: bool) -> StatusModel {
         hidden_approvals: 0,
         goal: GoalBadge::Hidden,
         voice: None,
+        busy_picks: 1,
     }
 }
 
@@ -64,6 +66,7 @@ fn never_wider_than_the_width_at_any_size() {
     long.busy = Some(Busy {
         verb: "running a long tool name".into(),
         since: now - Duration::from_secs(4000),
+        pick: 7,
     });
     for model in [sample(now, true), sample(now, false), long] {
         for width in 0..=220u16 {
@@ -131,14 +134,15 @@ fn cost_goes_first_and_busy_model_yolo_stay_longest() {
     let now = Instant::now();
     let model = sample(now, true);
     let at = |w| visible_segments(&model, now, w);
-    assert!(at(120).contains(&Segment::Cost));
-    assert!(!at(95).contains(&Segment::Cost));
-    assert!(at(80).contains(&Segment::Bar));
-    assert!(!at(80).contains(&Segment::Duration));
-    assert!(!at(60).contains(&Segment::Bar));
-    assert_eq!(at(40), vec![Segment::Busy, Segment::Yolo, Segment::Model]);
+    // The busy segment is ` ⠸ (｡•́︿•̀｡) pondering… 12s` (26 columns) in the default skin.
+    assert!(at(131).contains(&Segment::Cost));
+    assert!(!at(106).contains(&Segment::Cost));
+    assert!(at(91).contains(&Segment::Bar));
+    assert!(!at(91).contains(&Segment::Duration));
+    assert!(!at(71).contains(&Segment::Bar));
+    assert_eq!(at(51), vec![Segment::Busy, Segment::Yolo, Segment::Model]);
     // The model is shortened before it is dropped.
-    let narrow = line_text(&render_status_bar(&model, now, 34, &Theme::default()));
+    let narrow = line_text(&render_status_bar(&model, now, 45, &Theme::default()));
     assert!(narrow.contains("│ claude-s… "), "{narrow:?}");
     assert!(narrow.ends_with(" YOLO "), "{narrow:?}");
 }
@@ -164,8 +168,8 @@ fn busy_ticks_on_spinner_frame_boundaries() {
         Some(since + Duration::from_millis(12_400))
     );
     let text = line_text(&render_status_bar(&model, now, 200, &Theme::default()));
-    // Frame 123 % 10 = 3.
-    assert!(text.starts_with(" ⠸ thinking 12s │"), "{text:?}");
+    // Frame 123 % 10 = 3; the default skin's first thinking face and verb.
+    assert!(text.starts_with(" ⠸ (｡•́︿•̀｡) pondering… 12s │"), "{text:?}");
     let mut hidden = model;
     hidden.visible = Visibility::Hidden;
     assert_eq!(next_animation_deadline(&hidden, now), None);

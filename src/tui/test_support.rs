@@ -56,6 +56,41 @@ pub fn test_app_with(
     session: WithSession,
     attach: super::AttachLink,
 ) -> (App, UnboundedReceiver<Op>) {
+    let (app_tx, _app_rx) = mpsc::unbounded_channel();
+    build_app(dir, session, attach, app_tx)
+}
+
+/// An app with a session that has announced itself, its op receiver, and the receiving end
+/// of its `AppEvent`s (work done off the UI task reports there; see [`next_app_event`]).
+pub fn app_with_events() -> (
+    tempfile::TempDir,
+    App,
+    UnboundedReceiver<Op>,
+    UnboundedReceiver<super::app::AppEvent>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let (app_tx, app_rx) = mpsc::unbounded_channel();
+    let attach = super::AttachLink::Unavailable("attachments are not available in tests".into());
+    let (mut app, ops) = build_app(&dir, WithSession::Yes, attach, app_tx);
+    super::engine_link::on_engine_event(&mut app, session_info());
+    (dir, app, ops, app_rx)
+}
+
+/// Waits (up to 10 s) for the next `AppEvent` and hands it to the app, as the run loop would.
+pub async fn next_app_event(app: &mut App, events: &mut UnboundedReceiver<super::app::AppEvent>) {
+    let event = tokio::time::timeout(std::time::Duration::from_secs(10), events.recv())
+        .await
+        .expect("an app event within 10 s")
+        .expect("the app event channel is open");
+    app.on_app_event(event);
+}
+
+fn build_app(
+    dir: &tempfile::TempDir,
+    session: WithSession,
+    attach: super::AttachLink,
+    app_tx: UnboundedSender<super::app::AppEvent>,
+) -> (App, UnboundedReceiver<Op>) {
     let (ops_tx, ops_rx) = mpsc::unbounded_channel();
     let (_events_tx, events_rx) = mpsc::unbounded_channel();
     let factory = match session {
@@ -77,7 +112,6 @@ pub fn test_app_with(
         voice: super::VoiceLink::Unavailable("voice is not available in tests".into()),
         attach,
     };
-    let (app_tx, _app_rx) = mpsc::unbounded_channel();
     let mut app = App::new(options, app_tx);
     // Screens must not depend on the terminal the tests run in.
     app.thumbnails = super::thumbnails::Thumbnails::with(None);
@@ -398,4 +432,10 @@ pub fn draw_app(
         })
         .unwrap();
     terminal
+}
+
+/// The buffer with its styles: the text rows, then every change of style (position, fg, bg,
+/// modifiers) — ratatui's `Buffer` debug form — so a snapshot shows a palette change.
+pub fn styled_screen(terminal: &ratatui::Terminal<ratatui::backend::TestBackend>) -> String {
+    format!("{:?}", terminal.backend().buffer())
 }

@@ -1,7 +1,10 @@
 //! Drawing the composer: a top rule (focused or not, with the busy hint on the right), the
 //! header rows the app asked for (left blank here: the attachment row goes there, see
-//! `header_rect`), the `❯ ` prompt, and the textarea beside it; plus `desired_height`, which
-//! estimates the wrapped row count the same way the textarea wraps (`WrapMode::WordOrGlyph`).
+//! `header_rect`), the skin's prompt symbol (`❯ ` by default), and the textarea beside it;
+//! plus `desired_height`, which estimates the wrapped row count the same way the textarea
+//! wraps (`WrapMode::WordOrGlyph`). `set_skin` takes the prompt symbol and the agent name
+//! (for the placeholder) before the frame is laid out, so the height estimate uses the
+//! prompt's real width.
 //!
 //! The estimate mirrors ratatui-textarea's word chunks only approximately (it has no Unicode
 //! word segmentation); when it is off by a row the textarea scrolls to keep the cursor visible,
@@ -25,9 +28,11 @@ use super::ComposerView;
 use crate::theme::Role;
 use crate::theme::Theme;
 
-/// The prompt symbol and its width in columns.
+/// The default prompt symbol (with its space) and its width in columns.
 const PROMPT: &str = "❯ ";
 const PROMPT_WIDTH: u16 = 2;
+/// Widest prompt symbol drawn whole; a longer one is cut (it would squeeze the text).
+const MAX_PROMPT_WIDTH: u16 = 8;
 /// Most text rows the composer grows to before it scrolls.
 pub const MAX_TEXT_ROWS: u16 = 10;
 /// Matches the textarea's default tab length.
@@ -43,7 +48,56 @@ pub fn busy_hint_text(mode_label: &str) -> String {
     }
 }
 
+/// What the skin changes in the composer: the prompt (symbol and one space) and the agent's
+/// name in the placeholder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComposerSkin {
+    /// The symbol as the skin gives it (to notice a change).
+    symbol: String,
+    prompt: String,
+    prompt_width: u16,
+    agent_name: String,
+    placeholder: String,
+}
+
+impl Default for ComposerSkin {
+    fn default() -> Self {
+        Self {
+            symbol: String::new(),
+            prompt: PROMPT.to_string(),
+            prompt_width: PROMPT_WIDTH,
+            agent_name: String::new(),
+            placeholder: super::PLACEHOLDER.to_string(),
+        }
+    }
+}
+
 impl Composer {
+    /// The skin's prompt symbol (a bare token; one space is added) and agent name. Cheap
+    /// when nothing changed, so the app calls it every frame.
+    pub fn set_skin(&mut self, prompt_symbol: &str, agent_name: &str) {
+        if self.skin.symbol != prompt_symbol {
+            self.skin.symbol = prompt_symbol.to_string();
+            let symbol = match prompt_symbol.trim() {
+                "" => PROMPT.trim_end(),
+                symbol => symbol,
+            };
+            let max = usize::from(MAX_PROMPT_WIDTH - 1);
+            let symbol = crate::tui::markdown::wrap::truncate(symbol, max);
+            self.skin.prompt = format!("{symbol} ");
+            self.skin.prompt_width = u16::try_from(self.skin.prompt.width()).unwrap_or(1);
+        }
+        if self.skin.agent_name != agent_name {
+            self.skin.agent_name = agent_name.to_string();
+            self.skin.placeholder = placeholder(agent_name);
+        }
+        // A cleared draft gets a fresh textarea with the default placeholder.
+        if self.textarea.placeholder_text() != self.skin.placeholder {
+            self.textarea
+                .set_placeholder_text(self.skin.placeholder.clone());
+        }
+    }
+
     /// Keeps `rows` rows between the rule and the input for the app to draw in (0: none).
     pub fn set_header_rows(&mut self, rows: u16) {
         self.header_rows = rows;
@@ -63,7 +117,7 @@ impl Composer {
     /// Rows wanted at `width`: the wrapped text (1..=`MAX_TEXT_ROWS`), the header rows and
     /// the top rule.
     pub fn desired_height(&self, width: u16) -> u16 {
-        let text_width = usize::from(width.saturating_sub(PROMPT_WIDTH).max(1));
+        let text_width = usize::from(width.saturating_sub(self.skin.prompt_width).max(1));
         let cap = usize::from(MAX_TEXT_ROWS);
         let mut rows = 0;
         for line in self.textarea.lines() {
@@ -76,8 +130,9 @@ impl Composer {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, view: ComposerView) {
+        // The skin's `input_rule` colour while the composer has the keyboard.
         let rule = match view.focus {
-            ComposerFocus::Focused => Role::BorderFocused,
+            ComposerFocus::Focused => Role::InputRule,
             ComposerFocus::Unfocused => Role::Border,
         };
         let mut block = Block::default()
@@ -93,7 +148,7 @@ impl Composer {
         inner.y += header.height;
         inner.height -= header.height;
         block.render(area, buf);
-        if inner.height == 0 || inner.width <= PROMPT_WIDTH {
+        if inner.height == 0 || inner.width <= self.skin.prompt_width {
             return;
         }
         // The voice meter (`● [▁▂▃▅▇▇▅▂]`) takes the prompt's place while recording.
@@ -103,7 +158,11 @@ impl Composer {
                 let width = u16::try_from(shown.width()).unwrap_or(PROMPT_WIDTH);
                 (shown, width, Role::Error)
             }
-            None => (PROMPT.to_string(), PROMPT_WIDTH, Role::Prompt),
+            None => (
+                self.skin.prompt.clone(),
+                self.skin.prompt_width,
+                Role::Prompt,
+            ),
         };
         if inner.width <= prompt_width {
             return;
@@ -123,6 +182,14 @@ impl Composer {
             ComposerFocus::Unfocused => text,
         });
         (&self.textarea).render(text_area, buf);
+    }
+}
+
+/// The empty composer's placeholder, naming the skin's agent.
+pub fn placeholder(agent_name: &str) -> String {
+    match agent_name.trim() {
+        "" => super::PLACEHOLDER.to_string(),
+        name => format!("Message {name}… (/ for commands, ! for shell)"),
     }
 }
 

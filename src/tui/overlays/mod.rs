@@ -5,6 +5,7 @@ pub mod onboarding;
 pub mod rollback;
 pub mod secret_prompt;
 pub mod sessions_picker;
+pub mod skin_picker;
 pub mod spawn_trees;
 pub mod subagent;
 

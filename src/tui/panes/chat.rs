@@ -57,7 +57,7 @@ use scroll::ViewState;
 
 /// Lines moved per mouse-wheel step.
 const WHEEL_LINES: usize = 3;
-const WELCOME_TITLE: &str = "⚕ Hermes";
+/// Shown under the agent's name when the skin has no welcome text.
 const WELCOME_HINT: &str = "type a message, /help for commands";
 
 /// How much of tool output and reasoning cells shows by default.
@@ -433,23 +433,38 @@ impl ChatView {
     }
 }
 
+/// The empty chat: the skin's agent name and its welcome text (wrapped), centred.
 fn render_welcome(inner: Rect, buf: &mut Buffer, theme: &Theme) {
-    if inner.height == 0 {
+    use crate::tui::markdown::wrap;
+    if inner.height == 0 || inner.width == 0 {
         return;
     }
-    let y = inner.y + inner.height.saturating_sub(2) / 2;
-    for (i, (text, role)) in [(WELCOME_TITLE, Role::Title), (WELCOME_HINT, Role::Dim)]
-        .into_iter()
-        .enumerate()
-    {
+    let width = usize::from(inner.width);
+    let branding = &theme.branding;
+    let welcome = match branding.welcome.trim() {
+        "" => WELCOME_HINT,
+        text => text,
+    };
+    let mut rows = vec![Line::from(Span::styled(
+        wrap::truncate(branding.agent_name.trim(), width),
+        theme.style(Role::Title),
+    ))];
+    let dim = theme.style(Role::Dim);
+    for piece in wrap::wrap_spans(&[Span::styled(welcome.to_string(), dim)], width) {
+        rows.push(Line::from(piece));
+    }
+    let height = u16::try_from(rows.len()).unwrap_or(u16::MAX);
+    let y = inner.y + inner.height.saturating_sub(height) / 2;
+    for (i, line) in rows.iter().enumerate() {
         let row = y + u16::try_from(i).unwrap_or(0);
         if row >= inner.bottom() {
             break;
         }
-        let w = u16::try_from(crate::tui::markdown::wrap::display_width(text)).unwrap_or(u16::MAX);
-        let x = inner.x + inner.width.saturating_sub(w) / 2;
-        let line = Line::from(Span::styled(text, theme.style(role)));
-        buf.set_line(x, row, &line, inner.width.min(w));
+        let w = u16::try_from(line.width())
+            .unwrap_or(u16::MAX)
+            .min(inner.width);
+        let x = inner.x + (inner.width - w) / 2;
+        buf.set_line(x, row, line, w);
     }
 }
 

@@ -2,6 +2,10 @@
 //!
 //! Pure function of (cell, width, expansion, theme), so the chat pane can cache the result per
 //! cell. Does not scroll, select or cache. Invariant: no line is wider than `width`.
+//!
+//! The skin speaks here: the assistant's label is `branding.response_label`, user messages
+//! start with `branding.prompt_symbol`, tool output hangs behind `tool_prefix` and tool
+//! headers start with the skin's tool emoji.
 
 use ratatui::style::Style;
 use ratatui::text::Line;
@@ -26,7 +30,6 @@ pub const TOOL_PREVIEW_LINES: usize = 3;
 /// Reasoning lines shown while reasoning streams (the newest ones).
 pub const REASONING_LIVE_LINES: usize = 4;
 const INDENT: &str = "  ";
-const GUTTER: &str = "  ┊ ";
 
 /// Whether an expandable cell (tool, reasoning) shows everything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,26 +97,31 @@ pub fn render_cell(
     }
 }
 
-/// `❯ text`, then one dim `📎 …` line per image; an image-only message starts at its first
-/// image.
+/// `❯ text` (the skin's prompt symbol), then one dim `📎 …` line per image; an image-only
+/// message starts at its first image.
 fn user(text: &str, images: &[String], width: usize, theme: &Theme) -> Vec<Line<'static>> {
     let style = theme.style(Role::User);
+    let prompt = format!("{} ", theme.branding.prompt_symbol.trim());
     let mut lines = if text.is_empty() && !images.is_empty() {
         Vec::new()
     } else {
-        prefixed("❯ ", style, &[Span::styled(text.to_string(), style)], width)
+        prefixed(
+            &prompt,
+            style,
+            &[Span::styled(text.to_string(), style)],
+            width,
+        )
     };
     let dim = theme.style(Role::Dim);
+    let pad = " ".repeat(wrap::display_width(&prompt));
     for image in images {
-        let marker = if lines.is_empty() { "❯ " } else { INDENT };
+        let (marker, marker_style) = if lines.is_empty() {
+            (prompt.as_str(), style)
+        } else {
+            (pad.as_str(), dim)
+        };
         let body = Span::styled(format!("📎 {image}"), dim);
-        let mut wrapped = prefixed(INDENT, dim, &[body], width);
-        if let Some(first) = wrapped.first_mut()
-            && let Some(lead) = first.spans.first_mut()
-        {
-            *lead = Span::styled(marker, if marker == INDENT { dim } else { style });
-        }
-        lines.extend(wrapped);
+        lines.extend(prefixed(marker, marker_style, &[body], width));
     }
     lines
 }
@@ -146,7 +154,8 @@ fn goal(progress: &GoalProgress, width: usize, theme: &Theme) -> Vec<Line<'stati
 }
 
 fn assistant(msg: &TextCell, width: usize, theme: &Theme) -> Vec<Line<'static>> {
-    let label = Span::styled("⚕ Hermes", theme.style(Role::Assistant));
+    let label = response_label(theme);
+    let label = Span::styled(wrap::truncate(label, width), theme.style(Role::Assistant));
     let mut lines = vec![Line::from(label)];
     let inner = u16::try_from(width.saturating_sub(INDENT.len()).max(1)).unwrap_or(u16::MAX);
     let body = if msg.is_streaming() {
@@ -226,9 +235,11 @@ fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> V
         }
     }
     let mut lines = prefixed_spans("", "   ", &header, width);
+    let gutter = format!("{INDENT}{} ", theme.tool_prefix.trim());
+    let prefix_style = theme.style(Role::ToolPrefix);
     if tool.state == ToolState::Running {
         if let Some(last) = tool.progress.back() {
-            lines.push(gutter_line(last, width, dim));
+            lines.push(gutter_line(&gutter, prefix_style, last, width, dim));
         }
         return lines;
     }
@@ -244,7 +255,7 @@ fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> V
     match expansion {
         Expansion::Collapsed => {
             for line in output.lines().take(TOOL_PREVIEW_LINES) {
-                lines.push(gutter_line(line, width, out_style));
+                lines.push(gutter_line(&gutter, prefix_style, line, width, out_style));
             }
             if total > TOOL_PREVIEW_LINES {
                 let more = total - TOOL_PREVIEW_LINES;
@@ -254,10 +265,10 @@ fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> V
             }
         }
         Expansion::Expanded => {
-            let avail = width.saturating_sub(wrap::display_width(GUTTER)).max(1);
+            let avail = width.saturating_sub(wrap::display_width(&gutter)).max(1);
             for line in output.lines() {
                 for piece in wrap::hard_wrap(&[Span::styled(line.to_string(), out_style)], avail) {
-                    let mut spans = vec![Span::styled(GUTTER, dim)];
+                    let mut spans = vec![Span::styled(gutter.clone(), prefix_style)];
                     spans.extend(piece);
                     lines.push(Line::from(spans));
                 }
@@ -271,11 +282,29 @@ fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> V
     lines
 }
 
-/// One output line behind the gutter, cut to the width.
-fn gutter_line(text: &str, width: usize, style: Style) -> Line<'static> {
-    let avail = width.saturating_sub(wrap::display_width(GUTTER));
+/// One output line behind the gutter (the skin's tool prefix), cut to the width.
+fn gutter_line(
+    gutter: &str,
+    prefix_style: Style,
+    text: &str,
+    width: usize,
+    style: Style,
+) -> Line<'static> {
+    let avail = width.saturating_sub(wrap::display_width(gutter));
     let text = wrap::truncate(&wrap::sanitize(text), avail);
-    Line::from(vec![Span::styled(GUTTER, style), Span::styled(text, style)])
+    Line::from(vec![
+        Span::styled(gutter.to_string(), prefix_style),
+        Span::styled(text, style),
+    ])
+}
+
+/// The assistant's label: the skin's `response_label` (` ☤ Hermes `, written for a panel
+/// title, so trimmed here), else its agent name.
+pub fn response_label(theme: &Theme) -> &str {
+    match theme.branding.response_label.trim() {
+        "" => theme.branding.agent_name.trim(),
+        label => label,
+    }
 }
 
 /// `0.1s`, `12.3s`, `2m 05s`.
