@@ -177,6 +177,23 @@ pub fn legible_cached(fg: Rgb, bg: Rgb, target: f64) -> Rgb {
     result
 }
 
+/// A text colour authored for the other polarity, with its OKLCH lightness mirrored so the
+/// skin's hierarchy survives: on a dark skin the brightest text is the most prominent, so
+/// on a light terminal it becomes the darkest. Hue is kept (chroma as far as the gamut
+/// allows). The two directions are inverses of each other. `legible` still applies after.
+pub fn mirror_text(text: Rgb, to_light: bool) -> Rgb {
+    // Dark-skin text lives in L≈0.5–1; it maps to L≈0.25–0.55 on white, and back.
+    const DARKEST: f64 = 0.25;
+    const SPAN: f64 = 0.6;
+    let lch = to_oklch(text);
+    let l = if to_light {
+        DARKEST + SPAN * (1.0 - lch.l)
+    } else {
+        1.0 - (lch.l - DARKEST) / SPAN
+    };
+    at_lightness(lch, l.clamp(0.0, 1.0))
+}
+
 /// A panel background authored for the other polarity, moved to this one: a dark status
 /// bar becomes a pale tint of its hue on a light terminal, and a light one a deep shade
 /// on a dark terminal. Its distance from the terminal background is kept roughly, so panels

@@ -1,6 +1,7 @@
 //! Rendering a skin for one terminal: pick the overlay for the background polarity
-//! (`light_colors` / `dark_colors`), move panel backgrounds authored for the other polarity
-//! across, and make every text colour legible (WCAG ≥ 4.5:1) on what it is drawn on.
+//! (`light_colors` / `dark_colors`); for a skin written for the other polarity, mirror the
+//! lightness of its remaining text colours and move its panel backgrounds across (hues
+//! kept); then make every text colour legible (WCAG ≥ 4.5:1) on what it is drawn on.
 //!
 //! Not here: colour depth (applied per style in `Theme::style`). Invariant: the output's
 //! palette is a function of `theme.authored` and the options only, so rendering twice, or
@@ -10,7 +11,7 @@ use ratatui::style::Color;
 
 use super::Theme;
 use super::background::{Background, from_rgb};
-use super::contrast::{MIN_TEXT_CONTRAST, Rgb, legible, mirror_surface};
+use super::contrast::{MIN_TEXT_CONTRAST, Rgb, legible, mirror_surface, mirror_text};
 use super::palette::{Palette, STATUS_BAR_TEXT_KEYS, SURFACE_KEYS, on_terminal_background};
 use super::skins::LoadOptions;
 
@@ -56,6 +57,21 @@ fn palette_for(theme: &Theme, background: Background, background_rgb: Rgb) -> Pa
     for (key, color) in overlay {
         palette.set(key, *color);
     }
+    // Text of a skin authored for the other polarity (no overlay value): mirror its
+    // lightness so bright-on-dark becomes dark-on-light with the same hues and ordering.
+    if authored_for(&authored.colors) != background {
+        let to_light = background == Background::Light;
+        for key in Palette::KEYS {
+            let text = on_terminal_background(key) || STATUS_BAR_TEXT_KEYS.contains(key);
+            if !text || overlay.contains_key(*key) {
+                continue;
+            }
+            if let Some(color) = palette.get(key).and_then(rgb) {
+                let (r, g, b) = mirror_text(color, to_light);
+                palette.set(key, Color::Rgb(r, g, b));
+            }
+        }
+    }
     // Panels authored for the other polarity (a dark status bar on a white terminal) move
     // across unless the overlay chose a value for this background on purpose.
     for key in SURFACE_KEYS {
@@ -80,6 +96,16 @@ fn palette_for(theme: &Theme, background: Background, background_rgb: Rgb) -> Pa
         }
     }
     palette
+}
+
+/// The background a skin was written for, judged by its body text colour: light text
+/// means a dark background.
+fn authored_for(colors: &Palette) -> Background {
+    match rgb(colors.banner_text) {
+        Some((r, g, b)) if from_rgb(r, g, b) == Background::Light => Background::Dark,
+        Some(_) => Background::Light,
+        None => Background::Dark,
+    }
 }
 
 fn make_legible(palette: &mut Palette, key: &str, background: Rgb) {

@@ -2,8 +2,28 @@
 
 use super::*;
 
+const TEXT: &str = "# a skin\nname: x\ncolors:\n  # comment: not a key\n  ui_accent: \"#fff\"\n  \"ui_ok\": \"#0f0\"\nbanner_logo: |\n  colors:\n    ui_warn: inside art\nbranding: {agent_name: A}\nspinner:\n  wings:\n    - [\"<\", \">\"]\ntool_prefix: \"|\"\n";
+
 #[test]
-fn finds_nested_key() {
-    let text = "name: x\ncolors:\n  # c\n  ui_accent: \"#fff\"\n";
-    assert_eq!(locate(text, &["colors", "ui_accent"]), Some(4));
+fn finds_nested_and_quoted_keys() {
+    assert_eq!(locate(TEXT, &["name"]), Some(2));
+    assert_eq!(locate(TEXT, &["colors", "ui_accent"]), Some(5));
+    assert_eq!(locate(TEXT, &["colors", "ui_ok"]), Some(6));
+    assert_eq!(locate(TEXT, &["spinner", "wings"]), Some(12));
+    assert_eq!(locate(TEXT, &["tool_prefix"]), Some(14));
+}
+
+#[test]
+fn skips_block_scalars_and_falls_back_to_the_parent() {
+    // `ui_warn` only appears inside the banner art: the nearest real key is `colors`.
+    assert_eq!(locate(TEXT, &["colors", "ui_warn"]), Some(3));
+    // Inside a flow mapping: the enclosing key's line.
+    assert_eq!(locate(TEXT, &["branding", "agent_name"]), Some(10));
+    assert_eq!(locate(TEXT, &["nothing"]), None);
+}
+
+#[test]
+fn handles_crlf() {
+    let text = "colors:\r\n  ui_ok: \"#0f0\"\r\n";
+    assert_eq!(locate(text, &["colors", "ui_ok"]), Some(2));
 }
