@@ -2,11 +2,14 @@
 //! `color(N)`), writing them back as `#RRGGBB`, and emitting them at the terminal's colour
 //! depth (24-bit, xterm-256, the 16 ANSI colours, or none).
 //!
-//! Not here: contrast (see `contrast`) or which colour a role uses (see `mod.rs`).
+//! Not here: making colours legible (see `contrast`; `nearest_256_legible` only keeps a
+//! 24-bit pair's contrast through quantizing) or which colour a role uses (see `mod.rs`).
 //! Invariant: skin colours are always `Color::Rgb` inside a `Theme`; only `ColorDepth::apply`
 //! turns them into indexed or named colours, at the last moment.
 
 use ratatui::style::Color;
+
+use super::contrast::{contrast_ratio, relative_luminance};
 
 /// How many colours the terminal can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -83,6 +86,35 @@ pub fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
     } else {
         cube_index as u8
     }
+}
+
+/// The xterm-256 index nearest to `fg` among those that keep at least `target` contrast
+/// with `bg` (so quantizing never makes text harder to read than the 24-bit colour was
+/// allowed to be); plain `nearest_256` when no index does.
+pub fn nearest_256_legible(fg: (u8, u8, u8), bg: (u8, u8, u8), target: f64) -> u8 {
+    let plain = nearest_256(fg.0, fg.1, fg.2);
+    if contrast_ratio(xterm_rgb(plain), bg) >= target {
+        return plain;
+    }
+    let luminance = luminance_table();
+    let bg_l = relative_luminance(bg);
+    let ratio = |l: f64| (l.max(bg_l) + 0.05) / (l.min(bg_l) + 0.05);
+    (16..=255u8)
+        .filter(|&i| ratio(luminance[usize::from(i)]) >= target)
+        .min_by_key(|&i| distance2(xterm_rgb(i), fg))
+        .unwrap_or(plain)
+}
+
+/// WCAG relative luminance of every xterm-256 colour, computed once.
+fn luminance_table() -> &'static [f64; 256] {
+    static TABLE: std::sync::OnceLock<[f64; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [0.0; 256];
+        for (i, slot) in table.iter_mut().enumerate() {
+            *slot = relative_luminance(xterm_rgb(i as u8));
+        }
+        table
+    })
 }
 
 /// The RGB value of an xterm-256 index (the standard xterm palette for 0–15).

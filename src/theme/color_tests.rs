@@ -135,3 +135,34 @@ fn detect_reads_no_color_colorterm_and_term() {
         ColorDepth::TrueColor
     );
 }
+
+#[test]
+fn nearest_256_legible_keeps_contrast() {
+    use crate::theme::contrast::{contrast_ratio, legible};
+    // #767676 has 4.54:1 on white; its nearest index (243, #767676) keeps it.
+    assert_eq!(
+        nearest_256_legible((0x76, 0x76, 0x76), (255, 255, 255), 4.5),
+        243
+    );
+    let mut changed = 0;
+    for bg in [
+        (255, 255, 255),
+        (0, 0, 0),
+        (0xf5, 0xf5, 0xf5),
+        (0x1a, 0x1a, 0x2e),
+    ] {
+        for v in (0..=255u8).step_by(5) {
+            for fg in [(v, v, v), (v, v / 2, 0), (0, v / 2, v), (v / 3, v, v / 2)] {
+                let fg = legible(fg, bg, 4.5);
+                let index = nearest_256_legible(fg, bg, 4.5);
+                assert!(
+                    contrast_ratio(xterm_rgb(index), bg) >= 4.5,
+                    "{fg:?} on {bg:?}"
+                );
+                changed += usize::from(index != nearest_256(fg.0, fg.1, fg.2));
+            }
+        }
+    }
+    // The plain nearest index would have lost contrast for some of these.
+    assert!(changed > 0);
+}

@@ -237,13 +237,36 @@ impl Theme {
                 }
                 style
             }
-            depth => {
+            ColorDepth::Ansi256 => {
+                let mut style = colored;
+                style.fg = colored.fg.map(|fg| self.fg_256(fg, colored.bg));
+                style.bg = colored.bg.and_then(|c| ColorDepth::Ansi256.apply(c));
+                style
+            }
+            depth @ (ColorDepth::TrueColor | ColorDepth::Ansi16) => {
                 let mut style = colored;
                 style.fg = colored.fg.and_then(|c| depth.apply(c));
                 style.bg = colored.bg.and_then(|c| depth.apply(c));
                 style
             }
         }
+    }
+
+    /// A foreground in 256 colours that keeps its 24-bit contrast (up to 4.5:1) with what
+    /// it is drawn on: `bg` as quantized, or the terminal's background.
+    fn fg_256(&self, fg: Color, bg: Option<Color>) -> Color {
+        let Color::Rgb(r, g, b) = fg else {
+            return fg;
+        };
+        let (true_bg, shown_bg) = match bg {
+            Some(bg) => {
+                let shown = ColorDepth::Ansi256.apply(bg).unwrap_or(bg);
+                (color::rgb_of(bg), color::rgb_of(shown))
+            }
+            None => (self.background_rgb, self.background_rgb),
+        };
+        let target = contrast::contrast_ratio((r, g, b), true_bg).min(MIN_TEXT_CONTRAST);
+        Color::Indexed(color::nearest_256_legible((r, g, b), shown_bg, target))
     }
 
     fn truecolor_style(&self, role: Role) -> Style {
@@ -322,9 +345,12 @@ impl Theme {
             rgb_color(self.background_rgb),
             MIN_TEXT_CONTRAST,
         );
-        match self.depth.apply(color) {
-            Some(c) => Style::default().fg(c),
-            None => Style::default(),
+        match self.depth {
+            ColorDepth::Ansi256 => Style::default().fg(self.fg_256(color, None)),
+            depth => match depth.apply(color) {
+                Some(c) => Style::default().fg(c),
+                None => Style::default(),
+            },
         }
     }
 

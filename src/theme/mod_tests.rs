@@ -130,3 +130,78 @@ fn with_background_rgb_ignores_the_wrong_polarity() {
     };
     assert!(contrast::contrast_ratio((r, g, b), (0x30, 0x30, 0x30)) >= 4.5);
 }
+
+/// Issue 10: widgets ask the theme for roles; no raw colours outside `theme/`. Scans the
+/// non-test sources for `Color::…`, `style::Color` and ratatui's colour shorthands.
+#[test]
+fn no_raw_colours_outside_the_theme() {
+    fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    const SHORTHANDS: &[&str] = &[
+        "black",
+        "red",
+        "green",
+        "yellow",
+        "blue",
+        "magenta",
+        "cyan",
+        "gray",
+        "dark_gray",
+        "light_red",
+        "light_green",
+        "light_yellow",
+        "light_blue",
+        "light_magenta",
+        "light_cyan",
+        "white",
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let mut offenders = Vec::new();
+    for file in files {
+        let relative = file
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let is_test = relative.ends_with("_tests.rs") || relative.contains("test_support");
+        if relative.starts_with("theme/") || is_test {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        // Inline test modules sit at the end of a file; stop there.
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (n, line) in code.lines().enumerate() {
+            let line = line.trim_start();
+            if line.starts_with("//") {
+                continue;
+            }
+            let raw_color = line.match_indices("Color::").any(|(at, _)| {
+                !line[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            });
+            let shorthand = SHORTHANDS.iter().any(|name| {
+                line.contains(&format!(".{name}()")) || line.contains(&format!(".on_{name}()"))
+            });
+            if raw_color || line.contains("style::Color") || shorthand {
+                offenders.push(format!("src/{relative}:{}: {line}", n + 1));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "raw colours outside theme/:\n{}",
+        offenders.join("\n")
+    );
+}

@@ -152,6 +152,34 @@ fn every_role_is_legible_in_every_builtin_on_both_backgrounds() {
 }
 
 #[test]
+fn every_role_stays_legible_in_256_colours() {
+    for name in NAMES {
+        for background in [Background::Dark, Background::Light] {
+            let opts = LoadOptions {
+                depth: ColorDepth::Ansi256,
+                ..options(background)
+            };
+            let (theme, _) = load(Path::new(NO_DIR), name, &opts);
+            for role in Role::ALL {
+                let style = theme.style(*role);
+                let Some(Color::Indexed(fg)) = style.fg else {
+                    continue;
+                };
+                let bg = match style.bg {
+                    Some(Color::Indexed(bg)) => crate::theme::color::xterm_rgb(bg),
+                    _ => theme.background_rgb,
+                };
+                let ratio = contrast_ratio(crate::theme::color::xterm_rgb(fg), bg);
+                assert!(
+                    ratio >= 4.5,
+                    "{name} on {background:?}: {role:?} {ratio:.2}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn legible_on_the_real_background_colour() {
     for name in NAMES {
         for bg in [
