@@ -185,6 +185,47 @@ pub fn nearest_16(r: u8, g: u8, b: u8) -> Color {
     }
 }
 
+/// Below this contrast (with xterm's shades) an ANSI colour counts as invisible: yellow on
+/// white, blue on black. Deliberately low, because the terminal's own palette decides the
+/// real shades and light-terminal palettes usually darken their yellows and greens.
+const MIN_ANSI_CONTRAST: f64 = 2.0;
+
+/// `nearest_16` for text on `bg`: when that ANSI colour would be near-invisible on it, its
+/// normal/bright sibling, else black (light backgrounds) or white (dark ones).
+pub fn nearest_16_legible(fg: (u8, u8, u8), bg: (u8, u8, u8)) -> Color {
+    let visible = |c: Color| contrast_ratio(rgb_of(c), bg) >= MIN_ANSI_CONTRAST;
+    let pick = nearest_16(fg.0, fg.1, fg.2);
+    if visible(pick) {
+        return pick;
+    }
+    let sibling = match pick {
+        Color::Red => Color::LightRed,
+        Color::LightRed => Color::Red,
+        Color::Green => Color::LightGreen,
+        Color::LightGreen => Color::Green,
+        Color::Yellow => Color::LightYellow,
+        Color::LightYellow => Color::Yellow,
+        Color::Blue => Color::LightBlue,
+        Color::LightBlue => Color::Blue,
+        Color::Magenta => Color::LightMagenta,
+        Color::LightMagenta => Color::Magenta,
+        Color::Cyan => Color::LightCyan,
+        Color::LightCyan => Color::Cyan,
+        Color::Gray => Color::DarkGray,
+        Color::DarkGray => Color::Gray,
+        Color::Black => Color::DarkGray,
+        Color::White => Color::Gray,
+        other => other,
+    };
+    if visible(sibling) {
+        sibling
+    } else if relative_luminance(bg) > 0.18 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
 /// HSV hue in degrees, 0–360.
 fn hue_degrees(r: u8, g: u8, b: u8) -> f64 {
     let (r, g, b) = (f64::from(r), f64::from(g), f64::from(b));

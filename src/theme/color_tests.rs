@@ -166,3 +166,25 @@ fn nearest_256_legible_keeps_contrast() {
     // The plain nearest index would have lost contrast for some of these.
     assert!(changed > 0);
 }
+
+#[test]
+fn nearest_16_legible_avoids_invisible_pairs() {
+    const WHITE: (u8, u8, u8) = (255, 255, 255);
+    const BLACK: (u8, u8, u8) = (0, 0, 0);
+    // Dark brown text is "yellow" by hue: invisible on white, so black.
+    assert_eq!(nearest_16(0x5c, 0x47, 0x18), Color::Yellow);
+    assert_eq!(nearest_16_legible((0x5c, 0x47, 0x18), WHITE), Color::Black);
+    // Dark grey on black: the lighter grey.
+    assert_eq!(
+        nearest_16_legible((0x30, 0x30, 0x30), BLACK),
+        Color::DarkGray
+    );
+    // Pale yellow on white: neither yellow shows, so black.
+    assert_eq!(nearest_16_legible((0xff, 0xf8, 0xdc), WHITE), Color::Black);
+    // Fine pairs stay.
+    assert_eq!(nearest_16_legible((0xc6, 0x28, 0x28), WHITE), Color::Red);
+    assert_eq!(
+        nearest_16_legible((0xff, 0xd7, 0x00), BLACK),
+        Color::LightYellow
+    );
+}

@@ -5,10 +5,11 @@
 //! `tool_prefix`, `tool_emojis`, banner art) rendered for one terminal: its background
 //! polarity (light or dark, with contrast kept legible) and its colour depth.
 //!
-//! Layout: `palette` (the colour keys), `color` (parsing, colour depth), `contrast` (WCAG
-//! contrast, hue-keeping adjustment), `background` (terminal background detection input
-//! parsing), `skin` (YAML schema and inheritance), `render` (skin → palette for a
-//! background), `builtin` (the nine embedded skins), `skins` (catalog, load, validate).
+//! Layout: `role` (what widgets ask for), `palette` (the colour keys), `color` (parsing,
+//! colour depth), `contrast` (WCAG contrast, hue-keeping adjustment), `background`
+//! (parsing terminal background answers), `skin` (YAML schema and inheritance),
+//! `skin_lines` (line numbers for notices), `render` (skin → palette for a background),
+//! `builtin` (the nine embedded skins), `skins` (catalog, load, validate, show).
 //!
 //! Invariant: no raw `Color` is used outside `theme/`; colours in a `Theme`'s palette are
 //! RGB and already legible on `background_rgb`, and `style` converts them to `depth`.
@@ -19,6 +20,7 @@ pub mod color;
 pub mod contrast;
 mod palette;
 mod render;
+mod role;
 mod skin;
 mod skin_lines;
 pub mod skins;
@@ -32,127 +34,10 @@ use ratatui::style::Style;
 pub use background::{Background, ThemeMode};
 pub use color::ColorDepth;
 pub use palette::Palette;
+pub use role::Role;
 pub use skin::SkinColors;
 
 use contrast::{MIN_TEXT_CONTRAST, Rgb};
-
-/// What a piece of text is, for styling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Role {
-    /// Ordinary text.
-    Text,
-    /// Secondary text: hints, timestamps, previews.
-    Dim,
-    /// Highlights: the agent's name, links, focused things.
-    Accent,
-    /// Labels in lists and headers.
-    Label,
-    Ok,
-    Warn,
-    Error,
-    /// The user's own messages.
-    User,
-    /// The assistant's response label and border.
-    Assistant,
-    /// Model reasoning (dimmed, italic).
-    Reasoning,
-    /// Tool names and tool cell headers.
-    Tool,
-    /// The skin's `tool_prefix` glyph before tool lines.
-    ToolPrefix,
-    /// Inline code and code blocks without highlighting.
-    Code,
-    /// Markdown headings.
-    Heading,
-    /// The composer prompt symbol and input text.
-    Prompt,
-    /// The rule above the composer.
-    InputRule,
-    /// The `$` before a shell command.
-    ShellDollar,
-    /// Pane borders.
-    Border,
-    /// The border of the focused pane.
-    BorderFocused,
-    /// Pane titles.
-    Title,
-    /// Session names and labels in session lists.
-    SessionLabel,
-    /// Borders of session panels.
-    SessionBorder,
-    /// Banner art and text, by Hermes's `banner_*` keys.
-    BannerBorder,
-    BannerTitle,
-    BannerAccent,
-    BannerDim,
-    BannerText,
-    StatusBar,
-    StatusBarStrong,
-    StatusBarDim,
-    StatusBarGood,
-    StatusBarWarn,
-    StatusBarBad,
-    StatusBarCritical,
-    /// The voice-mode status line.
-    VoiceStatus,
-    /// A badge such as YOLO.
-    Badge,
-    /// Selected row in a list or popup (background only; the row keeps its text colours).
-    Selection,
-    /// Completion popup rows.
-    Menu,
-    MenuCurrent,
-    /// The completion popup's description column.
-    MenuMeta,
-    MenuMetaCurrent,
-}
-
-impl Role {
-    /// Every role, for tests and previews.
-    pub const ALL: &'static [Role] = &[
-        Role::Text,
-        Role::Dim,
-        Role::Accent,
-        Role::Label,
-        Role::Ok,
-        Role::Warn,
-        Role::Error,
-        Role::User,
-        Role::Assistant,
-        Role::Reasoning,
-        Role::Tool,
-        Role::ToolPrefix,
-        Role::Code,
-        Role::Heading,
-        Role::Prompt,
-        Role::InputRule,
-        Role::ShellDollar,
-        Role::Border,
-        Role::BorderFocused,
-        Role::Title,
-        Role::SessionLabel,
-        Role::SessionBorder,
-        Role::BannerBorder,
-        Role::BannerTitle,
-        Role::BannerAccent,
-        Role::BannerDim,
-        Role::BannerText,
-        Role::StatusBar,
-        Role::StatusBarStrong,
-        Role::StatusBarDim,
-        Role::StatusBarGood,
-        Role::StatusBarWarn,
-        Role::StatusBarBad,
-        Role::StatusBarCritical,
-        Role::VoiceStatus,
-        Role::Badge,
-        Role::Selection,
-        Role::Menu,
-        Role::MenuCurrent,
-        Role::MenuMeta,
-        Role::MenuMetaCurrent,
-    ];
-}
 
 /// Busy-indicator text (Hermes skin `spinner`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -243,12 +128,31 @@ impl Theme {
                 style.bg = colored.bg.and_then(|c| ColorDepth::Ansi256.apply(c));
                 style
             }
-            depth @ (ColorDepth::TrueColor | ColorDepth::Ansi16) => {
+            ColorDepth::Ansi16 => {
                 let mut style = colored;
-                style.fg = colored.fg.and_then(|c| depth.apply(c));
-                style.bg = colored.bg.and_then(|c| depth.apply(c));
+                let bg = colored.bg.and_then(|c| ColorDepth::Ansi16.apply(c));
+                let shown_bg = bg.map_or(self.background_rgb, color::rgb_of);
+                style.fg = colored.fg.map(|fg| match fg {
+                    Color::Rgb(r, g, b) => color::nearest_16_legible((r, g, b), shown_bg),
+                    other => other,
+                });
+                style.bg = match (role, bg) {
+                    // A selection the same colour as the terminal would be invisible.
+                    (Role::Selection, Some(Color::White))
+                        if self.background == Background::Light =>
+                    {
+                        Some(Color::Gray)
+                    }
+                    (Role::Selection, Some(Color::Black))
+                        if self.background == Background::Dark =>
+                    {
+                        Some(Color::DarkGray)
+                    }
+                    (_, bg) => bg,
+                };
                 style
             }
+            ColorDepth::TrueColor => colored,
         }
     }
 
@@ -345,9 +249,12 @@ impl Theme {
             rgb_color(self.background_rgb),
             MIN_TEXT_CONTRAST,
         );
-        match self.depth {
-            ColorDepth::Ansi256 => Style::default().fg(self.fg_256(color, None)),
-            depth => match depth.apply(color) {
+        match (self.depth, color) {
+            (ColorDepth::Ansi256, _) => Style::default().fg(self.fg_256(color, None)),
+            (ColorDepth::Ansi16, Color::Rgb(r, g, b)) => {
+                Style::default().fg(color::nearest_16_legible((r, g, b), self.background_rgb))
+            }
+            (depth, _) => match depth.apply(color) {
                 Some(c) => Style::default().fg(c),
                 None => Style::default(),
             },

@@ -180,6 +180,38 @@ fn every_role_stays_legible_in_256_colours() {
 }
 
 #[test]
+fn no_role_is_invisible_in_16_colours() {
+    for name in NAMES {
+        for background in [Background::Dark, Background::Light] {
+            let opts = LoadOptions {
+                depth: ColorDepth::Ansi16,
+                ..options(background)
+            };
+            let (theme, _) = load(Path::new(NO_DIR), name, &opts);
+            let shade = crate::theme::color::rgb_of;
+            for role in Role::ALL {
+                let style = theme.style(*role);
+                let bg = style.bg.map_or(theme.background_rgb, shade);
+                if let Some(fg) = style.fg {
+                    let ratio = contrast_ratio(shade(fg), bg);
+                    assert!(
+                        ratio >= 2.0,
+                        "{name} on {background:?}: {role:?} {ratio:.2}"
+                    );
+                }
+            }
+            // The selection differs from the terminal's background.
+            let selection = theme.style(Role::Selection).bg.map(shade);
+            assert_ne!(
+                selection,
+                Some(theme.background_rgb),
+                "{name} {background:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn legible_on_the_real_background_colour() {
     for name in NAMES {
         for bg in [
