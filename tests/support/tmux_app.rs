@@ -47,7 +47,8 @@ impl TmuxApp {
             ("TERM", "xterm-256color".to_string()),
         ];
         let tmux = Tmux::start(&self.command, 120, 40, &env);
-        tmux.wait_for_text("Message Hermes", WAIT);
+        // The composer placeholder ("Message <agent name>… (/ for commands…") names the skin's agent.
+        tmux.wait_for_text("(/ for commands", WAIT);
         tmux
     }
 
@@ -64,7 +65,8 @@ impl TmuxApp {
         env.extend(extra.iter().cloned());
         let command = self.command.replacen(" && ", &format!(" && {prefix} "), 1);
         let tmux = Tmux::start(&command, 120, 40, &env);
-        tmux.wait_for_text("Message Hermes", WAIT);
+        // The composer placeholder ("Message <agent name>… (/ for commands…") names the skin's agent.
+        tmux.wait_for_text("(/ for commands", WAIT);
         tmux
     }
 
