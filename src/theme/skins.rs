@@ -99,6 +99,8 @@ pub fn load(skins_dir: &Path, name: &str, options: &LoadOptions) -> (Theme, Vec<
 
 /// A skin as authored (inheritance applied), with notices.
 fn authored(skins_dir: &Path, name: &str) -> (Theme, Vec<String>) {
+    // `/skin mine.yaml` means the skin `mine`.
+    let name = name.strip_suffix(".yaml").unwrap_or(name);
     let default = || builtin::default_skin();
     let plain_name = !name.is_empty()
         && !name.contains(['/', '\\'])

@@ -308,6 +308,10 @@ fn a_user_skin_overriding_one_key_inherits_the_rest_from_default() {
     );
     let (theme, notices) = load(dir.path(), "mine", &LoadOptions::default());
     assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(
+        load(dir.path(), "mine.yaml", &LoadOptions::default()).0,
+        theme
+    );
     assert_eq!(theme.palette.ui_accent, Color::Rgb(0xFF, 0x00, 0xFF));
     let default = Theme::default();
     let mut expected = default.authored.colors.clone();
