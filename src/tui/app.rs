@@ -183,8 +183,8 @@ impl App {
         }
         Self {
             busy_mode: BusyMode::from_config(&options.display.busy_input_mode),
+            skin: super::skins_flow::SkinState::new(&options.theme, &options.display),
             theme: Arc::new(options.theme),
-            skin: super::skins_flow::SkinState::new(&options.display),
             home: options.home,
             transcript,
             chat: ChatView::new(),

@@ -37,7 +37,7 @@ const SKIN_KEY: &str = "display.skin";
 /// The app's skin settings: which skin, and what it was loaded for.
 #[derive(Debug)]
 pub struct SkinState {
-    /// The skin's name as `display.skin` spells it (what a reload loads again).
+    /// The skin on screen, by the name `/skin` and `display.skin` use.
     pub name: String,
     pub mode: ThemeMode,
     /// What start-up detection found; `None` until it answers (or when it never runs).
@@ -49,13 +49,11 @@ pub struct SkinState {
 }
 
 impl SkinState {
-    pub fn new(display: &crate::config::DisplayConfig) -> Self {
-        let name = match display.skin.trim() {
-            "" => "default".to_string(),
-            name => name.to_string(),
-        };
+    /// The state for `theme`, the skin the app starts with (already loaded for
+    /// `display.theme_mode`; an unknown `display.skin` has fallen back to `default`).
+    pub fn new(theme: &Theme, display: &crate::config::DisplayConfig) -> Self {
         Self {
-            name,
+            name: theme.name.clone(),
             mode: ThemeMode::parse(&display.theme_mode).0,
             background: None,
             picker: None,
@@ -168,6 +166,8 @@ fn origin(info: &skins::SkinInfo) -> SkinOrigin {
 
 pub fn on_event(app: &mut App, event: SkinEvent) {
     match event {
+        // A second `/skin` sent before the first picker opened: one picker is enough.
+        SkinEvent::CatalogReady(_) if app.skin.picker.is_some() => {}
         SkinEvent::CatalogReady(entries) => {
             let original = Arc::clone(&app.theme);
             app.skin.picker = Some(SkinPicker::new(entries, &app.skin.name, original));
