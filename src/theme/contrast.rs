@@ -9,6 +9,8 @@
 //! Invariant: the result of `legible` really meets the target after rounding to 8-bit
 //! channels, unless even black or white cannot (then the better of the two is returned).
 
+use super::background::Background;
+
 /// A colour as 8-bit sRGB channels.
 pub type Rgb = (u8, u8, u8);
 
@@ -181,15 +183,14 @@ pub fn legible_cached(fg: Rgb, bg: Rgb, target: f64) -> Rgb {
 /// skin's hierarchy survives: on a dark skin the brightest text is the most prominent, so
 /// on a light terminal it becomes the darkest. Hue is kept (chroma as far as the gamut
 /// allows). The two directions are inverses of each other. `legible` still applies after.
-pub fn mirror_text(text: Rgb, to_light: bool) -> Rgb {
+pub fn mirror_text(text: Rgb, onto: Background) -> Rgb {
     // Dark-skin text lives in L≈0.5–1; it maps to L≈0.25–0.55 on white, and back.
     const DARKEST: f64 = 0.25;
     const SPAN: f64 = 0.6;
     let lch = to_oklch(text);
-    let l = if to_light {
-        DARKEST + SPAN * (1.0 - lch.l)
-    } else {
-        1.0 - (lch.l - DARKEST) / SPAN
+    let l = match onto {
+        Background::Light => DARKEST + SPAN * (1.0 - lch.l),
+        Background::Dark => 1.0 - (lch.l - DARKEST) / SPAN,
     };
     at_lightness(lch, l.clamp(0.0, 1.0))
 }
@@ -198,12 +199,11 @@ pub fn mirror_text(text: Rgb, to_light: bool) -> Rgb {
 /// bar becomes a pale tint of its hue on a light terminal, and a light one a deep shade
 /// on a dark terminal. Its distance from the terminal background is kept roughly, so panels
 /// still stand out.
-pub fn mirror_surface(surface: Rgb, to_light: bool) -> Rgb {
+pub fn mirror_surface(surface: Rgb, onto: Background) -> Rgb {
     let lch = to_oklch(surface);
-    let l = if to_light {
-        (1.0 - (lch.l - 0.15) / 2.5).clamp(0.86, 0.97)
-    } else {
-        (0.15 + (1.0 - lch.l) * 2.5).clamp(0.18, 0.40)
+    let l = match onto {
+        Background::Light => (1.0 - (lch.l - 0.15) / 2.5).clamp(0.86, 0.97),
+        Background::Dark => (0.15 + (1.0 - lch.l) * 2.5).clamp(0.18, 0.40),
     };
     at_lightness(lch, l)
 }

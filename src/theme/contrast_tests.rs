@@ -84,20 +84,23 @@ fn legible_cached_matches_legible() {
 #[test]
 fn mirror_surface_flips_polarity_and_keeps_the_hue() {
     let navy = (0x0f, 0x24, 0x40);
-    let light = mirror_surface(navy, true);
+    let light = mirror_surface(navy, Background::Light);
     assert!(relative_luminance(light) > 0.6, "{light:?}");
     assert!((hue_degrees(light) - hue_degrees(navy)).abs() < 5.0);
     let pale = (0xe5, 0xed, 0xf8);
-    let dark = mirror_surface(pale, false);
+    let dark = mirror_surface(pale, Background::Dark);
     assert!(relative_luminance(dark) < 0.05, "{dark:?}");
 }
 
 #[test]
 fn mirror_text_reverses_the_lightness_order() {
-    let bright = mirror_text((0xf5, 0xf5, 0xf5), true);
-    let medium = mirror_text((0xb7, 0xb7, 0xb7), true);
+    let bright = mirror_text((0xf5, 0xf5, 0xf5), Background::Light);
+    let medium = mirror_text((0xb7, 0xb7, 0xb7), Background::Light);
     assert!(relative_luminance(bright) < relative_luminance(medium));
     // And back again, close to where it started.
-    let back = mirror_text(mirror_text((0xb7, 0xb7, 0xb7), true), false);
+    let back = mirror_text(
+        mirror_text((0xb7, 0xb7, 0xb7), Background::Light),
+        Background::Dark,
+    );
     assert!(contrast_ratio(back, (0xb7, 0xb7, 0xb7)) < 1.05, "{back:?}");
 }

@@ -60,14 +60,13 @@ fn palette_for(theme: &Theme, background: Background, background_rgb: Rgb) -> Pa
     // Text of a skin authored for the other polarity (no overlay value): mirror its
     // lightness so bright-on-dark becomes dark-on-light with the same hues and ordering.
     if authored_for(&authored.colors) != background {
-        let to_light = background == Background::Light;
         for key in Palette::KEYS {
             let text = on_terminal_background(key) || STATUS_BAR_TEXT_KEYS.contains(key);
             if !text || overlay.contains_key(*key) {
                 continue;
             }
             if let Some(color) = palette.get(key).and_then(rgb) {
-                let (r, g, b) = mirror_text(color, to_light);
+                let (r, g, b) = mirror_text(color, background);
                 palette.set(key, Color::Rgb(r, g, b));
             }
         }
@@ -81,7 +80,7 @@ fn palette_for(theme: &Theme, background: Background, background_rgb: Rgb) -> Pa
         if let Some((r, g, b)) = palette.get(key).and_then(rgb)
             && from_rgb(r, g, b) != background
         {
-            let (r, g, b) = mirror_surface((r, g, b), background == Background::Light);
+            let (r, g, b) = mirror_surface((r, g, b), background);
             palette.set(key, Color::Rgb(r, g, b));
         }
     }
