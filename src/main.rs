@@ -310,7 +310,7 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
     warnings.extend(theme_notices);
     let options = hermes::tui::TuiOptions {
         home: home.clone(),
-        display: prepared.loaded.config.display.clone(),
+        display: prepared.loaded.config.display,
         theme,
         factory: Box::new(factory),
         warnings,
