@@ -119,11 +119,20 @@ pub async fn detect_at_start(app: &mut App) {
 /// or `timeout` passes. Blocking: call it off the async runtime.
 #[cfg(unix)]
 pub fn query_tty(timeout: Duration) -> std::io::Result<Probe> {
-    use std::io::Write;
-    let mut stdout = std::io::stdout();
-    stdout.write_all(OSC11_QUERY.as_bytes())?;
-    stdout.write_all(DA1_QUERY.as_bytes())?;
-    stdout.flush()?;
+    query(libc::STDIN_FILENO, &mut std::io::stdout(), timeout)
+}
+
+/// [`query_tty`] over any pair: the queries go to `output`, the answers are read from
+/// `input` (a tty, or a pipe in tests).
+#[cfg(unix)]
+pub fn query(
+    input: std::os::fd::RawFd,
+    output: &mut impl std::io::Write,
+    timeout: Duration,
+) -> std::io::Result<Probe> {
+    output.write_all(OSC11_QUERY.as_bytes())?;
+    output.write_all(DA1_QUERY.as_bytes())?;
+    output.flush()?;
     let deadline = Instant::now() + timeout;
     let mut bytes = Vec::new();
     let mut chunk = [0u8; 256];
@@ -138,7 +147,7 @@ pub fn query_tty(timeout: Duration) -> std::io::Result<Probe> {
         }
         let ms = libc::c_int::try_from(left.as_millis().max(1)).unwrap_or(libc::c_int::MAX);
         let mut fds = libc::pollfd {
-            fd: libc::STDIN_FILENO,
+            fd: input,
             events: libc::POLLIN,
             revents: 0,
         };
@@ -155,7 +164,7 @@ pub fn query_tty(timeout: Duration) -> std::io::Result<Probe> {
             continue;
         }
         // SAFETY: reads at most `chunk.len()` bytes into `chunk`.
-        let n = unsafe { libc::read(libc::STDIN_FILENO, chunk.as_mut_ptr().cast(), chunk.len()) };
+        let n = unsafe { libc::read(input, chunk.as_mut_ptr().cast(), chunk.len()) };
         match usize::try_from(n) {
             Ok(0) => return Ok(scan.into_probe(Answered::TimedOut)),
             Ok(n) => bytes.extend_from_slice(&chunk[..n]),

@@ -150,3 +150,65 @@ fn the_filter_does_nothing_unarmed_or_after_its_window() {
     let later = now + LATE_REPLY_WINDOW + Duration::from_millis(1);
     assert!(!filter.swallow(&key(']', KeyModifiers::ALT), later));
 }
+
+/// A pipe: (read end, write end), closed when dropped.
+#[cfg(unix)]
+fn pipe() -> (std::os::fd::OwnedFd, std::fs::File) {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors `pipe` writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just created and are owned here alone.
+    unsafe {
+        (
+            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn query_writes_both_questions_and_stops_at_the_da1_answer() {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    let (input, mut terminal) = pipe();
+    terminal.write_all(b"x").unwrap();
+    terminal.write_all(WHITE_ST).unwrap();
+    terminal.write_all(DA1).unwrap();
+    let mut asked = Vec::new();
+    let started = Instant::now();
+    let probe = query(input.as_raw_fd(), &mut asked, Duration::from_secs(5)).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "no wait once answered"
+    );
+    assert_eq!(asked, b"\x1b]11;?\x1b\\\x1b[c".to_vec());
+    assert_eq!(
+        probe,
+        Probe {
+            rgb: Some((255, 255, 255)),
+            answered: Answered::Complete,
+            stray: b"x".to_vec(),
+        }
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_silent_terminal_costs_the_timeout_and_no_more() {
+    use std::os::fd::AsRawFd;
+    let (input, _terminal) = pipe();
+    let started = Instant::now();
+    let probe = query(
+        input.as_raw_fd(),
+        &mut Vec::new(),
+        Duration::from_millis(100),
+    )
+    .unwrap();
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_millis(100), "{waited:?}");
+    assert!(waited < Duration::from_millis(600), "{waited:?}");
+    assert_eq!(probe.answered, Answered::TimedOut);
+    assert_eq!(probe.rgb, None);
+}
