@@ -241,11 +241,15 @@ pub fn on_key(app: &mut App, key: KeyEvent) {
 pub fn background_detected(app: &mut App, rgb: (u8, u8, u8)) {
     let background = crate::theme::background::from_rgb(rgb.0, rgb.1, rgb.2);
     app.skin.background = Some(background);
-    if app.skin.mode != ThemeMode::Auto || app.theme.background == background {
+    if app.skin.mode != ThemeMode::Auto {
         return;
     }
-    let options = app.skin.load_options(app.theme.depth);
-    app.theme = Arc::new(app.theme.adapt(&options));
+    if app.theme.background != background {
+        let options = app.skin.load_options(app.theme.depth);
+        app.theme = Arc::new(app.theme.adapt(&options));
+    }
+    // Contrast against the terminal's real colour (e.g. #282c34), not pure black or white.
+    app.theme = Arc::new(app.theme.with_background_rgb(rgb.0, rgb.1, rgb.2));
     tracing::info!(?background, skin = %app.theme.name, "skin rendered for the terminal background");
     app.request_frame();
 }
