@@ -7,43 +7,13 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
-use crate::protocol::ToolStatus;
-use crate::protocol::TurnOutcome;
 use crate::tui::test_support::WithSession;
 use crate::tui::test_support::session_info;
 use crate::tui::test_support::test_app;
 
 fn conversation(app: &mut App) {
     super::super::engine_link::on_engine_event(app, session_info());
-    super::super::input::send_message(app, "list the files".into(), Vec::new());
-    for event in [
-        Event::TurnStarted { turn_id: 1 },
-        Event::ToolStart {
-            call_id: "c1".into(),
-            name: "terminal".into(),
-            preview: "ls".into(),
-            arguments: serde_json::json!({"command": "ls"}),
-        },
-        Event::ToolComplete {
-            call_id: "c1".into(),
-            name: "terminal".into(),
-            status: ToolStatus::Ok,
-            output: "Cargo.toml\nsrc\ntests\n\nexit code 0".into(),
-            duration_ms: 40,
-        },
-        Event::MessageStart { turn_id: 1 },
-        Event::MessageComplete {
-            turn_id: 1,
-            text: "There are **three** entries: `Cargo.toml`, `src` and `tests`.".into(),
-            reasoning: None,
-        },
-        Event::TurnComplete {
-            turn_id: 1,
-            outcome: TurnOutcome::Completed,
-        },
-    ] {
-        super::super::engine_link::on_engine_event(app, event);
-    }
+    crate::tui::test_support::list_files_turn(app);
 }
 
 fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {

@@ -11,8 +11,6 @@ use crossterm::event::KeyCode;
 
 use super::*;
 use crate::protocol::Event;
-use crate::protocol::ToolStatus;
-use crate::protocol::TurnOutcome;
 use crate::theme::skins::LoadOptions;
 use crate::tui::test_support::app_with_events;
 use crate::tui::test_support::draw_app;
@@ -22,51 +20,12 @@ use crate::tui::test_support::screen_rows;
 use crate::tui::test_support::styled_screen;
 use crate::tui::test_support::type_text;
 
-const BUILT_INS: [&str; 9] = [
-    "default",
-    "ares",
-    "mono",
-    "slate",
-    "daylight",
-    "warm-lightmode",
-    "poseidon",
-    "sisyphus",
-    "charizard",
-];
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 28;
 
 fn scene(app: &mut App) {
     let engine = crate::tui::engine_link::on_engine_event;
-    crate::tui::input::send_message(app, "list the files".into(), Vec::new());
-    for event in [
-        Event::TurnStarted { turn_id: 1 },
-        Event::ToolStart {
-            call_id: "c1".into(),
-            name: "terminal".into(),
-            preview: "ls".into(),
-            arguments: serde_json::json!({"command": "ls"}),
-        },
-        Event::ToolComplete {
-            call_id: "c1".into(),
-            name: "terminal".into(),
-            status: ToolStatus::Ok,
-            output: "Cargo.toml\nsrc\ntests\n\nexit code 0".into(),
-            duration_ms: 40,
-        },
-        Event::MessageStart { turn_id: 1 },
-        Event::MessageComplete {
-            turn_id: 1,
-            text: "There are **three** entries: `Cargo.toml`, `src` and `tests`.".into(),
-            reasoning: None,
-        },
-        Event::TurnComplete {
-            turn_id: 1,
-            outcome: TurnOutcome::Completed,
-        },
-    ] {
-        engine(app, event);
-    }
+    crate::tui::test_support::list_files_turn(app);
     crate::tui::input::send_message(app, "and what is in src?".into(), Vec::new());
     engine(app, Event::TurnStarted { turn_id: 2 });
 }
@@ -91,7 +50,9 @@ fn screen(app: &mut App) -> String {
 #[tokio::test]
 async fn main_screen_in_each_built_in_skin() {
     let mut seen = Vec::new();
-    for name in BUILT_INS {
+    let built_ins = crate::theme::skins::list(std::path::Path::new("/nonexistent/hermes-skins"));
+    assert_eq!(built_ins.len(), 9);
+    for name in built_ins.iter().map(|s| s.name.as_str()) {
         let (_dir, mut app, _ops, _events) = app_with_events();
         scene(&mut app);
         app.theme = skin(name, ColorDepth::TrueColor, None);

@@ -439,3 +439,37 @@ pub fn draw_app(
 pub fn styled_screen(terminal: &ratatui::Terminal<ratatui::backend::TestBackend>) -> String {
     format!("{:?}", terminal.backend().buffer())
 }
+
+/// The user asks to list the files; the agent runs `ls` and answers (a tool cell and a
+/// markdown reply), and the turn completes.
+pub fn list_files_turn(app: &mut App) {
+    super::input::send_message(app, "list the files".into(), Vec::new());
+    for event in [
+        Event::TurnStarted { turn_id: 1 },
+        Event::ToolStart {
+            call_id: "c1".into(),
+            name: "terminal".into(),
+            preview: "ls".into(),
+            arguments: serde_json::json!({"command": "ls"}),
+        },
+        Event::ToolComplete {
+            call_id: "c1".into(),
+            name: "terminal".into(),
+            status: crate::protocol::ToolStatus::Ok,
+            output: "Cargo.toml\nsrc\ntests\n\nexit code 0".into(),
+            duration_ms: 40,
+        },
+        Event::MessageStart { turn_id: 1 },
+        Event::MessageComplete {
+            turn_id: 1,
+            text: "There are **three** entries: `Cargo.toml`, `src` and `tests`.".into(),
+            reasoning: None,
+        },
+        Event::TurnComplete {
+            turn_id: 1,
+            outcome: crate::protocol::TurnOutcome::Completed,
+        },
+    ] {
+        super::engine_link::on_engine_event(app, event);
+    }
+}
