@@ -108,9 +108,14 @@ fn the_checker_catches_a_violation() {
     assert_eq!(bad.len(), 1, "{bad:?}");
 }
 
-/// Lines of non-test code in `files` that name a raw colour (`Color::…`, `style::Color`):
-/// widgets ask the theme for roles, so only `src/theme/` may build colours.
+/// Lines of non-test code in `files` that name a raw colour (`Color::…`, `style::Color`, or
+/// ratatui's colour shortcuts such as `.red()` and `.on_blue()`): widgets ask the theme for
+/// roles, so only `src/theme/` may build colours.
 fn raw_colours(files: &[PathBuf]) -> Vec<String> {
+    let shortcut = regex::Regex::new(
+        r"\.(on_)?(light_)?(red|green|blue|yellow|cyan|magenta|white|black|gray|dark_gray)\(\)",
+    )
+    .unwrap();
     let mut found = Vec::new();
     for file in files {
         if file.to_string_lossy().ends_with("_tests.rs") {
@@ -122,7 +127,8 @@ fn raw_colours(files: &[PathBuf]) -> Vec<String> {
                 break;
             }
             let code = line.split("//").next().unwrap_or("");
-            if code.contains("Color::") || code.contains("style::Color") {
+            if code.contains("Color::") || code.contains("style::Color") || shortcut.is_match(code)
+            {
                 found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
             }
         }
@@ -150,9 +156,9 @@ fn the_colour_check_catches_a_raw_colour() {
     let file = dir.path().join("widget.rs");
     std::fs::write(
         &file,
-        "use ratatui::style::Color;\nlet s = Style::default().fg(Color::Red); // Color::Blue in a comment is fine\n#[cfg(test)]\nmod tests { const C: Color = Color::Red; }\n",
+        "use ratatui::style::Color;\nlet s = Style::default().fg(Color::Red); // Color::Blue in a comment is fine\nlet t = \"x\".light_red().on_black();\nself.on_enter();\n#[cfg(test)]\nmod tests { const C: Color = Color::Red; }\n",
     )
     .unwrap();
     let bad = raw_colours(&[file]);
-    assert_eq!(bad.len(), 2, "{bad:?}");
+    assert_eq!(bad.len(), 3, "{bad:?}");
 }
