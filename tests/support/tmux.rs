@@ -35,9 +35,17 @@ impl Tmux {
         }
         // Keep the pane after the program exits so its last screen can be read.
         cmd.arg(format!("{command}; echo '[exited '$?']'; sleep 30"));
-        let status = cmd.status().expect("tmux new-session");
-        assert!(status.success(), "tmux new-session failed");
-        Self { session }
+        // When the last session was just killed, the tmux server is still exiting and a new
+        // session can fail with "server exited unexpectedly": try again once it is gone.
+        for attempt in 0..5 {
+            let status = cmd.status().expect("tmux new-session");
+            if status.success() {
+                return Self { session };
+            }
+            assert!(attempt < 4, "tmux new-session failed");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+        unreachable!("the loop returns or panics")
     }
 
     /// The tmux session name (for `-t`).
