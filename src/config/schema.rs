@@ -219,19 +219,21 @@ pub enum ApprovalMode {
     Off,
 }
 
+/// A setting YAML may hold as a boolean or as a word (`off` → `false` in YAML 1.1).
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum FlagOrText {
+    Flag(bool),
+    Text(String),
+}
+
 impl<'de> Deserialize<'de> for ApprovalMode {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         // YAML 1.1 writers (PyYAML, i.e. Hermes) turn a bare `off` into `false`.
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Flag(bool),
-            Text(String),
-        }
-        match Raw::deserialize(deserializer)? {
-            Raw::Flag(false) => Ok(Self::Off),
-            Raw::Flag(true) => Ok(Self::Manual),
-            Raw::Text(text) => match text.trim().to_ascii_lowercase().as_str() {
+        match FlagOrText::deserialize(deserializer)? {
+            FlagOrText::Flag(false) => Ok(Self::Off),
+            FlagOrText::Flag(true) => Ok(Self::Manual),
+            FlagOrText::Text(text) => match text.trim().to_ascii_lowercase().as_str() {
                 "manual" | "" => Ok(Self::Manual),
                 "smart" => Ok(Self::Smart),
                 "off" | "false" | "no" => Ok(Self::Off),

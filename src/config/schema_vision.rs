@@ -48,16 +48,11 @@ impl Serialize for VisionSupport {
 
 impl<'de> Deserialize<'de> for VisionSupport {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Flag(bool),
-            Text(String),
-        }
-        match Raw::deserialize(deserializer)? {
-            Raw::Flag(true) => Ok(Self::Yes),
-            Raw::Flag(false) => Ok(Self::No),
-            Raw::Text(text) => match text.trim().to_ascii_lowercase().as_str() {
+        use super::schema::FlagOrText;
+        match FlagOrText::deserialize(deserializer)? {
+            FlagOrText::Flag(true) => Ok(Self::Yes),
+            FlagOrText::Flag(false) => Ok(Self::No),
+            FlagOrText::Text(text) => match text.trim().to_ascii_lowercase().as_str() {
                 "auto" | "" => Ok(Self::Auto),
                 "true" | "yes" | "on" => Ok(Self::Yes),
                 "false" | "no" | "off" => Ok(Self::No),
