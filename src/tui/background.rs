@@ -9,8 +9,8 @@
 //! `spawn_blocking` (the UI task awaits it; engine tasks keep running).
 //!
 //! Bytes read that are not a reply are keys the user typed in that window: printable
-//! characters are handed to the app as key presses, in order; anything else (arrows, Enter,
-//! Ctrl chords) is dropped, and the drop is logged. When the timeout passes without the DA1
+//! characters, Enter, Tab, Backspace and Ctrl+letter are handed to the app as key presses, in
+//! order; escape sequences (arrows, Alt chords) are dropped, and the drop is logged. When the timeout passes without the DA1
 //! reply, a slow terminal may still answer later, and crossterm would read the reply as keys
 //! (`Alt+]`, `11;rgb:…`, then Ctrl+G or `Alt+\`); [`LateReplyFilter`] swallows exactly that
 //! shape for a few seconds.
@@ -251,8 +251,9 @@ fn osc_len(bytes: &[u8]) -> Option<usize> {
     None
 }
 
-/// Typed bytes as key presses: printable characters are kept; escape sequences and control
-/// bytes are dropped (counted). Invalid UTF-8 counts as dropped.
+/// Typed bytes as key presses: printable characters, Enter, Tab, Backspace and Ctrl+letter
+/// are kept (so a command typed ahead still runs); escape sequences (arrows, Alt chords) and
+/// other control bytes are dropped (counted). Invalid UTF-8 counts as dropped.
 pub fn stray_keys(bytes: &[u8]) -> (Vec<KeyEvent>, usize) {
     let text = String::from_utf8_lossy(bytes);
     let mut keys = Vec::new();
@@ -269,6 +270,8 @@ pub fn stray_keys(bytes: &[u8]) -> (Vec<KeyEvent>, usize) {
                 // Alt+key: the key goes with it.
                 chars.next();
             }
+        } else if let Some(key) = control_key(c) {
+            keys.push(key);
         } else if c.is_control() || c == char::REPLACEMENT_CHARACTER {
             dropped += 1;
         } else {
@@ -281,6 +284,21 @@ pub fn stray_keys(bytes: &[u8]) -> (Vec<KeyEvent>, usize) {
         }
     }
     (keys, dropped)
+}
+
+/// The key a terminal sends as one control byte: Enter, Tab, Backspace, Ctrl+letter.
+fn control_key(c: char) -> Option<KeyEvent> {
+    let key = match c {
+        '\r' | '\n' => KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE),
+        '\t' => KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE),
+        '\x7f' | '\x08' => KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
+        '\x01'..='\x1a' => {
+            let letter = char::from(b'a' + (c as u8) - 1);
+            KeyEvent::new(KeyCode::Char(letter), KeyModifiers::CONTROL)
+        }
+        _ => return None,
+    };
+    Some(key)
 }
 
 /// Drops the keys crossterm makes of an OSC 11 reply that arrives after the query timed out:

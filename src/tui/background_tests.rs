@@ -86,8 +86,8 @@ fn an_unfinished_reply_is_neither_an_answer_nor_typed() {
 }
 
 #[test]
-fn printable_stray_bytes_become_keys_and_the_rest_is_dropped() {
-    let (keys, dropped) = stray_keys("aB é\x1b[A\r\x1bxz".as_bytes());
+fn typed_ahead_keys_are_kept_and_escape_sequences_dropped() {
+    let (keys, dropped) = stray_keys("aB é\x1b[A\r\x1bxz\t\x7f\x03".as_bytes());
     let typed: Vec<(KeyCode, KeyModifiers)> = keys.iter().map(|k| (k.code, k.modifiers)).collect();
     assert_eq!(
         typed,
@@ -96,11 +96,15 @@ fn printable_stray_bytes_become_keys_and_the_rest_is_dropped() {
             (KeyCode::Char('B'), KeyModifiers::SHIFT),
             (KeyCode::Char(' '), KeyModifiers::NONE),
             (KeyCode::Char('é'), KeyModifiers::NONE),
+            (KeyCode::Enter, KeyModifiers::NONE),
             (KeyCode::Char('z'), KeyModifiers::NONE),
+            (KeyCode::Tab, KeyModifiers::NONE),
+            (KeyCode::Backspace, KeyModifiers::NONE),
+            (KeyCode::Char('c'), KeyModifiers::CONTROL),
         ]
     );
-    // The arrow (one sequence), Enter, and Alt+x.
-    assert_eq!(dropped, 3);
+    // The arrow (one sequence) and Alt+x.
+    assert_eq!(dropped, 2);
 }
 
 /// The keys crossterm makes of `ESC ] 11 ; rgb:ffff/ffff/ffff BEL`.
