@@ -358,10 +358,12 @@ async fn stop_mid_speech_cancels_requests_and_silences_the_sink() {
     assert!(requests < 8);
     // The in-flight downloads were dropped: no answer ran to its end.
     assert!(server.finished.lock().unwrap().is_empty());
+    // `Done` may already have come with the events drained right after stop().
     let events = drain(&mut rx);
+    let done = SpeechEvent::Done { stopped: true };
     assert!(
-        events.contains(&SpeechEvent::Done { stopped: true }),
-        "{events:?}"
+        events.contains(&done) || before_stop.contains(&done),
+        "{before_stop:?} {events:?}"
     );
     assert!(stopped_at.elapsed() < Duration::from_secs(5));
 }
