@@ -418,27 +418,10 @@ fn describe(value: &Value) -> String {
 fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
     known
         .iter()
-        .map(|k| (edit_distance(key, k), *k))
+        .map(|k| (strsim::levenshtein(key, k), *k))
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = (prev + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            prev = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

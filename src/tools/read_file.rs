@@ -285,23 +285,8 @@ fn similarity(wanted: &str, candidate: &str) -> Option<usize> {
     if wanted.len() > 64 || candidate.len() > 64 {
         return None;
     }
-    let d = levenshtein(wanted, candidate);
+    let d = strsim::levenshtein(wanted, candidate);
     (d <= 2.max(wanted.len() / 4)).then_some(d)
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
