@@ -137,10 +137,3 @@ async fn long_lines_are_cut() {
     );
     assert!(out.content.len() < 2100);
 }
-
-#[test]
-fn levenshtein_distance() {
-    assert_eq!(levenshtein("kitten", "sitting"), 3);
-    assert_eq!(levenshtein("", "abc"), 3);
-    assert_eq!(levenshtein("same", "same"), 0);
-}
