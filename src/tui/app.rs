@@ -136,6 +136,10 @@ pub struct App {
     /// A new session's event stream, picked up by the loop.
     pub new_events: Option<UnboundedReceiver<Event>>,
     pub info: Option<SessionInfo>,
+    /// The MCP servers and their state, from the last `Event::McpStatus`.
+    pub mcp_servers: Vec<crate::protocol::McpServerStatus>,
+    /// Whether `/reload-mcp` asks first, and its confirmation dialog.
+    pub mcp: super::mcp_flow::McpUi,
     pub last_status: StatusUpdate,
     pub turn_running: bool,
     pub pending_clarify: Option<ClarifyRequest>,
@@ -162,8 +166,8 @@ pub struct App {
 impl App {
     pub(crate) fn new(options: TuiOptions, app_tx: UnboundedSender<AppEvent>) -> Self {
         let history = InputHistory::load(&options.home.root().join("tui_history"));
-        // Only `approvals.bell` and the record key are needed here; the session re-reads the
-        // rest itself.
+        // Only `approvals.bell`, `approvals.mcp_reload_confirm` and the record key are needed
+        // here; the session re-reads the rest itself.
         let config = crate::config::load(&options.home).config;
         let bell = Bell::from_config(&config.approvals);
         let (record_key, key_problem) =
@@ -205,6 +209,8 @@ impl App {
             ops: None,
             new_events: None,
             info: None,
+            mcp_servers: Vec::new(),
+            mcp: super::mcp_flow::McpUi::new(&config.approvals),
             last_status: StatusUpdate::default(),
             turn_running: false,
             pending_clarify: None,

@@ -122,6 +122,7 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
                 "usage: /agents [history] — history reopens a saved spawn tree",
             ),
         },
+        "reload-mcp" => super::mcp_flow::command(app, args),
         "goal" => super::goals_flow::goal_command(app, args),
         "subgoal" => super::goals_flow::subgoal_command(app, args),
         "quit" => app.quit = true,
@@ -254,7 +255,7 @@ fn status_body(app: &App) -> String {
     };
     format!(
         "session: {}\nmodel: {} via {} ({})\nworking directory: {}\ncontext: {} of {} tokens\n\
-         YOLO: {yolo}\nwhile busy, Enter {}\nHERMES_HOME: {}",
+         YOLO: {yolo}\nwhile busy, Enter {}\nHERMES_HOME: {}\n{}",
         info.session_id,
         info.model,
         info.provider,
@@ -264,6 +265,7 @@ fn status_body(app: &App) -> String {
         format_tokens(info.context_window),
         app.busy_mode.label(),
         app.home.root().display(),
+        super::mcp_flow::status_section(&app.mcp_servers),
     )
 }
 

@@ -81,6 +81,9 @@ fn on_key(app: &mut App, key: KeyEvent) {
     if app.skin.picker.is_some() {
         return super::skins_flow::on_key(app, key);
     }
+    if app.mcp.dialog.is_some() {
+        return super::mcp_flow::on_key(app, key);
+    }
     if app.monitor.picker.is_some() {
         return super::spawn_trees_link::on_key(app, key);
     }

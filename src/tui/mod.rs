@@ -22,6 +22,7 @@ pub mod history;
 pub mod input;
 pub mod layout;
 pub mod markdown;
+pub mod mcp_flow;
 pub mod overlays;
 pub mod panes;
 pub mod path_popup;

@@ -206,6 +206,9 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     if let Some(picker) = &app.skin.picker {
         picker.render(area, buf, &theme);
     }
+    if let Some(dialog) = &app.mcp.dialog {
+        dialog.render(area, buf, &theme);
+    }
     if let Some(prompt) = &app.secret_prompt {
         prompt.render(area, buf, &theme);
     }

@@ -47,6 +47,8 @@ fn registry_holds_exactly_the_implemented_commands() {
         "image",
         // Skins.
         "skin",
+        // MCP servers.
+        "reload-mcp",
     ];
     want.sort_unstable();
     assert_eq!(have, want);
@@ -120,11 +122,13 @@ fn complete_exact_alias_beats_prefix() {
     assert_eq!(m[1].kind, MatchKind::Prefix);
 
     let m = complete("re");
-    // name prefixes (resume, retry) before alias prefix (reset → new), then subsequence.
-    assert_eq!(m[0].command.name(), "resume");
-    assert_eq!(m[1].command.name(), "retry");
-    assert_eq!(m[2].command.name(), "new");
-    assert_eq!(m[2].kind, MatchKind::AliasPrefix);
+    // name prefixes (reload-mcp, resume, retry) before alias prefix (reset → new), then
+    // subsequence.
+    assert_eq!(m[0].command.name(), "reload-mcp");
+    assert_eq!(m[1].command.name(), "resume");
+    assert_eq!(m[2].command.name(), "retry");
+    assert_eq!(m[3].command.name(), "new");
+    assert_eq!(m[3].kind, MatchKind::AliasPrefix);
 }
 
 #[test]

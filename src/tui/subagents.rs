@@ -113,6 +113,9 @@ pub struct Totals {
 pub struct SubagentTree {
     nodes: Vec<Node>,
     by_id: HashMap<String, usize>,
+    /// The last `Event::McpStatus`, handed to every child's log so its MCP tool cells are
+    /// labelled with their server like the chat's.
+    mcp_status: Option<Event>,
 }
 
 impl SubagentTree {
@@ -153,6 +156,12 @@ impl SubagentTree {
     pub fn apply(&mut self, event: &Event, now: Instant) {
         match event {
             Event::Subagent(event) => self.apply_subagent(event, now),
+            Event::McpStatus { .. } => {
+                for node in &mut self.nodes {
+                    node.log.apply(event);
+                }
+                self.mcp_status = Some(event.clone());
+            }
             Event::TurnStarted { .. }
             | Event::SessionInfo(_)
             | Event::MessageStart { .. }
@@ -232,7 +241,10 @@ impl SubagentTree {
         }
     }
 
-    fn insert(&mut self, node: Node) {
+    fn insert(&mut self, mut node: Node) {
+        if let Some(status) = &self.mcp_status {
+            node.log.apply(status);
+        }
         self.by_id.insert(node.id.clone(), self.nodes.len());
         self.nodes.push(node);
     }

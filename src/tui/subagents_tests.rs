@@ -220,3 +220,41 @@ fn unknown_ids_get_a_row_and_repeated_spawns_are_ignored() {
         ["a@0", "ghost@0", "o@0"]
     );
 }
+
+#[test]
+fn mcp_tools_of_children_name_their_server_in_the_activity_and_the_log() {
+    let now = Instant::now();
+    let mut tree = SubagentTree::default();
+    // One child spawned before the status arrives, one after: both learn the servers.
+    tree.apply(&spawned("a", None, 1, "a"), now);
+    tree.apply(
+        &Event::McpStatus {
+            servers: vec![crate::protocol::McpServerStatus {
+                name: "github".into(),
+                transport: crate::protocol::McpTransport::Http,
+                state: crate::protocol::McpServerState::Connected,
+                tools: vec!["mcp_github_list_issues".into()],
+            }],
+        },
+        now,
+    );
+    tree.apply(&spawned("b", None, 1, "b"), now);
+    for id in ["a", "b"] {
+        let start = Event::ToolStart {
+            call_id: "c1".into(),
+            name: "mcp_github_list_issues".into(),
+            preview: "repo=hermes".into(),
+            arguments: serde_json::Value::Null,
+        };
+        let kind = SubagentEventKind::Activity {
+            event: Box::new(start),
+        };
+        tree.apply(&subagent(id, kind), now);
+        let node = tree.get(id).unwrap();
+        assert_eq!(node.activity, "running list_issues (github) repo=hermes");
+        let Some(Cell::Tool(tool)) = node.log.entries().first().map(|e| e.cell()) else {
+            panic!("no tool cell in {id}'s log");
+        };
+        assert_eq!(tool.mcp.as_ref().map(|l| l.server.as_str()), Some("github"));
+    }
+}

@@ -8,6 +8,7 @@
 //! - Cells are shared behind `Arc`; once a cell is finished it never changes again. Only *live*
 //!   cells change: the one streaming text cell (assistant message or reasoning, at most one at a
 //!   time) and the tool cells whose call is still running (parallel tools run concurrently).
+//!   The exception: an MCP tool cell gains its server label late (`mcp_labels`).
 //! - Ids grow with position, so a cell can be found by binary search; ids are never reused.
 //! - `Entry::rev` changes whenever a cell's *rendering* may change. Streaming deltas that do not
 //!   complete a line leave it alone (the chat renders only complete lines while streaming), so a
@@ -20,6 +21,7 @@
 
 mod bench;
 pub mod cell;
+mod mcp_labels;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,6 +29,7 @@ use std::sync::Arc;
 pub use bench::bench_transcript;
 pub use cell::Cell;
 pub use cell::CellId;
+pub use cell::McpLabel;
 pub use cell::Stream;
 pub use cell::TextCell;
 pub use cell::ToolCell;
@@ -83,6 +86,8 @@ pub struct Transcript {
     version: u64,
     live_text: Option<LiveText>,
     running_tools: HashMap<String, usize>,
+    /// The MCP servers of the last `Event::McpStatus`, for tool cells' labels.
+    mcp_servers: Vec<crate::protocol::McpServerStatus>,
 }
 
 impl Transcript {
@@ -235,7 +240,7 @@ impl Transcript {
                 ..
             } => {
                 self.finish_live_text();
-                let index = self.push(Cell::Tool(ToolCell::new(call_id, name, preview)));
+                let index = self.push(Cell::Tool(self.tool_cell(call_id, name, preview)));
                 self.running_tools.insert(call_id.clone(), index);
             }
             Event::ToolProgress { call_id, text } => {
@@ -257,7 +262,7 @@ impl Transcript {
                 let index = match self.running_tools.remove(call_id) {
                     Some(index) => index,
                     // A completion without a start still deserves a cell.
-                    None => self.push(Cell::Tool(ToolCell::new(call_id, name, name))),
+                    None => self.push(Cell::Tool(self.tool_cell(call_id, name, name))),
                 };
                 self.modify(index, |cell| {
                     if let Cell::Tool(tool) = cell {
@@ -288,6 +293,7 @@ impl Transcript {
             | Event::SecretRequest(_)
             | Event::GoalUpdate { .. }
             | Event::ShutdownComplete => {}
+            Event::McpStatus { servers } => self.set_mcp_servers(servers),
             Event::GoalProgress(progress) => self.goal_progress(progress),
             Event::HistoryReplay { messages } => self.replay(messages),
         }

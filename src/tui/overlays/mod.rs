@@ -1,5 +1,6 @@
 //! Modal views drawn over the main screen.
 
+pub mod confirm;
 pub mod model_picker;
 pub mod onboarding;
 pub mod rollback;

@@ -153,7 +153,12 @@ impl Node {
             Event::MessageDelta { .. } => Some("writing…".to_string()),
             Event::ToolStart { name, preview, .. } => {
                 self.tool_starts += 1;
-                let text = format!("running {name} {}", preview.lines().next().unwrap_or(""));
+                // An MCP tool by its own name and server, as the log's cell shows it.
+                let tool = match self.log.mcp_label(name) {
+                    Some(label) => format!("{} ({})", label.tool, label.server),
+                    None => name.clone(),
+                };
+                let text = format!("running {tool} {}", preview.lines().next().unwrap_or(""));
                 Some(truncate(text.trim_end(), ACTIVITY_PREVIEW))
             }
             Event::Error { text, .. } => {
@@ -177,6 +182,7 @@ impl Node {
             | Event::Subagent(_)
             | Event::GoalUpdate { .. }
             | Event::GoalProgress(_)
+            | Event::McpStatus { .. }
             | Event::ShutdownComplete => None,
         };
         if let Some(activity) = activity {

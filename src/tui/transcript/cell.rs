@@ -104,6 +104,18 @@ pub struct ToolCell {
     /// The newest progress lines while running; cleared on completion (the output
     /// supersedes them).
     pub progress: VecDeque<String>,
+    /// The MCP server the tool belongs to, when `name` is a known server's tool.
+    pub mcp: Option<McpLabel>,
+}
+
+/// Which MCP server a tool cell's tool comes from: `mcp_filesystem_read_file` is `read_file`
+/// on `filesystem`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpLabel {
+    /// The server's name as configured (`mcp_servers:` in config.yaml).
+    pub server: String,
+    /// The tool's own name, without the `mcp_<server>_` prefix.
+    pub tool: String,
 }
 
 impl ToolCell {
@@ -116,6 +128,7 @@ impl ToolCell {
             duration_ms: None,
             output: String::new(),
             progress: VecDeque::new(),
+            mcp: None,
         }
     }
 

@@ -209,15 +209,24 @@ fn reasoning(
 
 fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> Vec<Line<'static>> {
     let dim = theme.style(Role::Dim);
-    let subject = if tool.preview.trim().is_empty() {
-        tool.name.clone()
-    } else {
-        wrap::sanitize(&tool.preview).replace('\n', " ")
-    };
-    let mut header = vec![
-        Span::raw(format!("{} ", theme.tool_emoji(&tool.name))),
-        Span::styled(subject, theme.style(Role::Tool)),
-    ];
+    let preview =
+        (!tool.preview.trim().is_empty()).then(|| wrap::sanitize(&tool.preview).replace('\n', " "));
+    let mut header = vec![Span::raw(format!("{} ", theme.tool_emoji(&tool.name)))];
+    match (&tool.mcp, preview) {
+        // An MCP tool's emoji is generic, so its own name leads, then the call, then a dim
+        // tag naming its server.
+        (Some(label), preview) => {
+            let mut subject = label.tool.clone();
+            if let Some(preview) = preview.filter(|p| p.trim() != tool.name) {
+                subject.push(' ');
+                subject.push_str(preview.trim());
+            }
+            header.push(Span::styled(subject, theme.style(Role::Tool)));
+            header.push(Span::styled(format!("  {} · MCP", label.server), dim));
+        }
+        (None, None) => header.push(Span::styled(tool.name.clone(), theme.style(Role::Tool))),
+        (None, Some(preview)) => header.push(Span::styled(preview, theme.style(Role::Tool))),
+    }
     if let Some(ms) = tool.duration_ms {
         header.push(Span::styled(format!(" ({})", format_duration(ms)), dim));
     }

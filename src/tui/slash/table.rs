@@ -1,0 +1,231 @@
+//! The table of built-in commands (`COMMANDS`), kept apart from the lookup and completion
+//! code in `slash` so each file stays short. Data only; the invariants are `slash`'s: names
+//! and aliases lowercase ASCII, unique, without a leading `/`.
+
+use super::Category;
+use super::SlashCommand;
+
+const fn cmd(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    args_hint: &'static str,
+    description: &'static str,
+    category: Category,
+) -> SlashCommand {
+    SlashCommand {
+        name,
+        aliases,
+        args_hint,
+        description,
+        category,
+    }
+}
+
+/// Every command the TUI offers, in `/help` order within each category.
+pub static COMMANDS: &[SlashCommand] = &[
+    cmd(
+        "new",
+        &["reset"],
+        "",
+        "Start a new session",
+        Category::Session,
+    ),
+    cmd(
+        "resume",
+        &[],
+        "[name|id]",
+        "Resume a stored session (no name: pick one)",
+        Category::Session,
+    ),
+    cmd(
+        "sessions",
+        &[],
+        "",
+        "Browse and search stored sessions",
+        Category::Session,
+    ),
+    cmd(
+        "title",
+        &[],
+        "[name]",
+        "Show or set this session's title",
+        Category::Session,
+    ),
+    cmd(
+        "branch",
+        &[],
+        "[name]",
+        "Continue in a copy of this conversation",
+        Category::Session,
+    ),
+    cmd(
+        "undo",
+        &[],
+        "[N]",
+        "Take back the last N turns (default 1)",
+        Category::Session,
+    ),
+    cmd(
+        "history",
+        &[],
+        "",
+        "List this session's messages",
+        Category::Session,
+    ),
+    cmd(
+        "compress",
+        &[],
+        "",
+        "Summarise the middle of the conversation now",
+        Category::Session,
+    ),
+    cmd(
+        "rollback",
+        &[],
+        "[N]",
+        "List file checkpoints, restore one after showing the diff",
+        Category::Session,
+    ),
+    cmd(
+        "clear",
+        &[],
+        "",
+        "Clear the screen and start a new session",
+        Category::Session,
+    ),
+    cmd(
+        "retry",
+        &[],
+        "",
+        "Resend the last message",
+        Category::Session,
+    ),
+    cmd(
+        "stop",
+        &[],
+        "",
+        "Kill background processes",
+        Category::Session,
+    ),
+    cmd(
+        "queue",
+        &["q"],
+        "<prompt>",
+        "Queue a prompt for the next turn",
+        Category::Session,
+    ),
+    cmd(
+        "steer",
+        &[],
+        "<prompt>",
+        "Inject guidance after the next tool call, without interrupting",
+        Category::Session,
+    ),
+    cmd(
+        "paste",
+        &[],
+        "",
+        "Attach the clipboard's image to the next message",
+        Category::Session,
+    ),
+    cmd(
+        "image",
+        &[],
+        "<path>",
+        "Attach an image file to the next message",
+        Category::Session,
+    ),
+    cmd(
+        "status",
+        &[],
+        "",
+        "Show session, model, token and context info",
+        Category::Session,
+    ),
+    cmd(
+        "goal",
+        &[],
+        "[text|pause|resume|clear]",
+        "Set a standing goal the agent keeps working toward (no text: show it)",
+        Category::Session,
+    ),
+    cmd(
+        "subgoal",
+        &[],
+        "[text|remove N|clear]",
+        "Add a criterion the goal must also meet (no text: list them)",
+        Category::Session,
+    ),
+    cmd(
+        "model",
+        &[],
+        "[name|provider:model]",
+        "Show or switch the model",
+        Category::Configuration,
+    ),
+    cmd(
+        "verbose",
+        &[],
+        "",
+        "Toggle full tool output and reasoning for every cell",
+        Category::Configuration,
+    ),
+    cmd(
+        "statusbar",
+        &["sb"],
+        "",
+        "Toggle the status bar",
+        Category::Configuration,
+    ),
+    cmd(
+        "yolo",
+        &[],
+        "",
+        "Toggle YOLO mode (run commands without approval)",
+        Category::Configuration,
+    ),
+    cmd(
+        "skin",
+        &[],
+        "[name]",
+        "Pick a skin with live preview, or switch to NAME (saved as display.skin)",
+        Category::Configuration,
+    ),
+    cmd(
+        "voice",
+        &[],
+        "[on|off|tts|status]",
+        "Voice mode: record with the record key (voice.record_key), speak replies",
+        Category::Configuration,
+    ),
+    cmd(
+        "reload-mcp",
+        &[],
+        "[now]",
+        "Reconnect the MCP servers from config.yaml (now: without asking first)",
+        Category::Configuration,
+    ),
+    cmd("help", &[], "", "Show available commands", Category::Info),
+    cmd(
+        "agents",
+        &["tasks"],
+        "[history]",
+        "Open the subagent monitor (spawn tree, logs, steer, stop; history: saved trees)",
+        Category::Info,
+    ),
+    cmd(
+        "usage",
+        &[],
+        "",
+        "Show token usage, cache and cost",
+        Category::Info,
+    ),
+    cmd(
+        "copy",
+        &[],
+        "[N]",
+        "Copy the last reply (or the Nth last) to the clipboard",
+        Category::Info,
+    ),
+    cmd("quit", &["exit"], "", "Exit Hermes", Category::Exit),
+];
