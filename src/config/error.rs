@@ -31,6 +31,19 @@ pub enum ConfigError {
     KeyNotSet { key: String, path: PathBuf },
     #[error("{path}: cannot write YAML: {message}")]
     Serialize { path: PathBuf, message: String },
+    #[error(
+        "mcp_servers.{name} already exists in {path} — remove it first with `hermes mcp remove {name}`"
+    )]
+    McpServerExists { name: String, path: PathBuf },
+    #[error("no MCP server named {name:?} in {path} (configured: {configured})")]
+    McpServerNotFound {
+        name: String,
+        path: PathBuf,
+        /// The configured names, comma-separated, or "none".
+        configured: String,
+    },
+    #[error("invalid MCP server name {name:?}: {reason}")]
+    InvalidMcpServerName { name: String, reason: String },
 }
 
 impl ConfigError {

@@ -106,6 +106,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.vision = section(text, &raw, path, "vision", w);
             config.hooks = raw.get("hooks").cloned().unwrap_or(Value::Null);
             config.hooks_auto_accept = section(text, &raw, path, "hooks_auto_accept", w);
+            config.mcp_servers = super::mcp_servers::parse_mcp_servers(text, &raw, path, w);
         }
         _ => loaded.warnings.push(ConfigWarning::new(
             path,

@@ -1,17 +1,19 @@
 //! `hermes config show` and `hermes config get KEY`: read-only views of the effective
-//! configuration. Never prints a secret value: `model.api_key` and `.env` values show as
-//! `***`, and `.env`/environment secrets are listed by name only.
+//! configuration. Never prints a secret value: `model.api_key`, `.env` values and the
+//! secret-named values under `mcp_servers` (`GITHUB_TOKEN`, `Authorization`) show as `***`,
+//! and `.env`/environment secrets are listed by name only.
 
 use std::path::Path;
 
-use serde_norway::Value;
+use serde_norway::{Mapping, Value};
 
 use super::edit::{FieldKind, SECTIONS, known, split_key};
 use super::env::{KNOWN_SECRET_VARS, read_dotenv};
 use super::error::ConfigError;
 use super::home::HermesHome;
 use super::load::{LoadedConfig, load};
-use crate::util::redact::MASK;
+use super::schema::NamedMcpServer;
+use crate::util::redact::{MASK, redact};
 
 /// The effective configuration as YAML with secrets masked, plus where it came from and
 /// which secrets are set (names only).
@@ -48,11 +50,15 @@ pub fn render_show(
         config.model.api_key = MASK.to_owned();
     }
     out.push_str(&to_yaml(&config, loaded)?);
+    if !config.mcp_servers.is_empty() {
+        let shown = shown_mcp_servers(&config.mcp_servers).map_err(|e| ser_error(loaded, &e))?;
+        out.push_str(&to_yaml(&shown, loaded)?);
+    }
     if let Value::Mapping(top) = &loaded.raw {
         let other: Vec<&str> = top
             .keys()
             .filter_map(Value::as_str)
-            .filter(|k| !SECTIONS.contains(k))
+            .filter(|k| !SECTIONS.contains(k) && *k != "mcp_servers")
             .collect();
         if !other.is_empty() {
             out.push_str(&format!(
@@ -109,12 +115,16 @@ pub fn get_value(loaded: &LoadedConfig, key: &str) -> Result<String, ConfigError
         mask_secrets(&mut v, &path);
         v
     } else {
-        lookup(&loaded.raw, &path)
+        let mut v = lookup(&loaded.raw, &path)
             .cloned()
             .ok_or_else(|| ConfigError::KeyNotSet {
                 key: key.to_owned(),
                 path: loaded.path.clone(),
-            })?
+            })?;
+        if path[0] == "mcp_servers" {
+            mask_named_secrets(&mut v, path.last().copied());
+        }
+        v
     };
     Ok(match value {
         Value::String(s) => s,
@@ -123,6 +133,47 @@ pub fn get_value(loaded: &LoadedConfig, key: &str) -> Result<String, ConfigError
         Value::Number(n) => n.to_string(),
         other => to_yaml(&other, loaded)?.trim_end().to_owned(),
     })
+}
+
+/// `mcp_servers:` as loaded (defaults filled in), with [`mask_named_secrets`] applied and
+/// every other string through the redactor (a token in `args`, a password in a URL).
+fn shown_mcp_servers(servers: &[NamedMcpServer]) -> Result<Value, serde_norway::Error> {
+    let mut shown = Mapping::new();
+    for server in servers {
+        let mut config = server.config.clone();
+        let clean = |text: &mut String| *text = redact(text, &[]).into_owned();
+        config.env.values_mut().for_each(clean);
+        config.headers.values_mut().for_each(clean);
+        config.args.iter_mut().for_each(clean);
+        config.url.iter_mut().for_each(clean);
+        let mut value = serde_norway::to_value(&config)?;
+        mask_named_secrets(&mut value, None);
+        shown.insert(Value::String(server.name.clone()), value);
+    }
+    let mut top = Mapping::new();
+    top.insert("mcp_servers".into(), Value::Mapping(shown));
+    Ok(Value::Mapping(top))
+}
+
+/// Masks every string whose key names a secret (contains KEY, TOKEN, SECRET, PASSWORD or
+/// AUTH, in any case): `GITHUB_TOKEN: ...`, `Authorization: Bearer ...`. For the free-form
+/// mappings of `mcp_servers` (`env`, `headers`), where the schema cannot say what is secret.
+fn mask_named_secrets(value: &mut Value, own_name: Option<&str>) {
+    let secret = |name: &str| {
+        let name = name.to_ascii_uppercase();
+        ["KEY", "TOKEN", "SECRET", "PASSWORD", "AUTH"]
+            .iter()
+            .any(|word| name.contains(word))
+    };
+    match value {
+        Value::String(s) if own_name.is_some_and(secret) && !s.is_empty() => *s = MASK.to_owned(),
+        Value::Mapping(map) => {
+            for (k, v) in map.iter_mut() {
+                mask_named_secrets(v, k.as_str());
+            }
+        }
+        _ => {}
+    }
 }
 
 fn lookup<'v>(root: &'v Value, path: &[&str]) -> Option<&'v Value> {

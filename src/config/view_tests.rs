@@ -65,3 +65,46 @@ fn show_reports_malformed_file() {
     assert!(out.contains("# warning: "), "{out}");
     assert!(out.contains("config.yaml:2:12:"), "{out}");
 }
+
+#[test]
+fn mcp_servers_are_shown_with_secret_named_values_masked() {
+    let text = "\
+mcp_servers:
+  github:
+    command: npx
+    args: [-y, server, --token, ghp_abcdefghijklmnopqrstuvwxyz0123456789]
+    env:
+      GITHUB_PERSONAL_ACCESS_TOKEN: ghp_secretsecretsecretsecret0000
+      LOG_LEVEL: debug
+  remote:
+    url: https://user:hunter2pass@example.com/mcp
+    headers:
+      Authorization: Bearer abc.def.ghi
+      X-Team: core
+";
+    let (_d, home) = home_with(Some(text));
+    let out = config_show(&home).unwrap();
+    for secret in ["abcdefghijklmnop", "secretsecret", "abc.def", "hunter2pass"] {
+        assert!(!out.contains(secret), "{secret} leaked:\n{out}");
+    }
+    assert!(
+        out.contains("\nmcp_servers:\n  github:\n    command: npx\n"),
+        "{out}"
+    );
+    assert!(out.contains("GITHUB_PERSONAL_ACCESS_TOKEN: '***'"), "{out}");
+    assert!(out.contains("LOG_LEVEL: debug"), "{out}");
+    assert!(out.contains("Authorization: '***'"), "{out}");
+    assert!(out.contains("X-Team: core"), "{out}");
+    assert!(out.contains("timeout: 300.0"), "{out}");
+    assert!(!out.contains("not used by hermes yet"), "{out}");
+    assert_eq!(
+        config_get(&home, "mcp_servers.remote.headers.Authorization").unwrap(),
+        "***"
+    );
+    let headers = config_get(&home, "mcp_servers.remote.headers").unwrap();
+    assert!(headers.contains("Authorization: '***'") && headers.contains("X-Team: core"));
+    assert_eq!(
+        config_get(&home, "mcp_servers.github.command").unwrap(),
+        "npx"
+    );
+}
