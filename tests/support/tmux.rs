@@ -121,6 +121,29 @@ impl Tmux {
     pub fn wait_for_text(&self, text: &str, timeout: Duration) -> String {
         self.wait_for(&format!("{text:?}"), timeout, |s| s.contains(text))
     }
+
+    /// Poll until the chat pane's text, with its wrapped lines joined (see `chat_text`),
+    /// contains `text`; returns that joined text.
+    pub fn wait_for_chat_text(&self, text: &str, timeout: Duration) -> String {
+        let screen = self.wait_for(&format!("{text:?} in the chat pane"), timeout, |s| {
+            chat_text(s).contains(text)
+        });
+        chat_text(&screen)
+    }
+}
+
+/// The chat pane's text (the left pane, between its `│` borders) as one line with single
+/// spaces, so a phrase the pane wrapped across lines can be found whole.
+pub fn chat_text(screen: &str) -> String {
+    let mut words = Vec::new();
+    for line in screen.lines() {
+        let Some(inner) = line.strip_prefix('│') else {
+            continue;
+        };
+        let inner = inner.split('│').next().unwrap_or("");
+        words.extend(inner.split_whitespace().map(str::to_string));
+    }
+    words.join(" ")
 }
 
 impl Drop for Tmux {
