@@ -13,6 +13,12 @@ started=$(date +%s)
 model=target/whisper-test-model/ggml-tiny.en.bin
 [ -s "$model" ] || bash scripts/whisper-test-model/make-test-model.sh "$model"
 export WHISPER_TEST_MODEL="$PWD/$model"
+# Real MCP servers from npm for the MCP client tests, pinned in tests/mcp/package-lock.json and
+# installed once into tests/mcp/node_modules (Debian's nodejs/npm if the machine has no npm).
+command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+[ -x tests/mcp/node_modules/.bin/mcp-server-everything ] && [ -x tests/mcp/node_modules/.bin/mcp-server-filesystem ] \
+  || npm ci --prefix tests/mcp --no-audit --no-fund
+export MCP_TEST_SERVERS="$PWD/tests/mcp/node_modules"
 # An X server for the clipboard tests (arboard reads and sets the X11 clipboard), unless the
 # caller has one. Stopped when the suite ends.
 if [ -z "${DISPLAY:-}" ]; then

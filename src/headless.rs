@@ -407,6 +407,7 @@ impl Printer<'_> {
             | Event::SessionList { .. }
             | Event::HistoryReplay { .. }
             | Event::GoalUpdate { .. }
+            | Event::McpStatus { .. }
             | Event::ShutdownComplete => {}
             Event::GoalProgress(progress) => self.goal_progress(progress),
             Event::SecretRequest(request) => self.line_err(&format!(

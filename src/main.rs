@@ -4,6 +4,8 @@
 
 #[path = "cli/data_commands.rs"]
 mod data_commands;
+#[path = "cli/mcp_commands.rs"]
+mod mcp_commands;
 #[path = "cli/run_setup.rs"]
 mod run_setup;
 #[path = "cli/safety_commands.rs"]
@@ -136,6 +138,11 @@ enum Command {
         #[command(subcommand)]
         action: skins_commands::SkinsAction,
     },
+    /// List, add, remove or test MCP servers (`mcp_servers:` in config.yaml).
+    Mcp {
+        #[command(subcommand)]
+        action: mcp_commands::McpAction,
+    },
     /// Transcribe, speak, list audio devices, test the microphone, manage whisper models.
     Voice {
         #[command(subcommand)]
@@ -179,6 +186,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Some(Command::Voice { action }) => voice_commands::voice_command(&home, action),
         Some(Command::Skins { action }) => skins_commands::skins_command(&home, action),
+        Some(Command::Mcp { action }) => mcp_commands::mcp_command(&home, action),
         Some(Command::Chat {
             query: Some(prompt),
         }) => one_shot(&home, &cli.global, prompt),

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 mod goals;
 mod images;
+mod mcp;
 mod subagents;
 mod voice;
 
@@ -31,6 +32,12 @@ pub use images::AttachHandle;
 pub use images::AttachRequest;
 pub use images::ImageAttachment;
 pub use images::image_badge;
+pub use mcp::McpServerState;
+pub use mcp::McpServerStatus;
+pub use mcp::McpTransport;
+pub use mcp::mcp_name_part;
+pub use mcp::mcp_tool_name;
+pub use mcp::split_mcp_tool_name;
 
 pub use subagents::SpawnTreeInfo;
 pub use subagents::Spawning;
@@ -128,6 +135,9 @@ pub enum Op {
     /// `/goal …` and `/subgoal …`. Answered with `GoalUpdate`/`GoalProgress` events or a
     /// `Notice` (status, lists, refusals).
     Goal(GoalCommand),
+    /// Disconnect every MCP server, re-read `mcp_servers` from config.yaml and connect again
+    /// (`/reload-mcp`). Answered with `Event::McpStatus` updates and a `Notice`.
+    ReloadMcp,
     /// Stop the session: cancel everything and end the event stream.
     Shutdown,
 }
@@ -288,6 +298,9 @@ pub enum Event {
     GoalUpdate { goal: Option<GoalSnapshot> },
     /// A step of the goal loop, for the transcript (one status line each).
     GoalProgress(GoalProgress),
+    /// Every configured MCP server and its state, in config order; sent when the session
+    /// starts (when any server is configured) and after every change.
+    McpStatus { servers: Vec<McpServerStatus> },
     /// The session ended (after `Op::Shutdown`); no more events follow.
     ShutdownComplete,
 }

@@ -199,6 +199,11 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         max: 0,
     },
     KnownKey {
+        key: "approvals.mcp_reload_confirm",
+        kind: FieldKind::Bool,
+        max: 0,
+    },
+    KnownKey {
         key: "command_allowlist",
         kind: FieldKind::List,
         max: 0,

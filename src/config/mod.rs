@@ -10,6 +10,7 @@ pub mod load;
 pub mod mcp_edit;
 mod mcp_servers;
 pub mod schema;
+mod schema_mcp;
 mod schema_vision;
 mod schema_voice;
 pub mod view;

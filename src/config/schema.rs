@@ -7,6 +7,7 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+pub use super::schema_mcp::*;
 pub use super::schema_vision::*;
 pub use super::schema_voice::*;
 
@@ -38,6 +39,10 @@ pub struct Config {
     pub hooks: serde_norway::Value,
     /// Run configured hooks without asking for consent (like `--accept-hooks`).
     pub hooks_auto_accept: bool,
+    /// `mcp_servers:`, in file order; entries that could not be read are left out with a
+    /// warning (see `config::mcp_servers`).
+    #[serde(skip)]
+    pub mcp_servers: Vec<NamedMcpServer>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -196,6 +201,8 @@ pub struct ApprovalsConfig {
     pub timeout: u64,
     /// Ring the terminal bell when a request arrives.
     pub bell: bool,
+    /// Ask before `/reload-mcp` changes the tool list (Hermes's default: ask).
+    pub mcp_reload_confirm: bool,
 }
 
 impl Default for ApprovalsConfig {
@@ -204,6 +211,7 @@ impl Default for ApprovalsConfig {
             mode: ApprovalMode::Manual,
             timeout: 60,
             bell: true,
+            mcp_reload_confirm: true,
         }
     }
 }

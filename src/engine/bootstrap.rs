@@ -203,6 +203,12 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         notices: &mut notices,
         smart,
     });
+    let mcp = crate::engine::McpLaunch {
+        servers: config.mcp_servers.clone(),
+        config_path: options.home.config_path(),
+        media_dir: options.home.images_dir(),
+        http: Some(client.clone()),
+    };
     let switcher = Arc::new(ConfigSwitcher {
         base: model_config.clone(),
         config: config.clone(),
@@ -242,6 +248,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             judge: goal_judge,
         },
         vision: crate::engine::images::VisionSettings::from_config(&config.vision, describer),
+        mcp: Some(mcp),
     };
     Ok(StartedSession {
         handle: spawn_session(spec),

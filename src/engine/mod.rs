@@ -21,6 +21,7 @@ mod turn_hooks;
 pub mod turn_images;
 
 pub use session::BusyInputMode;
+pub use session::McpLaunch;
 pub use session::ModelEndpoint;
 pub use session::ModelSwitcher;
 pub use session::ResumedSession;

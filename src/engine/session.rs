@@ -41,6 +41,7 @@ use crate::tools::SessionTools;
 use crate::tools::ToolContext;
 
 pub use super::spec::BusyInputMode;
+pub use super::spec::McpLaunch;
 pub use super::spec::ModelEndpoint;
 pub use super::spec::ModelSwitcher;
 pub use super::spec::SessionSpec;
@@ -79,6 +80,9 @@ mod subagent_ops;
 
 #[path = "session_goals.rs"]
 mod goal_ops;
+
+#[path = "session_mcp.rs"]
+mod mcp_ops;
 
 /// A stored session's state, loaded to continue it.
 pub struct ResumedSession {
@@ -129,6 +133,8 @@ struct Actor {
     delegations: Arc<Delegations>,
     /// The standing goal (`/goal`) and its judge.
     goals: goal_ops::GoalSlot,
+    /// The session's MCP servers and the tools they add.
+    mcp: Option<Arc<crate::tools::mcp::McpManager>>,
 }
 
 enum Next {
@@ -251,6 +257,7 @@ impl Actor {
             }
             Op::SetYolo(yolo) => self.set_yolo(yolo),
             Op::Goal(command) => self.goal_command(command),
+            Op::ReloadMcp => self.reload_mcp(),
             // Handled by the run loop before dispatch.
             Op::Shutdown => {}
         }
@@ -366,7 +373,11 @@ impl Actor {
         };
         self.events.send(Event::TurnStarted { turn_id });
         // The turn gets a copy; ours stays as the fallback if the turn task panics.
-        let handle = tokio::spawn(run_turn(ctx, self.history.clone(), input));
+        let history = self.history.clone();
+        let mcp = self.mcp.clone();
+        let handle = tokio::spawn(async move {
+            run_turn(mcp_ops::with_current_tools(mcp, ctx).await, history, input).await
+        });
         self.running = Some(Running {
             turn_id,
             cancel,
@@ -444,6 +455,7 @@ impl Actor {
             .stop_all_and_wait(std::time::Duration::from_secs(10))
             .await;
         self.session_tools.shutdown();
+        self.stop_mcp().await;
         self.guard
             .hooks
             .observe(

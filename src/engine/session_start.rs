@@ -70,11 +70,14 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         spec.cwd.clone(),
         &spec.session_id,
     );
+    let mcp = super::mcp_ops::start_mcp(&spec, &events);
     let delegations = {
         let internal = internal_tx.clone();
+        let mut child_base = ChildBase::of(&spec);
+        child_base.mcp = mcp.clone();
         Delegations::new(
             spec.delegation.clone(),
-            ChildBase::of(&spec),
+            child_base,
             events.clone(),
             Arc::new(move |text| {
                 let _ = internal.send(Internal::DelegationDone(text));
@@ -105,6 +108,7 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         pending_skill: None,
         next_secret_id: 1,
         goals: super::goal_ops::GoalSlot::restoring(restored_goal),
+        mcp,
         spec,
     };
     tokio::spawn(actor.run(ops_rx, internal_rx));

@@ -87,6 +87,20 @@ pub struct SessionSpec {
     pub goals: GoalSettings,
     /// Image budget, embed cap and the describer for text-only models.
     pub vision: super::images::VisionSettings,
+    /// MCP servers to connect; `None`: no MCP in this session (subagents, tests).
+    pub mcp: Option<McpLaunch>,
+}
+
+/// What a session needs to run its MCP servers.
+#[derive(Clone)]
+pub struct McpLaunch {
+    /// `mcp_servers:` as loaded at start.
+    pub servers: Vec<crate::config::schema::NamedMcpServer>,
+    /// config.yaml, re-read by `/reload-mcp`.
+    pub config_path: PathBuf,
+    /// Where images and blobs from MCP results are saved.
+    pub media_dir: PathBuf,
+    pub http: Option<reqwest::Client>,
 }
 
 /// `goals.max_turns` and `auxiliary.goal_judge`.

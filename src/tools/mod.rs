@@ -10,6 +10,7 @@ pub mod args;
 pub mod clarify;
 pub mod context;
 pub mod delegate;
+pub mod mcp;
 pub mod memory;
 pub mod output;
 pub mod patch;
@@ -53,9 +54,9 @@ pub enum Concurrency {
 #[async_trait]
 pub trait Tool: Send + Sync {
     /// The name the model calls (`terminal`, `read_file`, …), as Hermes.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
     /// The toolset this tool belongs to (`terminal`, `file`, `todo`, `clarify`, …).
-    fn toolset(&self) -> &'static str;
+    fn toolset(&self) -> &str;
     /// The OpenAI function schema offered to the model.
     fn schema(&self) -> ToolSchema;
     fn concurrency(&self) -> Concurrency;

@@ -84,7 +84,7 @@ impl ToolRegistry {
         self.tools.iter().find(|t| t.name() == name).cloned()
     }
 
-    pub fn names(&self) -> Vec<&'static str> {
+    pub fn names(&self) -> Vec<&str> {
         self.tools.iter().map(|t| t.name()).collect()
     }
 
@@ -118,8 +118,8 @@ impl ToolRegistry {
     }
 
     /// The distinct toolset names, in first-appearance order.
-    pub fn toolsets(&self) -> Vec<&'static str> {
-        let mut out: Vec<&'static str> = Vec::new();
+    pub fn toolsets(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
         for t in &self.tools {
             if !out.contains(&t.toolset()) {
                 out.push(t.toolset());

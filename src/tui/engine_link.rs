@@ -88,6 +88,7 @@ pub fn on_engine_event(app: &mut App, event: Event) {
             }
         }
         Event::ShutdownComplete => app.quit = true,
+        Event::McpStatus { servers } => app.mcp_servers = servers.clone(),
         Event::SecretRequest(request) => {
             app.transcript
                 .push_notice(crate::protocol::NoticeLevel::Info, &request.reason);

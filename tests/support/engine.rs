@@ -110,6 +110,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
         delegation: hermes::engine::delegation::DelegationSpec::default(),
         goals: hermes::engine::spec::GoalSettings::default(),
         vision: Default::default(),
+        mcp: None,
     }
 }
 

@@ -12,6 +12,7 @@ pub mod display;
 mod echo;
 pub mod engine;
 mod http;
+pub mod mcp;
 mod reply;
 pub mod script;
 pub mod server;

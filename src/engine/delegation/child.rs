@@ -61,7 +61,7 @@ pub fn child_spec(
     SessionSpec {
         session_id: crate::engine::session::new_session_id(),
         endpoint,
-        tools: Arc::new(base.tools.without(blocked)),
+        tools: Arc::new(base.current_tools().without(blocked)),
         yolo: base.yolo,
         system_prompt: system_prompt(
             base.project_context
@@ -87,6 +87,7 @@ pub fn child_spec(
         // Children have no goal commands; the loop belongs to the main agent.
         goals: crate::engine::spec::GoalSettings::default(),
         vision: base.vision.clone(),
+        mcp: None,
     }
 }
 

@@ -374,6 +374,7 @@ impl Watch {
             | Event::HistoryReplay { .. }
             | Event::GoalUpdate { .. }
             | Event::GoalProgress(_)
+            | Event::McpStatus { .. }
             | Event::ShutdownComplete => {}
         }
         None

@@ -124,9 +124,20 @@ pub struct ChildBase {
     /// Where finished top-level batches are saved (`HERMES_HOME/spawn-trees`).
     pub spawn_trees: Option<trees::SpawnTrees>,
     pub vision: crate::engine::images::VisionSettings,
+    /// The parent's MCP servers: children get their tools as they are when the child starts
+    /// (Hermes's `inherit_mcp_toolsets`), calling through the parent's connections.
+    pub mcp: Option<Arc<crate::tools::mcp::McpManager>>,
 }
 
 impl ChildBase {
+    /// The tools a child starts from: the parent's, with MCP tools as they are now.
+    pub fn current_tools(&self) -> Arc<ToolRegistry> {
+        match &self.mcp {
+            Some(mcp) => mcp.tools(),
+            None => self.tools.clone(),
+        }
+    }
+
     /// What a session's children inherit from its spec.
     pub fn of(spec: &crate::engine::spec::SessionSpec) -> Self {
         Self {
@@ -150,6 +161,7 @@ impl ChildBase {
                 .home
                 .as_ref()
                 .map(|home| trees::SpawnTrees::new(home.root().join("spawn-trees"))),
+            mcp: None,
         }
     }
 }

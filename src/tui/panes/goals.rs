@@ -65,6 +65,7 @@ impl GoalsPane {
             | Event::SpawnTrees { .. }
             | Event::SpawnTree { .. }
             | Event::GoalProgress(_)
+            | Event::McpStatus { .. }
             | Event::ShutdownComplete => {}
         }
     }

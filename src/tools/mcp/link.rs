@@ -1,0 +1,109 @@
+//! `ServerLink`: what a registered MCP tool holds to reach its server — the current
+//! connection (or why there is none), the call timeout and where media goes — shared between
+//! the server's supervisor (which connects and disconnects) and its tools (which call).
+//!
+//! Invariants: a tool never owns a connection; when the supervisor drops the peer, calls
+//! fail at once with a message naming the server and the reason, instead of hanging.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::PoisonError;
+use std::time::Duration;
+
+use rmcp::RoleClient;
+use rmcp::service::Peer;
+use rmcp::service::ServiceError;
+use tokio::sync::Notify;
+
+use crate::tools::Concurrency;
+
+pub struct ServerLink {
+    /// The name under `mcp_servers:`.
+    pub name: String,
+    /// `mcp_<server>`: every tool name of this server starts with it plus `_`.
+    pub prefix: String,
+    /// `mcp-<server>`.
+    pub toolset: String,
+    pub call_timeout: Duration,
+    pub concurrency: Concurrency,
+    /// Where images and blobs from results are saved.
+    pub media_dir: PathBuf,
+    state: Mutex<LinkState>,
+    /// Signalled when a call finds the transport broken, so the supervisor reconnects now
+    /// rather than when it next notices.
+    pub broken: Notify,
+}
+
+enum LinkState {
+    Up(Peer<RoleClient>),
+    Down(String),
+}
+
+impl ServerLink {
+    pub fn new(
+        name: &str,
+        call_timeout: Duration,
+        concurrency: Concurrency,
+        media_dir: PathBuf,
+    ) -> Arc<Self> {
+        Arc::new(Self {
+            name: name.to_string(),
+            prefix: format!("mcp_{}", crate::protocol::mcp_name_part(name)),
+            toolset: format!("mcp-{name}"),
+            call_timeout,
+            concurrency,
+            media_dir,
+            state: Mutex::new(LinkState::Down("it is still connecting".to_string())),
+            broken: Notify::new(),
+        })
+    }
+
+    pub fn up(&self, peer: Peer<RoleClient>) {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = LinkState::Up(peer);
+    }
+
+    pub fn down(&self, why: impl Into<String>) {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = LinkState::Down(why.into());
+    }
+
+    /// The connection, or the message a call gets when there is none.
+    pub fn peer(&self) -> Result<Peer<RoleClient>, String> {
+        match &*self.state.lock().unwrap_or_else(PoisonError::into_inner) {
+            LinkState::Up(peer) => Ok(peer.clone()),
+            LinkState::Down(why) => Err(format!(
+                "MCP server '{}' is not connected ({why}); its tools are unavailable until it reconnects — use another approach or ask the user to check the server",
+                self.name
+            )),
+        }
+    }
+
+    /// `mcp_<server>_<what>`.
+    pub fn tool_name(&self, what: &str) -> String {
+        format!("{}_{}", self.prefix, crate::protocol::mcp_name_part(what))
+    }
+
+    /// The error text for a failed request, and whether the connection itself broke (then
+    /// the supervisor is told to reconnect).
+    pub fn request_failed(&self, what: &str, err: &ServiceError) -> String {
+        match err {
+            ServiceError::McpError(data) => format!(
+                "MCP server '{}' rejected {what}: {} (code {})",
+                self.name, data.message, data.code.0
+            ),
+            ServiceError::Timeout { timeout } => format!(
+                "MCP server '{}' did not answer {what} within {:.0} s",
+                self.name,
+                timeout.as_secs_f64()
+            ),
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                self.broken.notify_one();
+                format!(
+                    "MCP server '{}' lost its connection during {what} ({err}). The operation may or may not have happened; it was not retried. hermes is reconnecting — do not retry immediately.",
+                    self.name
+                )
+            }
+            other => format!("MCP server '{}' failed {what}: {other}", self.name),
+        }
+    }
+}

@@ -1,0 +1,544 @@
+//! The MCP client end to end, in-process, against real MCP servers from npm (server-everything
+//! and server-filesystem, see `support::mcp`) and the scripted provider: tools are listed and
+//! offered, a call's result goes back to the model, include/exclude filtering, the utility
+//! wrappers, `tools/list_changed` refreshes, a server killed mid-session (notice, tools
+//! withdrawn, reconnect), streamable HTTP, images, `enabled: false`, and a server that cannot
+//! start. Environment isolation is tested through the real binary in `mcp_cli.rs`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::path::Path;
+use std::time::Duration;
+
+use hermes::config::schema::McpServerConfig;
+use hermes::config::schema::NamedMcpServer;
+use hermes::engine::McpLaunch;
+use hermes::protocol::Event;
+use hermes::protocol::McpServerState;
+use hermes::protocol::McpServerStatus;
+use hermes::protocol::NoticeLevel;
+use hermes::protocol::Op;
+use hermes::protocol::TurnOutcome;
+use serde_json::Value;
+use serde_json::json;
+use support::Response;
+use support::ScriptedServer;
+use support::engine;
+use support::mcp;
+
+fn named(name: &str, yaml: &str) -> NamedMcpServer {
+    let config: McpServerConfig = serde_norway::from_str(yaml).unwrap();
+    NamedMcpServer {
+        name: name.to_string(),
+        config,
+    }
+}
+
+fn launch(servers: Vec<NamedMcpServer>, media: &Path) -> McpLaunch {
+    McpLaunch {
+        servers,
+        config_path: media.join("config.yaml"),
+        media_dir: media.to_path_buf(),
+        http: None,
+    }
+}
+
+fn tool_names(body: &Value) -> Vec<String> {
+    body["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t["function"]["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn tool_results(body: &Value) -> Vec<String> {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+fn user(text: &str) -> Op {
+    Op::UserInput {
+        text: text.to_string(),
+        images: Vec::new(),
+    }
+}
+
+/// The next `McpStatus` whose servers satisfy `pred`, within `secs`.
+async fn status_where(
+    session: &mut engine::Session,
+    secs: u64,
+    pred: impl Fn(&[McpServerStatus]) -> bool,
+) -> Vec<McpServerStatus> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let event = tokio::time::timeout_at(deadline, session.handle.events.recv())
+            .await
+            .expect("timed out waiting for an MCP status")
+            .expect("event stream ended");
+        if let Event::McpStatus { servers } = event
+            && pred(&servers)
+        {
+            return servers;
+        }
+    }
+}
+
+fn connected(servers: &[McpServerStatus]) -> bool {
+    servers.iter().all(|s| {
+        matches!(
+            s.state,
+            McpServerState::Connected | McpServerState::Disabled
+        )
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn filesystem_tools_are_offered_and_a_call_result_goes_back_to_the_model() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let files = tempfile::tempdir().unwrap();
+    let hello = files.path().join("hello.txt");
+    std::fs::write(&hello, "hello from the filesystem server\n").unwrap();
+    let args = json!({"path": hello}).to_string();
+    let server = ScriptedServer::start([
+        Response::tool_call("c1", "mcp_filesystem_read_text_file", &args),
+        Response::text(["It says hello."]),
+    ])
+    .await;
+    let yaml = format!(
+        "command: {}\nargs: ['{}']",
+        mcp::filesystem_bin(&modules),
+        files.path().display()
+    );
+    let media = tempfile::tempdir().unwrap();
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("filesystem", &yaml)], media.path()));
+    });
+    let servers = status_where(&mut session, 30, connected).await;
+    assert_eq!(servers[0].transport.label(), "stdio");
+    assert!(
+        servers[0]
+            .tools
+            .contains(&"mcp_filesystem_list_directory".to_string()),
+        "{:?}",
+        servers[0].tools
+    );
+    session.send(user("what does hello.txt say?"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let requests = server.completion_requests();
+    assert_eq!(requests.len(), 2);
+    let offered = tool_names(&requests[0].body);
+    for expected in [
+        "terminal",
+        "mcp_filesystem_read_text_file",
+        "mcp_filesystem_write_file",
+        "mcp_filesystem_list_allowed_directories",
+    ] {
+        assert!(
+            offered.iter().any(|n| n == expected),
+            "{expected} in {offered:?}"
+        );
+    }
+    let schema = requests[0].body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["function"]["name"] == "mcp_filesystem_read_text_file")
+        .unwrap()["function"]["parameters"]
+        .clone();
+    assert_eq!(schema["type"], "object");
+    assert!(schema["properties"]["path"].is_object(), "{schema}");
+    let results = tool_results(&requests[1].body);
+    assert_eq!(results, ["hello from the filesystem server\n"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn include_wins_over_exclude_and_utilities_follow_capabilities() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let bin = mcp::everything_bin(&modules);
+    let server = ScriptedServer::start([Response::text(["ok"])]).await;
+    let media = tempfile::tempdir().unwrap();
+    let servers = vec![
+        named(
+            "ev-include",
+            &format!(
+                "command: {bin}\ntools:\n  include: [echo, get-sum]\n  exclude: [echo, get-env]"
+            ),
+        ),
+        named(
+            "ev-exclude",
+            &format!(
+                "command: {bin}\ntools:\n  exclude: [get-env]\n  resources: false\n  prompts: false"
+            ),
+        ),
+        named(
+            "fs-none",
+            &format!(
+                "command: {}\nargs: ['{}']\ntools:\n  include: []",
+                mcp::filesystem_bin(&modules),
+                media.path().display()
+            ),
+        ),
+    ];
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(servers, media.path()));
+    });
+    let statuses = status_where(&mut session, 30, connected).await;
+    assert_eq!(
+        statuses[0].tools,
+        [
+            "mcp_ev_include_echo",
+            "mcp_ev_include_get_sum",
+            "mcp_ev_include_list_resources",
+            "mcp_ev_include_read_resource",
+            "mcp_ev_include_list_prompts",
+            "mcp_ev_include_get_prompt",
+        ]
+    );
+    let excluded = &statuses[1].tools;
+    assert!(
+        excluded.contains(&"mcp_ev_exclude_echo".to_string()),
+        "{excluded:?}"
+    );
+    assert!(
+        excluded.contains(&"mcp_ev_exclude_get_sum".to_string()),
+        "{excluded:?}"
+    );
+    assert!(
+        !excluded.iter().any(|n| n.ends_with("get_env")),
+        "{excluded:?}"
+    );
+    assert!(
+        !excluded
+            .iter()
+            .any(|n| n.ends_with("_resources") || n.ends_with("prompt")),
+        "{excluded:?}"
+    );
+    // server-filesystem has no resources or prompts: nothing at all is registered for it.
+    assert!(statuses[2].tools.is_empty(), "{:?}", statuses[2].tools);
+    session.send(user("hi"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let offered = tool_names(&server.completion_requests()[0].body);
+    assert!(
+        !offered.iter().any(|n| n.starts_with("mcp_fs_none")),
+        "{offered:?}"
+    );
+    assert!(offered.contains(&"mcp_ev_include_get_sum".to_string()));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn utility_wrappers_read_resources_and_prompts() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start([
+        Response::tool_calls([
+            support::ScriptedCall::new("c1", "mcp_ev_list_prompts", "{}"),
+            support::ScriptedCall::new("c2", "mcp_ev_list_resources", "{}"),
+        ]),
+        Response::text(["listed"]),
+    ])
+    .await;
+    let media = tempfile::tempdir().unwrap();
+    let yaml = format!("command: {}", mcp::everything_bin(&modules));
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("ev", &yaml)], media.path()));
+    });
+    status_where(&mut session, 30, connected).await;
+    session.send(user("what prompts are there?"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let results = tool_results(&server.completion_requests()[1].body);
+    let prompts: Value = serde_json::from_str(&results[0]).unwrap();
+    assert!(
+        prompts["prompts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "simple-prompt"),
+        "{prompts}"
+    );
+    let resources: Value = serde_json::from_str(&results[1]).unwrap();
+    assert!(
+        !resources["resources"].as_array().unwrap().is_empty(),
+        "{resources}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn streamable_http_server_answers_a_call() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let http = mcp::HttpEverything::start(&modules);
+    let server = ScriptedServer::start([
+        Response::tool_call("c1", "mcp_remote_get_sum", r#"{"a": 2, "b": 40}"#),
+        Response::text(["42"]),
+    ])
+    .await;
+    let media = tempfile::tempdir().unwrap();
+    let yaml = format!("url: {}\nheaders:\n  X-Test: hermes", http.url);
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("remote", &yaml)], media.path()));
+    });
+    let servers = status_where(&mut session, 30, connected).await;
+    assert_eq!(servers[0].transport.label(), "http");
+    session.send(user("add 2 and 40"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let results = tool_results(&server.completion_requests()[1].body);
+    assert_eq!(results, ["The sum of 2 and 40 is 42."]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_image_result_is_saved_and_sent_to_the_model() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start([
+        Response::tool_call("c1", "mcp_ev_get_tiny_image", "{}"),
+        Response::text(["a tiny image"]),
+    ])
+    .await;
+    let media = tempfile::tempdir().unwrap();
+    let yaml = format!("command: {}", mcp::everything_bin(&modules));
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("ev", &yaml)], media.path()));
+    });
+    status_where(&mut session, 30, connected).await;
+    session.send(user("show me"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let saved: Vec<_> = std::fs::read_dir(media.path())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let png = std::fs::read(&saved[0]).unwrap();
+    assert_eq!(&png[..4], b"\x89PNG");
+    let body = server.completion_requests()[1].body.to_string();
+    assert!(body.contains("saved to"), "the text names the file");
+    assert!(
+        body.contains("data:image/png;base64,"),
+        "the model gets the pixels: {body:.400}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tool_list_changes_refresh_the_registry_without_a_reload() {
+    let Some(_modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start([
+        Response::tool_call("c1", "mcp_changing_add_tools", "{}"),
+        Response::text(["added"]),
+        Response::tool_call("c2", "mcp_changing_extra_two", r#"{"text": "hi"}"#),
+        Response::text(["done"]),
+    ])
+    .await;
+    let media = tempfile::tempdir().unwrap();
+    let yaml = format!("command: node\nargs: ['{}']", mcp::changing_server());
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("changing", &yaml)], media.path()));
+    });
+    let first = status_where(&mut session, 30, connected).await;
+    assert_eq!(
+        first[0].tools,
+        ["mcp_changing_add_tools", "mcp_changing_pid"]
+    );
+    session.send(user("add tools"));
+    // Two list_changed notifications arrive back to back; the registry ends with both tools.
+    let after = status_where(&mut session, 10, |s| s[0].tools.len() == 4).await;
+    assert_eq!(
+        after[0].tools,
+        [
+            "mcp_changing_add_tools",
+            "mcp_changing_pid",
+            "mcp_changing_extra_one",
+            "mcp_changing_extra_two"
+        ]
+    );
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    session.send(user("use the new tool"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let requests = server.completion_requests();
+    assert!(tool_names(&requests[2].body).contains(&"mcp_changing_extra_two".to_string()));
+    assert_eq!(
+        tool_results(&requests[3].body).last().unwrap(),
+        "extra_two: hi"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_server_is_announced_withdrawn_and_reconnected() {
+    let Some(_modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start([
+        Response::tool_call("c1", "mcp_changing_pid", "{}"),
+        Response::text(["got the pid"]),
+        Response::text(["carrying on without it"]),
+    ])
+    .await;
+    let media = tempfile::tempdir().unwrap();
+    let yaml = format!("command: node\nargs: ['{}']", mcp::changing_server());
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("changing", &yaml)], media.path()));
+    });
+    status_where(&mut session, 30, connected).await;
+    session.send(user("what is your pid?"));
+    let pid: i32 = match session
+        .until(|e| matches!(e, Event::ToolComplete { .. }))
+        .await
+    {
+        Event::ToolComplete { output, .. } => output.trim().parse().unwrap(),
+        _ => unreachable!(),
+    };
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let notice = session
+        .until(|e| {
+            matches!(
+                e,
+                Event::Notice {
+                    level: NoticeLevel::Warning,
+                    ..
+                }
+            )
+        })
+        .await;
+    let Event::Notice { text, .. } = notice else {
+        unreachable!()
+    };
+    assert!(text.starts_with("MCP server 'changing' stopped"), "{text}");
+    assert!(
+        text.contains("its 2 tools are unavailable; retrying in 1 s"),
+        "{text}"
+    );
+    // While it is down, its tools are not offered.
+    session.send(user("carry on"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let offered = tool_names(&server.completion_requests()[2].body);
+    assert!(
+        !offered.iter().any(|n| n.starts_with("mcp_")),
+        "{offered:?}"
+    );
+    let back = session
+        .until(|e| matches!(e, Event::Notice { text, .. } if text.contains("reconnected")))
+        .await;
+    assert_eq!(
+        back,
+        Event::Notice {
+            level: NoticeLevel::Info,
+            text: "MCP server 'changing' reconnected (2 tools)".into()
+        }
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn disabled_servers_never_start_and_broken_ones_do_not_stop_the_session() {
+    let server = ScriptedServer::start([Response::text(["fine"])]).await;
+    let media = tempfile::tempdir().unwrap();
+    let marker = media.path().join("started");
+    let script = media.path().join("server.sh");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\ntouch '{}'\nsleep 30\n", marker.display()),
+    )
+    .unwrap();
+    let servers = vec![
+        named(
+            "off",
+            &format!(
+                "command: sh\nargs: ['{}']\nenabled: false",
+                script.display()
+            ),
+        ),
+        named("missing", "command: /nonexistent/mcp-server-xyz"),
+    ];
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(servers, media.path()));
+    });
+    let first = status_where(&mut session, 5, |_| true).await;
+    assert_eq!(first[0].state, McpServerState::Disabled);
+    let notice = session
+        .until(|e| {
+            matches!(
+                e,
+                Event::Notice {
+                    level: NoticeLevel::Warning,
+                    ..
+                }
+            )
+        })
+        .await;
+    let Event::Notice { text, .. } = notice else {
+        unreachable!()
+    };
+    assert_eq!(
+        text,
+        "MCP server 'missing' failed to connect: could not start `/nonexistent/mcp-server-xyz`: not found on the server's PATH; fix the config and run /reload-mcp"
+    );
+    session.send(user("hello"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!marker.exists(), "a disabled server must not be started");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn subagents_inherit_the_connected_mcp_tools() {
+    let Some(_modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start_echo().await;
+    let media = tempfile::tempdir().unwrap();
+    let yaml = format!("command: node\nargs: ['{}']", mcp::changing_server());
+    let mut session = engine::start(&server, |spec| {
+        let mut tools = hermes::tools::registry::ToolRegistry::core();
+        tools
+            .register(std::sync::Arc::new(
+                hermes::tools::delegate::DelegateTaskTool,
+            ))
+            .unwrap();
+        spec.tools = std::sync::Arc::new(tools);
+        spec.mcp = Some(launch(vec![named("changing", &yaml)], media.path()));
+    });
+    status_where(&mut session, 30, connected).await;
+    session.send(user("delegate: alpha"));
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !server
+        .completion_requests()
+        .iter()
+        .any(|r| r.body.to_string().contains("Goal: alpha"))
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the child never asked"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let child = server
+        .completion_requests()
+        .into_iter()
+        .find(|r| r.body.to_string().contains("Goal: alpha"))
+        .unwrap();
+    let tools = tool_names(&child.body);
+    assert!(tools.contains(&"mcp_changing_pid".to_string()), "{tools:?}");
+    assert!(!tools.contains(&"delegate_task".to_string()), "{tools:?}");
+}
