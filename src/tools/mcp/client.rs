@@ -31,6 +31,7 @@ use rmcp::service::RunningService;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::TokioChildProcess;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::streamable_http_client::StreamableHttpError;
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 
@@ -242,6 +243,12 @@ fn initialize_failure(err: &ClientInitializeError) -> String {
     };
     let top = error.error.to_string();
     let mut deepest: &(dyn std::error::Error + 'static) = error.error.as_ref();
+    // The HTTP transport's client errors do not chain to their cause; reach into them.
+    if let Some(StreamableHttpError::Client(client)) =
+        deepest.downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    {
+        deepest = client;
+    }
     while let Some(source) = deepest.source() {
         deepest = source;
     }

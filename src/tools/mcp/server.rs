@@ -30,12 +30,16 @@ use crate::protocol::McpServerState;
 use crate::protocol::NoticeLevel;
 use crate::tools::Tool;
 
-/// Waits between attempts: 1, 2, 4 … 60 s, then every 5 minutes (Hermes's "parked" probe).
+/// Consecutive failures retried quickly before slowing down.
+const SLOW_AFTER: u32 = 6;
+/// The slow retry interval (Hermes's "parked" self-probe).
+const SLOW_RETRY: Duration = Duration::from_secs(300);
+
+/// Waits between attempts: 1, 2, 4 … 60 s, then every 5 minutes.
 pub fn retry_delay(failures: u32) -> Duration {
     match failures {
-        0 => Duration::from_secs(1),
-        1..=6 => Duration::from_secs((1u64 << failures).min(60)),
-        _ => Duration::from_secs(300),
+        0..SLOW_AFTER => Duration::from_secs((1u64 << failures).min(60)),
+        _ => SLOW_RETRY,
     }
 }
 
@@ -49,6 +53,9 @@ pub async fn supervise(
 ) {
     let mut failures: u32 = 0;
     let mut first_attempt = true;
+    // Retries that fail the same way stay quiet (the state is in /status); a new reason,
+    // the switch to slow retries and a recovery are announced.
+    let mut announced: Option<String> = None;
     loop {
         shared.set_state(index, McpServerState::Connecting, Vec::new());
         let (changed_tx, mut changed_rx) = mpsc::unbounded_channel();
@@ -65,6 +72,7 @@ pub async fn supervise(
                 let count = tools.len();
                 link.up(connection.peer.clone());
                 shared.set_state(index, McpServerState::Connected, tools);
+                announced = None;
                 if failures > 0 {
                     shared.notice(
                         NoticeLevel::Info,
@@ -106,16 +114,26 @@ pub async fn supervise(
             n => format!(" — its {n} tools are unavailable"),
         };
         let retry_note = match delay {
+            Some(d) if d >= SLOW_RETRY => format!(
+                "; still failing after {failures} attempts — retrying every {} minutes (or /reload-mcp)",
+                d.as_secs() / 60
+            ),
             Some(d) => format!("; retrying in {} s", d.as_secs()),
             None => "; fix the config and run /reload-mcp".to_string(),
         };
-        shared.notice(
-            NoticeLevel::Warning,
-            format!(
-                "MCP server '{}' {reason}{tools_note}{retry_note}",
-                server.name
-            ),
-        );
+        let slowing_down = delay.is_some_and(|d| d >= SLOW_RETRY) && failures == SLOW_AFTER + 1;
+        if announced.as_deref() != Some(reason.as_str()) || slowing_down {
+            shared.notice(
+                NoticeLevel::Warning,
+                format!(
+                    "MCP server '{}' {reason}{tools_note}{retry_note}",
+                    server.name
+                ),
+            );
+            announced = Some(reason.clone());
+        } else {
+            tracing::info!(server = %server.name, "MCP server still failing: {reason}{retry_note}");
+        }
         let Some(delay) = delay else {
             cancel.cancelled().await;
             return;
@@ -250,5 +268,16 @@ async fn watch(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_back_off_then_slow_down() {
+        let delays: Vec<u64> = (0..9).map(|n| retry_delay(n).as_secs()).collect();
+        assert_eq!(delays, [1, 2, 4, 8, 16, 32, 300, 300, 300]);
     }
 }
