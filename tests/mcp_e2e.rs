@@ -542,3 +542,85 @@ async fn subagents_inherit_the_connected_mcp_tools() {
     assert!(tools.contains(&"mcp_changing_pid".to_string()), "{tools:?}");
     assert!(!tools.contains(&"delegate_task".to_string()), "{tools:?}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_over_its_timeout_fails_and_the_turn_goes_on() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start([
+        Response::tool_call(
+            "c1",
+            "mcp_ev_trigger_long_running_operation",
+            r#"{"duration": 10, "steps": 2}"#,
+        ),
+        Response::text(["it took too long"]),
+    ])
+    .await;
+    let media = tempfile::tempdir().unwrap();
+    let yaml = format!("command: {}\ntimeout: 1", mcp::everything_bin(&modules));
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("ev", &yaml)], media.path()));
+    });
+    status_where(&mut session, 30, connected).await;
+    let started = std::time::Instant::now();
+    session.send(user("run the long operation"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let results = tool_results(&server.completion_requests()[1].body);
+    assert!(
+        results[0].starts_with(
+            "MCP call timed out after 1.0s (configured timeout: 1.0s; mcp_servers.ev.timeout)"
+        ),
+        "{results:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reload_reads_the_config_again_and_the_next_turn_sees_the_new_tools() {
+    let Some(_modules) = mcp::node_modules() else {
+        return;
+    };
+    let server =
+        ScriptedServer::start([Response::text(["before"]), Response::text(["after"])]).await;
+    let media = tempfile::tempdir().unwrap();
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(Vec::new(), media.path()));
+    });
+    session.send(user("first"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    std::fs::write(
+        media.path().join("config.yaml"),
+        format!(
+            "mcp_servers:\n  changing:\n    command: node\n    args: ['{}']\n",
+            mcp::changing_server()
+        ),
+    )
+    .unwrap();
+    session.send(Op::ReloadMcp);
+    let notice = session
+        .until(
+            |e| matches!(e, Event::Notice { text, .. } if text.starts_with("MCP servers reloaded")),
+        )
+        .await;
+    let Event::Notice { text, .. } = notice else {
+        unreachable!()
+    };
+    assert_eq!(
+        text,
+        "MCP servers reloaded: changing connected (2 tools) — 2 tool(s) from 1 server(s); the model sees the new list from the next message"
+    );
+    session.send(user("second"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let requests = server.completion_requests();
+    assert!(
+        !tool_names(&requests[0].body)
+            .iter()
+            .any(|n| n.starts_with("mcp_"))
+    );
+    assert!(tool_names(&requests[1].body).contains(&"mcp_changing_pid".to_string()));
+}

@@ -51,6 +51,14 @@ pub fn config_set(home: &HermesHome, key: &str, value: &str) -> Result<SetOutcom
     let mut notices = Vec::new();
     let scalar = match known(key) {
         Some(known) => render_known(known, value)?,
+        // MCP servers are a map of user-chosen names; `hermes mcp add` checks a whole entry.
+        None if path[0] == "mcp_servers" => {
+            notices.push(format!(
+                "{key} saved as text; `hermes mcp test {}` checks the server",
+                path.get(1).copied().unwrap_or("NAME")
+            ));
+            render_unknown(value)
+        }
         None => {
             notices.push(format!(
                 "{key} is not a key hermes uses yet; saved for Hermes compatibility"

@@ -167,6 +167,18 @@ fn unknown_keys_are_allowed_with_a_notice() {
 }
 
 #[test]
+fn mcp_server_fields_are_set_with_a_pointer_to_mcp_test() {
+    let (_d, home) = home_with(Some("mcp_servers:\n  fs:\n    command: npx\n"));
+    let outcome = config_set(&home, "mcp_servers.fs.timeout", "30").unwrap();
+    assert_eq!(
+        outcome.notices,
+        ["mcp_servers.fs.timeout saved as text; `hermes mcp test fs` checks the server"]
+    );
+    let servers = load(&home).config.mcp_servers;
+    assert_eq!(servers[0].config.timeout, 30.0);
+}
+
+#[test]
 fn validation_errors_leave_file_untouched() {
     let (_d, home) = home_with(Some(FILE));
     let err = config_set(&home, "terminal.timeout", "abc").unwrap_err();
