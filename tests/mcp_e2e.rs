@@ -624,3 +624,67 @@ async fn reload_reads_the_config_again_and_the_next_turn_sees_the_new_tools() {
     );
     assert!(tool_names(&requests[1].body).contains(&"mcp_changing_pid".to_string()));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_http_server_fails_its_call_and_reconnects_when_back() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let mut http = mcp::HttpEverything::start(&modules);
+    let server = ScriptedServer::start([
+        Response::tool_call("c1", "mcp_remote_echo", r#"{"message": "are you there?"}"#),
+        Response::text(["it is gone"]),
+    ])
+    .await;
+    let media = tempfile::tempdir().unwrap();
+    let yaml = format!("url: {}", http.url);
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("remote", &yaml)], media.path()));
+    });
+    status_where(&mut session, 30, connected).await;
+    http.child.kill().unwrap();
+    http.child.wait().unwrap();
+    session.send(user("echo something"));
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let results = tool_results(&server.completion_requests()[1].body);
+    assert!(
+        results[0].starts_with("MCP server 'remote' lost its connection during the call to echo")
+            || results[0].starts_with("MCP server 'remote' is not connected"),
+        "{results:?}"
+    );
+    assert!(!results[0].contains("rmcp::"), "no SDK type names: {results:?}");
+    let notice = session
+        .until(|e| {
+            matches!(
+                e,
+                Event::Notice {
+                    level: NoticeLevel::Warning,
+                    ..
+                }
+            )
+        })
+        .await;
+    let Event::Notice { text, .. } = notice else {
+        unreachable!()
+    };
+    assert!(text.starts_with("MCP server 'remote' "), "{text}");
+    assert!(text.contains("retrying in"), "{text}");
+    // Back on the same port: the next attempt finds it.
+    let _back = mcp::HttpEverything::start_on(&modules, http.port);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(40);
+    loop {
+        let event = tokio::time::timeout_at(deadline, session.handle.events.recv())
+            .await
+            .expect("the server never reconnected")
+            .unwrap();
+        if let Event::Notice { text, .. } = &event
+            && text.contains("reconnected")
+        {
+            assert!(
+                text.starts_with("MCP server 'remote' reconnected ("),
+                "{text}"
+            );
+            break;
+        }
+    }
+}

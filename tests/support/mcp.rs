@@ -72,11 +72,16 @@ pub fn free_port() -> u16 {
 pub struct HttpEverything {
     pub child: std::process::Child,
     pub url: String,
+    pub port: u16,
 }
 
 impl HttpEverything {
     pub fn start(modules: &std::path::Path) -> Self {
-        let port = free_port();
+        Self::start_on(modules, free_port())
+    }
+
+    /// On a given port (to bring a killed server back where it was).
+    pub fn start_on(modules: &std::path::Path, port: u16) -> Self {
         let child = std::process::Command::new(everything_bin(modules))
             .arg("streamableHttp")
             .env("PORT", port.to_string())
@@ -95,6 +100,7 @@ impl HttpEverything {
         Self {
             child,
             url: format!("http://127.0.0.1:{port}/mcp"),
+            port,
         }
     }
 }

@@ -28,6 +28,7 @@ use rmcp::service::ClientInitializeError;
 use rmcp::service::NotificationContext;
 use rmcp::service::Peer;
 use rmcp::service::RunningService;
+use rmcp::transport::DynamicTransportError;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::TokioChildProcess;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -235,12 +236,17 @@ async fn handshake(
     }
 }
 
-/// Why the handshake failed, without the SDK's generic type names: for transport errors the
-/// transport's own message plus its innermost cause ("…: Connection refused (os error 111)").
+/// Why the handshake failed, without the SDK's generic type names.
 fn initialize_failure(err: &ClientInitializeError) -> String {
-    let ClientInitializeError::TransportError { error, .. } = err else {
-        return err.to_string();
-    };
+    match err {
+        ClientInitializeError::TransportError { error, .. } => transport_cause(error),
+        other => other.to_string(),
+    }
+}
+
+/// A transport error as "the transport's message: its innermost cause" ("Client error: error
+/// sending request for url (…): Connection refused (os error 111)"), without type names.
+pub fn transport_cause(error: &DynamicTransportError) -> String {
     let top = error.error.to_string();
     let mut deepest: &(dyn std::error::Error + 'static) = error.error.as_ref();
     // The HTTP transport's client errors do not chain to their cause; reach into them.

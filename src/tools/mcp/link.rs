@@ -98,8 +98,12 @@ impl ServerLink {
             ),
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 self.broken.notify_one();
+                let cause = match err {
+                    ServiceError::TransportSend(error) => super::client::transport_cause(error),
+                    _ => "the connection closed".to_string(),
+                };
                 format!(
-                    "MCP server '{}' lost its connection during {what} ({err}). The operation may or may not have happened; it was not retried. hermes is reconnecting — do not retry immediately.",
+                    "MCP server '{}' lost its connection during {what} ({cause}). The operation may or may not have happened; it was not retried. hermes is reconnecting — do not retry immediately.",
                     self.name
                 )
             }

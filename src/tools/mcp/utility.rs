@@ -61,9 +61,8 @@ impl UtilityTool {
         }
     }
 
-    async fn run(&self, args: &Value, ctx: &ToolContext) -> Result<String, String> {
+    async fn run(&self, args: &Value) -> Result<String, String> {
         let peer = self.link.peer()?;
-        let server = &self.link.name;
         let failed =
             |what: &str, err: rmcp::service::ServiceError| self.link.request_failed(what, &err);
         match self.utility {
@@ -159,7 +158,6 @@ impl UtilityTool {
                 if let Some(d) = &result.description {
                     out["description"] = json!(d);
                 }
-                let _ = (server, ctx);
                 Ok(out.to_string())
             }
         }
@@ -223,7 +221,7 @@ impl Tool for UtilityTool {
         let timeout = self.link.call_timeout;
         tokio::select! {
             () = ctx.cancel.cancelled() => ToolOutput::cancelled(format!("{} was interrupted", self.registered)),
-            done = tokio::time::timeout(timeout, self.run(&args, ctx)) => match done {
+            done = tokio::time::timeout(timeout, self.run(&args)) => match done {
                 Ok(Ok(text)) => ToolOutput::ok(cap_text(&text, ctx.limits.max_output_bytes)),
                 Ok(Err(why)) => ToolOutput::error(why),
                 Err(_) => ToolOutput::error(format!(
