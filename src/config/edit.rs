@@ -97,32 +97,49 @@ pub fn config_set(home: &HermesHome, key: &str, value: &str) -> Result<SetOutcom
         Err(LineEditError::Unsupported(what)) => Err(format!("it uses {what} at {key}")),
     };
     home.ensure_dirs()?;
+    let method = write_edited(&file, Some(&old_text), &expected, line_edit, &mut notices)?;
+    Ok(SetOutcome {
+        path: file,
+        method,
+        notices,
+    })
+}
+
+/// Writes the line editor's text, or — when it could not edit in place (`Err(reason)`) —
+/// `expected` through the YAML serializer, after saving `old_text` (when there was a file) as
+/// `config.yaml.bak` and saying so in `notices`. Atomic; 0600 for a new file, as `.env`-like
+/// values (tokens in `mcp_servers`, `model.api_key`) may be in it.
+pub(super) fn write_edited(
+    file: &std::path::Path,
+    old_text: Option<&str>,
+    expected: &Value,
+    line_edit: Result<String, String>,
+    notices: &mut Vec<String>,
+) -> Result<EditMethod, ConfigError> {
     let (text, method) = match line_edit {
         Ok(text) => (text, EditMethod::InPlace),
         Err(reason) => {
             let backup = file.with_extension("yaml.bak");
-            atomic_write(&backup, old_text.as_bytes(), FileMode::KeepOr(0o600))
-                .map_err(|e| ConfigError::io(&backup, e))?;
+            if let Some(old_text) = old_text {
+                atomic_write(&backup, old_text.as_bytes(), FileMode::KeepOr(0o600))
+                    .map_err(|e| ConfigError::io(&backup, e))?;
+            }
             notices.push(format!(
                 "could not edit {} in place ({reason}); rewrote it with a YAML serializer, so \
                  comments and formatting were not kept (old file saved as {})",
                 file.display(),
                 backup.display()
             ));
-            let text = serde_norway::to_string(&expected).map_err(|e| ConfigError::Serialize {
-                path: file.clone(),
+            let text = serde_norway::to_string(expected).map_err(|e| ConfigError::Serialize {
+                path: file.to_path_buf(),
                 message: e.to_string(),
             })?;
             (text, EditMethod::Reserialized)
         }
     };
-    atomic_write(&file, text.as_bytes(), FileMode::KeepOr(0o600))
-        .map_err(|e| ConfigError::io(&file, e))?;
-    Ok(SetOutcome {
-        path: file,
-        method,
-        notices,
-    })
+    atomic_write(file, text.as_bytes(), FileMode::KeepOr(0o600))
+        .map_err(|e| ConfigError::io(file, e))?;
+    Ok(method)
 }
 
 pub(super) fn known(key: &str) -> Option<&'static KnownKey> {

@@ -24,7 +24,6 @@ use super::mcp_servers::server_name;
 use super::schema::McpServerConfig;
 use super::yaml_lines;
 use crate::protocol::mcp_name_part;
-use crate::util::fs::{FileMode, atomic_write};
 
 const MAX_NAME_CHARS: usize = 64;
 
@@ -232,30 +231,8 @@ fn write(
     });
     home.ensure_dirs()?;
     let mut notices = Vec::new();
-    let (text, method) = match line_edit {
-        Ok(text) => (text, EditMethod::InPlace),
-        Err(reason) => {
-            let backup = file.with_extension("yaml.bak");
-            if old.exists {
-                atomic_write(&backup, old.text.as_bytes(), FileMode::KeepOr(0o600))
-                    .map_err(|e| ConfigError::io(&backup, e))?;
-            }
-            notices.push(format!(
-                "could not edit {} in place ({reason}); rewrote it with a YAML serializer, so \
-                 comments and formatting were not kept (old file saved as {})",
-                file.display(),
-                backup.display()
-            ));
-            let text = serde_norway::to_string(expected).map_err(|e| ConfigError::Serialize {
-                path: file.to_path_buf(),
-                message: e.to_string(),
-            })?;
-            (text, EditMethod::Reserialized)
-        }
-    };
-    // 0600 as `config set` does: `env:` and `headers:` may hold tokens.
-    atomic_write(file, text.as_bytes(), FileMode::KeepOr(0o600))
-        .map_err(|e| ConfigError::io(file, e))?;
+    let old_text = old.exists.then_some(old.text.as_str());
+    let method = super::edit::write_edited(file, old_text, expected, line_edit, &mut notices)?;
     Ok(McpEditOutcome {
         path: file.to_path_buf(),
         method,
