@@ -72,16 +72,6 @@ fn model_yaml(server: &ScriptedServer) -> String {
     )
 }
 
-fn tool_results(body: &Value) -> Vec<String> {
-    body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["role"] == "tool")
-        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
 #[test]
 fn add_list_test_use_and_remove_the_filesystem_server() {
     let Some(modules) = mcp::node_modules() else {
@@ -170,7 +160,7 @@ fn add_list_test_use_and_remove_the_filesystem_server() {
     assert_eq!(turn.code, 0, "{}{}", turn.stdout, turn.stderr);
     assert_eq!(turn.stdout.trim(), "There is one file: notes.md");
     let requests = server.completion_requests();
-    assert_eq!(tool_results(&requests[1].body), ["[FILE] notes.md"]);
+    assert_eq!(requests[1].tool_results(), ["[FILE] notes.md"]);
 
     let removed = home.run(&["mcp", "remove", "files"], &[]);
     assert_eq!(removed.code, 0, "{}", removed.stderr);
@@ -212,7 +202,7 @@ fn a_stdio_server_sees_only_the_baseline_and_its_own_env() {
         ],
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let results = tool_results(&server.completion_requests()[1].body);
+    let results = server.completion_requests()[1].tool_results();
     let env: Value = serde_json::from_str(&results[0]).unwrap();
     let env = env.as_object().unwrap();
     assert_eq!(env["ALLOWED_VAR"], "visible");

@@ -45,28 +45,6 @@ fn launch(servers: Vec<NamedMcpServer>, media: &Path) -> McpLaunch {
     }
 }
 
-fn tool_names(body: &Value) -> Vec<String> {
-    body["tools"]
-        .as_array()
-        .map(|tools| {
-            tools
-                .iter()
-                .filter_map(|t| t["function"]["name"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn tool_results(body: &Value) -> Vec<String> {
-    body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["role"] == "tool")
-        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
 fn user(text: &str) -> Op {
     Op::UserInput {
         text: text.to_string(),
@@ -139,7 +117,7 @@ async fn filesystem_tools_are_offered_and_a_call_result_goes_back_to_the_model()
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
     let requests = server.completion_requests();
     assert_eq!(requests.len(), 2);
-    let offered = tool_names(&requests[0].body);
+    let offered = requests[0].tool_names();
     for expected in [
         "terminal",
         "mcp_filesystem_read_text_file",
@@ -160,7 +138,7 @@ async fn filesystem_tools_are_offered_and_a_call_result_goes_back_to_the_model()
         .clone();
     assert_eq!(schema["type"], "object");
     assert!(schema["properties"]["path"].is_object(), "{schema}");
-    let results = tool_results(&requests[1].body);
+    let results = requests[1].tool_results();
     assert_eq!(results, ["hello from the filesystem server\n"]);
 }
 
@@ -232,7 +210,7 @@ async fn include_wins_over_exclude_and_utilities_follow_capabilities() {
     assert!(statuses[2].tools.is_empty(), "{:?}", statuses[2].tools);
     session.send(user("hi"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
-    let offered = tool_names(&server.completion_requests()[0].body);
+    let offered = server.completion_requests()[0].tool_names();
     assert!(
         !offered.iter().any(|n| n.starts_with("mcp_fs_none")),
         "{offered:?}"
@@ -261,7 +239,7 @@ async fn utility_wrappers_read_resources_and_prompts() {
     status_where(&mut session, 30, connected).await;
     session.send(user("what prompts are there?"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
-    let results = tool_results(&server.completion_requests()[1].body);
+    let results = server.completion_requests()[1].tool_results();
     let prompts: Value = serde_json::from_str(&results[0]).unwrap();
     assert!(
         prompts["prompts"]
@@ -298,7 +276,7 @@ async fn streamable_http_server_answers_a_call() {
     assert_eq!(servers[0].transport.label(), "http");
     session.send(user("add 2 and 40"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
-    let results = tool_results(&server.completion_requests()[1].body);
+    let results = server.completion_requests()[1].tool_results();
     assert_eq!(results, ["The sum of 2 and 40 is 42."]);
 }
 
@@ -374,11 +352,12 @@ async fn tool_list_changes_refresh_the_registry_without_a_reload() {
     session.send(user("use the new tool"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
     let requests = server.completion_requests();
-    assert!(tool_names(&requests[2].body).contains(&"mcp_changing_extra_two".to_string()));
-    assert_eq!(
-        tool_results(&requests[3].body).last().unwrap(),
-        "extra_two: hi"
+    assert!(
+        requests[2]
+            .tool_names()
+            .contains(&"mcp_changing_extra_two".to_string())
     );
+    assert_eq!(requests[3].tool_results().last().unwrap(), "extra_two: hi");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -412,20 +391,7 @@ async fn a_killed_server_is_announced_withdrawn_and_reconnected() {
         .status()
         .unwrap();
     assert!(killed.success());
-    let notice = session
-        .until(|e| {
-            matches!(
-                e,
-                Event::Notice {
-                    level: NoticeLevel::Warning,
-                    ..
-                }
-            )
-        })
-        .await;
-    let Event::Notice { text, .. } = notice else {
-        unreachable!()
-    };
+    let text = session.next_warning().await;
     assert!(text.starts_with("MCP server 'changing' stopped"), "{text}");
     assert!(
         text.contains("its 2 tools are unavailable; retrying in 1 s"),
@@ -434,7 +400,7 @@ async fn a_killed_server_is_announced_withdrawn_and_reconnected() {
     // While it is down, its tools are not offered.
     session.send(user("carry on"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
-    let offered = tool_names(&server.completion_requests()[2].body);
+    let offered = server.completion_requests()[2].tool_names();
     assert!(
         !offered.iter().any(|n| n.starts_with("mcp_")),
         "{offered:?}"
@@ -477,20 +443,7 @@ async fn disabled_servers_never_start_and_broken_ones_do_not_stop_the_session() 
     });
     let first = status_where(&mut session, 5, |_| true).await;
     assert_eq!(first[0].state, McpServerState::Disabled);
-    let notice = session
-        .until(|e| {
-            matches!(
-                e,
-                Event::Notice {
-                    level: NoticeLevel::Warning,
-                    ..
-                }
-            )
-        })
-        .await;
-    let Event::Notice { text, .. } = notice else {
-        unreachable!()
-    };
+    let text = session.next_warning().await;
     assert_eq!(
         text,
         "MCP server 'missing' failed to connect: could not start `/nonexistent/mcp-server-xyz`: not found on the server's PATH; fix the config and run /reload-mcp"
@@ -538,7 +491,7 @@ async fn subagents_inherit_the_connected_mcp_tools() {
         .into_iter()
         .find(|r| r.body.to_string().contains("Goal: alpha"))
         .unwrap();
-    let tools = tool_names(&child.body);
+    let tools = child.tool_names();
     assert!(tools.contains(&"mcp_changing_pid".to_string()), "{tools:?}");
     assert!(!tools.contains(&"delegate_task".to_string()), "{tools:?}");
 }
@@ -571,7 +524,7 @@ async fn a_call_over_its_timeout_fails_and_the_turn_goes_on() {
         "{:?}",
         started.elapsed()
     );
-    let results = tool_results(&server.completion_requests()[1].body);
+    let results = server.completion_requests()[1].tool_results();
     assert!(
         results[0].starts_with(
             "MCP call timed out after 1.0s (configured timeout: 1.0s; mcp_servers.ev.timeout)"
@@ -618,11 +571,16 @@ async fn reload_reads_the_config_again_and_the_next_turn_sees_the_new_tools() {
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
     let requests = server.completion_requests();
     assert!(
-        !tool_names(&requests[0].body)
+        !requests[0]
+            .tool_names()
             .iter()
             .any(|n| n.starts_with("mcp_"))
     );
-    assert!(tool_names(&requests[1].body).contains(&"mcp_changing_pid".to_string()));
+    assert!(
+        requests[1]
+            .tool_names()
+            .contains(&"mcp_changing_pid".to_string())
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -646,27 +604,17 @@ async fn a_killed_http_server_fails_its_call_and_reconnects_when_back() {
     http.child.wait().unwrap();
     session.send(user("echo something"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
-    let results = tool_results(&server.completion_requests()[1].body);
+    let results = server.completion_requests()[1].tool_results();
     assert!(
         results[0].starts_with("MCP server 'remote' lost its connection during the call to echo")
             || results[0].starts_with("MCP server 'remote' is not connected"),
         "{results:?}"
     );
-    assert!(!results[0].contains("rmcp::"), "no SDK type names: {results:?}");
-    let notice = session
-        .until(|e| {
-            matches!(
-                e,
-                Event::Notice {
-                    level: NoticeLevel::Warning,
-                    ..
-                }
-            )
-        })
-        .await;
-    let Event::Notice { text, .. } = notice else {
-        unreachable!()
-    };
+    assert!(
+        !results[0].contains("rmcp::"),
+        "no SDK type names: {results:?}"
+    );
+    let text = session.next_warning().await;
     assert!(text.starts_with("MCP server 'remote' "), "{text}");
     assert!(text.contains("retrying in"), "{text}");
     // Back on the same port: the next attempt finds it.

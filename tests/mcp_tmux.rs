@@ -71,13 +71,7 @@ fn add_the_filesystem_server_see_it_in_status_and_use_it_in_a_turn() {
         "the tool cell names its server: {chat}"
     );
     let requests = server.completion_requests();
-    let results: Vec<String> = requests[1].body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["role"] == "tool")
-        .map(|m| m["content"].as_str().unwrap().to_string())
-        .collect();
+    let results = requests[1].tool_results();
     assert_eq!(results, ["[FILE] notes.md"]);
 
     tmux.type_text("/reload-mcp");
@@ -113,16 +107,7 @@ fn a_server_killed_mid_session_is_announced_and_comes_back() {
     tmux.keys(&["Enter"]);
     tmux.wait_for_chat_text("noted", WAIT);
     let requests = server.completion_requests();
-    let pid = requests[1].body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["role"] == "tool")
-        .unwrap()["content"]
-        .as_str()
-        .unwrap()
-        .trim()
-        .to_string();
+    let pid = requests[1].tool_results()[0].trim().to_string();
     assert!(
         Command::new("kill")
             .args(["-9", &pid])

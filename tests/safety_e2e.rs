@@ -35,16 +35,6 @@ use support::engine::Session;
 use support::engine::spec;
 use support::engine::start;
 
-fn tool_results(body: &Value) -> Vec<String> {
-    body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["role"] == "tool")
-        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
 /// A session with YOLO off, approvals timing out after `timeout`.
 fn guarded(server: &ScriptedServer, timeout: Duration) -> Session {
     start(server, |spec| {
@@ -151,9 +141,9 @@ async fn a_denied_command_is_refused_again_without_asking_and_another_is_approve
     );
 
     let requests = server.completion_requests();
-    let after_denial = tool_results(&requests[1].body);
+    let after_denial = requests[1].tool_results();
     assert!(after_denial[0].contains("denied"), "{after_denial:?}");
-    let after_retry = tool_results(&requests[2].body);
+    let after_retry = requests[2].tool_results();
     assert!(after_retry[1].contains("already denied"), "{after_retry:?}");
 }
 
@@ -175,7 +165,7 @@ async fn hardline_commands_are_blocked_under_yolo_without_asking() {
         }
     }
     assert!(!asked, "a hardline command never gets a request");
-    let results = tool_results(&server.completion_requests()[1].body);
+    let results = server.completion_requests()[1].tool_results();
     assert!(results[0].contains("blocked"), "{results:?}");
     assert!(results[0].contains("YOLO"), "{results:?}");
 }
@@ -195,7 +185,7 @@ async fn an_unanswered_request_times_out_as_a_denial() {
         }
     );
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
-    let results = tool_results(&server.completion_requests()[1].body);
+    let results = server.completion_requests()[1].tool_results();
     assert!(results[0].contains("approvals.timeout"), "{results:?}");
     // A late answer is reported, not applied.
     s.send(Op::ApprovalReply {
@@ -441,7 +431,7 @@ async fn shell_hooks_block_add_context_time_out_and_survive_garbage() {
         !body.to_string().contains("Friday\\n\\nYou are"),
         "never in the system prompt"
     );
-    let results = tool_results(&requests[1].body);
+    let results = requests[1].tool_results();
     assert!(
         results[0].contains("blocked by a pre_tool_call hook: no commands today"),
         "{results:?}"
@@ -519,7 +509,7 @@ async fn secrets_in_tool_output_are_masked_before_the_model_sees_them() {
     };
     assert!(!output.contains(key), "{output}");
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
-    let results = tool_results(&server.completion_requests()[1].body);
+    let results = server.completion_requests()[1].tool_results();
     assert!(!results[0].contains(key), "{results:?}");
     assert!(results[0].contains("ANTHROPIC_API_KEY=***"), "{results:?}");
     assert!(results[0].contains("visible-line"), "{results:?}");
@@ -605,7 +595,7 @@ async fn smart_mode_approves_denies_or_escalates_through_the_reviewer_model() {
         !review.to_string().contains("tidy"),
         "the reviewer never sees the conversation"
     );
-    let after_deny = tool_results(&requests[4].body);
+    let after_deny = requests[4].tool_results();
     assert!(after_deny[1].contains("smart"), "{after_deny:?}");
 }
 
@@ -634,6 +624,6 @@ async fn the_agent_cannot_get_a_standing_approval_to_change_hermes_settings() {
         }
     );
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
-    let results = tool_results(&server.completion_requests()[1].body);
+    let results = server.completion_requests()[1].tool_results();
     assert!(results[0].contains("denied"), "{results:?}");
 }

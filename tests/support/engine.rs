@@ -133,6 +133,25 @@ impl Session {
         }
     }
 
+    /// The text of the next warning notice.
+    pub async fn next_warning(&mut self) -> String {
+        match self
+            .until(|e| {
+                matches!(
+                    e,
+                    Event::Notice {
+                        level: hermes::protocol::NoticeLevel::Warning,
+                        ..
+                    }
+                )
+            })
+            .await
+        {
+            Event::Notice { text, .. } => text,
+            _ => unreachable!(),
+        }
+    }
+
     pub async fn turn_outcome(&mut self) -> TurnOutcome {
         match self
             .until(|e| matches!(e, Event::TurnComplete { .. }))
