@@ -3,6 +3,8 @@
 # process start → first frame, RSS after a few turns, CPU while idle for 10 s, and the
 # wall time and peak RSS of a one-shot headless turn with three tool round-trips.
 # Usage: benches/startup.sh   (builds release binaries first; needs tmux)
+#        WITH_MCP=1 benches/startup.sh   also configures the two npm MCP test servers
+#        (tests/mcp/node_modules, installed by scripts/test.sh) as stdio servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin hermes --example scripted_provider
@@ -16,6 +18,11 @@ SERVER_PID=$!
 for _ in $(seq 50); do [ -s "$WORK/port" ] && break; sleep 0.1; done
 PORT=$(cat "$WORK/port")
 printf 'model:\n  provider: custom\n  base_url: http://127.0.0.1:%s/v1\n  default: echo\n' "$PORT" > "$WORK/home/config.yaml"
+if [ -n "${WITH_MCP:-}" ]; then
+  MODULES=$PWD/tests/mcp/node_modules/.bin
+  printf 'mcp_servers:\n  files:\n    command: %s\n    args: [%s]\n  everything:\n    command: %s\n' \
+    "$MODULES/mcp-server-filesystem" "$WORK/work" "$MODULES/mcp-server-everything" >> "$WORK/home/config.yaml"
+fi
 
 first_frames=()
 for run in 1 2 3 4 5; do

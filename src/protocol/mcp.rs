@@ -85,9 +85,22 @@ pub fn mcp_name_part(raw: &str) -> String {
         .collect()
 }
 
-/// The registered name of `tool` on `server`: `mcp_<server>_<tool>`, sanitized.
+/// Longest tool name providers accept (OpenAI and Anthropic: 64).
+pub const MAX_TOOL_NAME: usize = 64;
+
+/// The registered name of `tool` on `server`: `mcp_<server>_<tool>`, sanitized. A name over
+/// 64 characters keeps its first 55 and ends in `_` plus 8 hex digits of a hash of the whole,
+/// so it stays unique and providers accept it.
 pub fn mcp_tool_name(server: &str, tool: &str) -> String {
-    format!("mcp_{}_{}", mcp_name_part(server), mcp_name_part(tool))
+    let full = format!("mcp_{}_{}", mcp_name_part(server), mcp_name_part(tool));
+    if full.len() <= MAX_TOOL_NAME {
+        return full;
+    }
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(full.as_bytes());
+    let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    // ASCII only after sanitizing, so byte slicing is safe.
+    format!("{}_{hex}", &full[..MAX_TOOL_NAME - 9])
 }
 
 /// Which server a registered tool name belongs to, and the tool's own part, given the
@@ -135,6 +148,24 @@ mod tests {
         assert_eq!(
             mcp_tool_name("my-api", "query.data"),
             "mcp_my_api_query_data"
+        );
+    }
+
+    #[test]
+    fn long_names_are_cut_to_64_and_stay_unique() {
+        let tool_a = format!("{}_alpha", "x".repeat(70));
+        let tool_b = format!("{}_bravo", "x".repeat(70));
+        let a = mcp_tool_name("server", &tool_a);
+        let b = mcp_tool_name("server", &tool_b);
+        assert_eq!(a.len(), 64);
+        assert_eq!(b.len(), 64);
+        assert_ne!(a, b);
+        assert!(a.starts_with("mcp_server_xxx"), "{a}");
+        assert_eq!(mcp_tool_name("server", &tool_a), a, "stable");
+        let servers = [server("server")];
+        assert_eq!(
+            split_mcp_tool_name(&a, &servers).map(|(s, _)| s),
+            Some("server")
         );
     }
 

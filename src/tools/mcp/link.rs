@@ -21,8 +21,6 @@ use crate::tools::Concurrency;
 pub struct ServerLink {
     /// The name under `mcp_servers:`.
     pub name: String,
-    /// `mcp_<server>`: every tool name of this server starts with it plus `_`.
-    pub prefix: String,
     /// `mcp-<server>`.
     pub toolset: String,
     pub call_timeout: Duration,
@@ -49,7 +47,6 @@ impl ServerLink {
     ) -> Arc<Self> {
         Arc::new(Self {
             name: name.to_string(),
-            prefix: format!("mcp_{}", crate::protocol::mcp_name_part(name)),
             toolset: format!("mcp-{name}"),
             call_timeout,
             concurrency,
@@ -78,9 +75,9 @@ impl ServerLink {
         }
     }
 
-    /// `mcp_<server>_<what>`.
+    /// `mcp_<server>_<what>` (cut to 64 characters, see `protocol::mcp_tool_name`).
     pub fn tool_name(&self, what: &str) -> String {
-        format!("{}_{}", self.prefix, crate::protocol::mcp_name_part(what))
+        crate::protocol::mcp_tool_name(&self.name, what)
     }
 
     /// The error text for a failed request, and whether the connection itself broke (then
