@@ -636,3 +636,41 @@ async fn a_killed_http_server_fails_its_call_and_reconnects_when_back() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_turn_waiting_for_a_slow_server_says_so() {
+    let server = ScriptedServer::start([Response::text(["done"])]).await;
+    let media = tempfile::tempdir().unwrap();
+    // Never answers the handshake: the first turn waits (connect_timeout 2 s), says why, then
+    // goes on without it.
+    let yaml = "command: sleep\nargs: ['30']\nconnect_timeout: 2";
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("slow", yaml)], media.path()));
+    });
+    let started = std::time::Instant::now();
+    session.send(user("hi"));
+    let waiting = session
+        .until(|e| {
+            matches!(
+                e,
+                Event::Notice {
+                    level: NoticeLevel::Info,
+                    ..
+                }
+            )
+        })
+        .await;
+    assert_eq!(
+        waiting,
+        Event::Notice {
+            level: NoticeLevel::Info,
+            text: "waiting for MCP server(s) slow to finish connecting (at most their connect_timeout)…".into()
+        }
+    );
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed >= Duration::from_millis(1_900) && elapsed < Duration::from_secs(6),
+        "{elapsed:?}"
+    );
+}

@@ -17,6 +17,9 @@ use crate::protocol::NoticeLevel;
 use crate::tools::mcp::McpManager;
 use crate::tools::mcp::McpSettings;
 
+/// How long a turn waits for first connections before saying so.
+const SAY_WAITING_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Start the manager when the spec asks for MCP (even with no servers, so `/reload-mcp`
 /// can add some).
 pub(super) fn start_mcp(spec: &SessionSpec, events: &EventSink) -> Option<Arc<McpManager>> {
@@ -43,9 +46,34 @@ pub(super) async fn with_current_tools(
     mut ctx: TurnContext,
 ) -> TurnContext {
     if let Some(mcp) = mcp {
-        tokio::select! {
-            () = mcp.settled() => {}
-            () = ctx.tool_ctx.cancel.cancelled() => {}
+        let settled = mcp.settled();
+        tokio::pin!(settled);
+        let waited = tokio::select! {
+            () = &mut settled => false,
+            () = ctx.tool_ctx.cancel.cancelled() => false,
+            () = tokio::time::sleep(SAY_WAITING_AFTER) => true,
+        };
+        if waited {
+            // Slow starts (npx fetching a package) should not look like a hung turn.
+            let connecting: Vec<String> = mcp
+                .statuses()
+                .into_iter()
+                .filter(|s| matches!(s.state, McpServerState::Connecting))
+                .map(|s| s.name)
+                .collect();
+            if !connecting.is_empty() {
+                ctx.events.send(crate::protocol::Event::Notice {
+                    level: NoticeLevel::Info,
+                    text: format!(
+                        "waiting for MCP server(s) {} to finish connecting (at most their connect_timeout)…",
+                        connecting.join(", ")
+                    ),
+                });
+            }
+            tokio::select! {
+                () = &mut settled => {}
+                () = ctx.tool_ctx.cancel.cancelled() => {}
+            }
         }
         ctx.tools = mcp.tools();
     }
