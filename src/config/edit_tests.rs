@@ -1,6 +1,9 @@
 use super::*;
 use crate::config::Config;
 use crate::config::load::load;
+#[cfg(unix)]
+use crate::config::test_support::config_permissions;
+use crate::config::test_support::{home_with, read};
 use crate::config::view::config_get;
 use std::collections::BTreeSet;
 
@@ -21,20 +24,6 @@ display:
 memory:
   memory_char_limit: 2200
 ";
-
-fn home_with(text: Option<&str>) -> (tempfile::TempDir, HermesHome) {
-    let dir = tempfile::tempdir().unwrap();
-    let home = HermesHome::from_base(dir.path().join("h"), None).unwrap();
-    home.ensure_dirs().unwrap();
-    if let Some(text) = text {
-        std::fs::write(home.config_path(), text).unwrap();
-    }
-    (dir, home)
-}
-
-fn read(home: &HermesHome) -> String {
-    std::fs::read_to_string(home.config_path()).unwrap()
-}
 
 #[test]
 fn known_keys_match_the_schema() {
@@ -106,14 +95,7 @@ fn set_creates_missing_file() {
     config_set(&home, "model.default", "qwen2.5:7b").unwrap();
     assert_eq!(read(&home), "model:\n  default: qwen2.5:7b\n");
     #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(home.config_path())
-            .unwrap()
-            .permissions()
-            .mode();
-        assert_eq!(mode & 0o777, 0o600);
-    }
+    assert_eq!(config_permissions(&home), 0o600);
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! `hermes mcp add` / `hermes mcp remove` as library functions: add or delete one entry of
 //! `mcp_servers:` in `config.yaml`.
 //!
-//! Edits are made in the text, keeping comments, order and every other key byte for byte:
-//! `add` appends the server block at the end of a block-style `mcp_servers:` (matching its
-//! indentation) or appends a new `mcp_servers:` section to the file; `remove` deletes the
+//! Edits are made in the text (with `yaml_lines`' line model), keeping comments, order and
+//! every other key byte for byte: `add` appends the server block at the end of a
+//! block-style `mcp_servers:` (matching its indentation) or appends a new `mcp_servers:`
+//! section to the file; `remove` deletes the
 //! server's lines, and the `mcp_servers:` line too when no server is left (as Hermes drops
 //! the empty key). The result is re-parsed and only accepted if the document equals the old
 //! one with exactly that change; otherwise (flow style, odd indentation) the old file is saved
@@ -22,7 +23,7 @@ use super::home::HermesHome;
 use super::load::yaml_warning;
 use super::mcp_servers::server_name;
 use super::schema::McpServerConfig;
-use super::yaml_lines;
+use super::yaml_lines::{self, block_end, indent_unit, newline_of, rebuild, split_lines};
 use crate::protocol::mcp_name_part;
 
 const MAX_NAME_CHARS: usize = 64;
@@ -246,70 +247,6 @@ fn same_document(read: &Value, expected: &Value) -> bool {
     read == expected || (empty(read) && empty(expected))
 }
 
-/// One line of the file, without its line ending.
-struct Line<'a> {
-    text: &'a str,
-    eol: &'a str,
-}
-
-impl Line<'_> {
-    fn indent(&self) -> usize {
-        self.text.len() - self.text.trim_start_matches(' ').len()
-    }
-    fn is_blank(&self) -> bool {
-        self.text.trim().is_empty()
-    }
-    fn is_comment(&self) -> bool {
-        self.text.trim_start().starts_with('#')
-    }
-    fn is_content(&self) -> bool {
-        !self.is_blank() && !self.is_comment()
-    }
-}
-
-fn split_lines(text: &str) -> Vec<Line<'_>> {
-    text.split_inclusive('\n')
-        .map(|raw| {
-            let body = raw
-                .strip_suffix("\r\n")
-                .or_else(|| raw.strip_suffix('\n'))
-                .unwrap_or(raw);
-            Line {
-                text: body,
-                eol: &raw[body.len()..],
-            }
-        })
-        .collect()
-}
-
-/// One past the last line of the entry whose key is on line `i` (trailing blank lines and
-/// comments included). Block-scalar bodies are more indented than their key, so they stay
-/// inside; a `- item` at the key's own indentation is the key's list.
-fn entry_end(lines: &[Line<'_>], i: usize) -> usize {
-    let indent = lines[i].indent();
-    (i + 1..lines.len())
-        .find(|&j| {
-            let l = &lines[j];
-            let item =
-                l.text.trim_start().starts_with('-') && !l.text.trim_start().starts_with("---");
-            l.is_content() && (l.indent() < indent || (l.indent() == indent && !item))
-        })
-        .unwrap_or(lines.len())
-}
-
-/// Indentation step of the file: the first key's children (2 when it cannot tell).
-fn indent_unit(lines: &[Line<'_>]) -> usize {
-    lines
-        .windows(2)
-        .find_map(|w| {
-            let (a, b) = (&w[0], &w[1]);
-            (a.is_content() && a.text.trim_end().ends_with(':') && b.is_content())
-                .then(|| b.indent().saturating_sub(a.indent()))
-                .filter(|step| *step > 0)
-        })
-        .unwrap_or(2)
-}
-
 /// The line of `mcp_servers:` split at the value `locate` found (1-based `column`): the
 /// key with its colon, the value without a trailing comment, and the comment, if any.
 fn split_key_line(line: &str, column: usize) -> (&str, &str, Option<&str>) {
@@ -330,7 +267,7 @@ fn split_key_line(line: &str, column: usize) -> (&str, &str, Option<&str>) {
 /// The text with `name`'s block added under `mcp_servers:`.
 fn insert_server(text: &str, name: &str, body: &Mapping) -> Result<String, String> {
     let lines = split_lines(text);
-    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let newline = newline_of(text);
     let unit = indent_unit(&lines);
     let Some((line, column)) = yaml_lines::locate(text, &["mcp_servers"]) else {
         // No `mcp_servers:` yet: a new section at the end.
@@ -354,33 +291,23 @@ fn insert_server(text: &str, name: &str, body: &Mapping) -> Result<String, Strin
         }),
         _ => return Err("mcp_servers is written in flow style".into()),
     };
-    let end = entry_end(&lines, at);
+    let end = block_end(&lines, at);
     let children: Vec<usize> = (at + 1..end).filter(|&j| lines[j].is_content()).collect();
-    let parent_indent = lines[at].indent();
+    let parent_indent = lines[at].indent;
     let child_indent = children
         .first()
-        .map_or(parent_indent + unit, |&j| lines[j].indent());
+        .map_or(parent_indent + unit, |&j| lines[j].indent);
     if child_indent <= parent_indent {
         return Err("mcp_servers has unexpected indentation".into());
     }
     let step = child_indent - parent_indent;
     let block = render_block(name, body, child_indent, step, newline)?;
     let after = children.last().copied().unwrap_or(at);
-    let mut out = String::with_capacity(text.len() + block.len());
-    for (j, l) in lines.iter().enumerate() {
-        match (&header, j == at) {
-            (Some(header), true) => out.push_str(header),
-            _ => out.push_str(l.text),
-        }
-        out.push_str(l.eol);
-        if j == after {
-            if l.eol.is_empty() {
-                out.push_str(newline);
-            }
-            out.push_str(&block);
-        }
-    }
-    Ok(out)
+    Ok(rebuild(
+        &lines,
+        |j| if j == at { header.clone() } else { None },
+        Some((Some(after), block, newline)),
+    ))
 }
 
 /// `name:` at `indent`, then the settings one `step` deeper, as the serializer writes them
@@ -413,22 +340,22 @@ fn delete_server(text: &str, name: &str) -> Result<String, String> {
     let (parent_line, parent_column) =
         yaml_lines::locate(text, &["mcp_servers"]).ok_or_else(not_found)?;
     let (start, parent) = (line - 1, parent_line - 1);
-    let indent = lines[start].indent();
-    let end = entry_end(&lines, start);
+    let indent = lines[start].indent;
+    let end = block_end(&lines, start);
     // Keep what follows the last setting unless it is a comment indented into the server.
     let mut cut = (start..end)
         .rev()
         .find(|&j| lines[j].is_content())
         .map_or(start + 1, |j| j + 1);
     for (j, l) in lines.iter().enumerate().take(end).skip(cut) {
-        if l.is_comment() && l.indent() > indent {
+        if l.is_comment() && l.indent > indent {
             cut = j + 1;
         } else if !l.is_blank() {
             break;
         }
     }
     let mut removed: Vec<usize> = (start..cut).collect();
-    let parent_end = entry_end(&lines, parent);
+    let parent_end = block_end(&lines, parent);
     let servers_left =
         (parent + 1..parent_end).any(|j| lines[j].is_content() && !removed.contains(&j));
     let (_, value, _) = split_key_line(lines[parent].text, parent_column);

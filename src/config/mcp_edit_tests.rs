@@ -2,6 +2,9 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::config::schema::{McpToolsFilter, NamedMcpServer};
+#[cfg(unix)]
+use crate::config::test_support::config_permissions;
+use crate::config::test_support::{home_with, read};
 
 const FILE: &str = "\
 # My Hermes settings
@@ -14,20 +17,6 @@ terminal:
 display:
   skin: ares
 ";
-
-fn home_with(text: Option<&str>) -> (tempfile::TempDir, HermesHome) {
-    let dir = tempfile::tempdir().unwrap();
-    let home = HermesHome::from_base(dir.path().join("h"), None).unwrap();
-    home.ensure_dirs().unwrap();
-    if let Some(text) = text {
-        std::fs::write(home.config_path(), text).unwrap();
-    }
-    (dir, home)
-}
-
-fn read(home: &HermesHome) -> String {
-    std::fs::read_to_string(home.config_path()).unwrap()
-}
 
 fn stdio(command: &str, args: &[&str]) -> McpServerConfig {
     McpServerConfig {
@@ -141,14 +130,7 @@ fn add_creates_a_missing_file() {
         "mcp_servers:\n  fs:\n    command: uvx\n    args:\n    - mcp-server-fs\n"
     );
     #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(home.config_path())
-            .unwrap()
-            .permissions()
-            .mode();
-        assert_eq!(mode & 0o777, 0o600);
-    }
+    assert_eq!(config_permissions(&home), 0o600);
 }
 
 #[test]
@@ -424,5 +406,38 @@ fn crlf_files_stay_crlf() {
     assert_eq!(
         read(&home),
         "model:\r\n  default: m\r\nmcp_servers:\r\n  b:\r\n    url: http://b\r\n"
+    );
+}
+
+#[test]
+fn add_after_a_block_scalar_keeps_its_hash_lines_inside_it() {
+    // `# …` indented into a block scalar is text of the value, not a comment: the new
+    // server goes after it, and the file is still edited in place.
+    let text = "\
+mcp_servers:
+  fs:
+    command: uvx
+    env:
+      NOTE: |
+        first
+        # part of the note
+
+display:
+  skin: ares
+";
+    let (_d, home) = home_with(Some(text));
+    let outcome = add_mcp_server(&home, "b", &http("http://b")).unwrap();
+    assert_eq!(outcome.method, EditMethod::InPlace);
+    assert_eq!(
+        read(&home),
+        text.replace(
+            "# part of the note\n",
+            "# part of the note\n  b:\n    url: http://b\n"
+        )
+    );
+    let servers = loaded_servers(&home);
+    assert_eq!(
+        servers[0].config.env.get("NOTE").map(String::as_str),
+        Some("first\n# part of the note\n")
     );
 }

@@ -16,6 +16,9 @@ mod schema_voice;
 pub mod view;
 mod yaml_lines;
 
+#[cfg(test)]
+mod test_support;
+
 pub use edit::{EditMethod, SetOutcome, config_set};
 pub use env::{EnvLookup, set_env_var};
 pub use error::{ConfigError, ConfigWarning};

@@ -1,14 +1,5 @@
 use super::*;
-
-fn home_with(text: Option<&str>) -> (tempfile::TempDir, HermesHome) {
-    let dir = tempfile::tempdir().unwrap();
-    let home = HermesHome::from_base(dir.path().join("h"), None).unwrap();
-    home.ensure_dirs().unwrap();
-    if let Some(text) = text {
-        std::fs::write(home.config_path(), text).unwrap();
-    }
-    (dir, home)
-}
+use crate::config::test_support::home_with;
 
 #[test]
 fn get_known_keys_defaults_and_secrets() {

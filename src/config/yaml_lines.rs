@@ -6,6 +6,10 @@
 //! and skips block-scalar bodies; it refuses (`Unsupported`) flow collections, anchors,
 //! tags, multi-line scalars and sequences on the path. It does not verify its output: the
 //! caller re-parses the result and compares, so a wrong guess here never corrupts a file.
+//!
+//! Its line model (`Line`, `split_lines`, `block_end`, `indent_unit`, `rebuild`) is shared
+//! with `mcp_edit`. Invariant: `Line::text` and `Line::eol` concatenated over all lines give
+//! back the input exactly.
 
 /// Why the line editor declined an edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,8 +20,11 @@ pub(crate) enum LineEditError {
     IsSection,
 }
 
+/// What a line is, as far as the block structure goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
+    /// Only whitespace, except inside a keep-chomping (`|+`, `>+`) block scalar, whose
+    /// trailing blank lines are part of its value and so `Content`.
     Blank,
     Comment,
     /// `---`, `...` or a `%` directive.
@@ -34,23 +41,49 @@ enum Kind {
     Other,
 }
 
+/// One line of the file.
 #[derive(Debug)]
-struct Line<'a> {
-    text: &'a str,
-    eol: &'a str,
-    indent: usize,
-    kind: Kind,
+pub(super) struct Line<'a> {
+    /// The line without its line ending.
+    pub(super) text: &'a str,
+    /// `"\r\n"`, `"\n"`, or `""` on a last line without one.
+    pub(super) eol: &'a str,
+    /// Leading spaces (tabs are not indentation in YAML).
+    pub(super) indent: usize,
+    pub(super) kind: Kind,
 }
 
 impl Line<'_> {
-    fn is_content(&self) -> bool {
+    /// A line of the document's data: not blank, a comment or a document marker.
+    pub(super) fn is_content(&self) -> bool {
         !matches!(self.kind, Kind::Blank | Kind::Comment | Kind::Marker)
+    }
+
+    pub(super) fn is_blank(&self) -> bool {
+        self.kind == Kind::Blank
+    }
+
+    pub(super) fn is_comment(&self) -> bool {
+        self.kind == Kind::Comment
     }
 }
 
-fn split_lines(text: &str) -> Vec<Line<'_>> {
+/// The line ending to use for new lines: CRLF when the file has any, else LF.
+pub(super) fn newline_of(text: &str) -> &'static str {
+    if text.contains("\r\n") { "\r\n" } else { "\n" }
+}
+
+/// The block scalar whose body is being read.
+struct BlockScalar {
+    /// Indentation of the key that opened it; its body is indented deeper.
+    owner: usize,
+    /// Whether blank lines at its end belong to its value (`+` chomping).
+    keeps_trailing_blanks: bool,
+}
+
+pub(super) fn split_lines(text: &str) -> Vec<Line<'_>> {
     let mut lines = Vec::new();
-    let mut block_owner: Option<usize> = None;
+    let mut block: Option<BlockScalar> = None;
     for raw in text.split_inclusive('\n') {
         let (body, eol) = match raw.strip_suffix("\r\n") {
             Some(b) => (b, "\r\n"),
@@ -61,23 +94,34 @@ fn split_lines(text: &str) -> Vec<Line<'_>> {
         };
         let indent = body.len() - body.trim_start_matches(' ').len();
         let rest = &body[indent..];
-        if let Some(owner) = block_owner {
-            if rest.trim().is_empty() || indent > owner {
+        if let Some(scalar) = &block {
+            // A blank line does not end a block scalar, whatever its indentation.
+            let blank = rest.trim().is_empty();
+            if blank || indent > scalar.owner {
+                let kind = if blank && !scalar.keeps_trailing_blanks {
+                    Kind::Blank
+                } else {
+                    Kind::Content
+                };
                 lines.push(Line {
                     text: body,
                     eol,
                     indent,
-                    kind: Kind::Content,
+                    kind,
                 });
                 continue;
             }
-            block_owner = None;
+            block = None;
         }
         let kind = classify(rest, indent);
         if let Kind::Key { colon_end, .. } = &kind {
             let value = body[*colon_end..].trim_start();
             if value.starts_with('|') || value.starts_with('>') {
-                block_owner = Some(indent);
+                let header = value.split([' ', '\t']).next().unwrap_or(value);
+                block = Some(BlockScalar {
+                    owner: indent,
+                    keeps_trailing_blanks: header.contains('+'),
+                });
             }
         }
         lines.push(Line {
@@ -93,7 +137,8 @@ fn split_lines(text: &str) -> Vec<Line<'_>> {
 fn classify(rest: &str, indent: usize) -> Kind {
     if rest.trim().is_empty() {
         Kind::Blank
-    } else if rest.starts_with('#') {
+    } else if rest.trim_start().starts_with('#') {
+        // Also a comment after a tab, which is not indentation.
         Kind::Comment
     } else if indent == 0
         && (rest.starts_with("---") || rest.starts_with("...") || rest.starts_with('%'))
@@ -239,8 +284,10 @@ fn find_child(
     }))
 }
 
-/// One past the last line belonging to the entry at `i`.
-fn block_end(lines: &[Line<'_>], i: usize) -> usize {
+/// One past the last line belonging to the entry at `i`: trailing blank lines and comments
+/// are included, block-scalar bodies too, and a `- item` at the key's own indentation is
+/// the key's list.
+pub(super) fn block_end(lines: &[Line<'_>], i: usize) -> usize {
     let n = lines[i].indent;
     (i + 1..lines.len())
         .find(|&j| {
@@ -254,13 +301,16 @@ fn block_end(lines: &[Line<'_>], i: usize) -> usize {
         .unwrap_or(lines.len())
 }
 
-/// Indentation step used by the file (2 when it cannot tell).
-fn indent_unit(lines: &[Line<'_>]) -> usize {
+/// Indentation step used by the file: from the first key directly followed by a deeper key
+/// or list item (a block-scalar body says nothing about it); 2 when it cannot tell.
+pub(super) fn indent_unit(lines: &[Line<'_>]) -> usize {
     lines
         .windows(2)
         .find_map(|w| {
             let (a, b) = (&w[0], &w[1]);
-            (matches!(a.kind, Kind::Key { .. }) && b.is_content() && b.indent > a.indent)
+            (matches!(a.kind, Kind::Key { .. })
+                && matches!(b.kind, Kind::Key { .. } | Kind::Item)
+                && b.indent > a.indent)
                 .then(|| b.indent - a.indent)
         })
         .unwrap_or(2)
@@ -269,7 +319,7 @@ fn indent_unit(lines: &[Line<'_>]) -> usize {
 /// Sets `path` to the already-rendered YAML scalar `scalar`.
 pub(crate) fn set_scalar(text: &str, path: &[&str], scalar: &str) -> Result<String, LineEditError> {
     let lines = split_lines(text);
-    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let newline = newline_of(text);
     let unit = indent_unit(&lines);
     let (mut lo, mut hi) = (0, lines.len());
     let mut parent: Option<usize> = None;
@@ -360,8 +410,9 @@ fn insert(
     rebuild(lines, |_| None, Some((after, block, newline)))
 }
 
-/// Reassembles the file, replacing lines and inserting one block after a line.
-fn rebuild(
+/// Reassembles the file, replacing lines and inserting one block after a line (`None`:
+/// before the first), with `newline` added first when that line had no line ending.
+pub(super) fn rebuild(
     lines: &[Line<'_>],
     replace: impl Fn(usize) -> Option<String>,
     insert: Option<(Option<usize>, String, &str)>,

@@ -133,3 +133,42 @@ fn locate_reports_value_position() {
     assert_eq!(locate(SAMPLE, &["terminal"]), Some((6, 10)));
     assert_eq!(locate(SAMPLE, &["nope"]), None);
 }
+
+#[test]
+fn blank_lines_after_a_block_scalar_stay_after_an_inserted_key_unless_kept() {
+    let prompt = |text: &str| {
+        let doc: serde_norway::Value = serde_norway::from_str(text).unwrap();
+        doc["display"]["prompt"].as_str().unwrap().to_owned()
+    };
+    let clip = "display:\n  prompt: |\n    hi\n\nagent:\n  x: 1\n";
+    let out = set_scalar(clip, &["display", "skin"], "ares").unwrap();
+    assert_eq!(
+        out,
+        "display:\n  prompt: |\n    hi\n  skin: ares\n\nagent:\n  x: 1\n"
+    );
+    assert_eq!(prompt(&out), "hi\n");
+    // With `+` the blank line is part of the value, so the key goes after it.
+    let keep = clip.replace("|\n", "|+\n");
+    let out = set_scalar(&keep, &["display", "skin"], "ares").unwrap();
+    assert_eq!(
+        out,
+        "display:\n  prompt: |+\n    hi\n\n  skin: ares\nagent:\n  x: 1\n"
+    );
+    assert_eq!(prompt(&out), "hi\n\n");
+}
+
+#[test]
+fn a_comment_after_a_tab_does_not_end_a_section() {
+    let text = "model:\n  default: a\n\t# note\n  provider: b\n";
+    assert_eq!(locate(text, &["model", "provider"]), Some((4, 13)));
+    let out = set_scalar(text, &["model", "provider"], "c").unwrap();
+    assert_eq!(out, text.replace("provider: b", "provider: c"));
+}
+
+#[test]
+fn indent_unit_comes_from_nested_keys_not_block_scalar_bodies() {
+    let text = "prompt: |\n    text\nmodel:\n  default: m\n";
+    let out = set_scalar(text, &["agent", "x", "y"], "2").unwrap();
+    assert_eq!(out, format!("{text}agent:\n  x:\n    y: 2\n"));
+    assert_eq!(indent_unit(&split_lines("a:\n- x\nb:\n   - y\n")), 3);
+}
