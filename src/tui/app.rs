@@ -349,6 +349,7 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     super::background::detect_at_start(&mut app).await;
     let mut term_events = EventStream::new();
     let mut signals = super::signals::Signals::new();
+    super::signals::spawn_exit_watchdog(std::time::Duration::from_secs(3));
     loop {
         if app.quit {
             break;
