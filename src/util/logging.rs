@@ -42,9 +42,12 @@ pub struct LogOptions {
     pub known_secrets: Vec<String>,
 }
 
+/// Log lines queued for the writer thread at most.
+const LOG_QUEUE_LINES: usize = 4_096;
+
 impl LogOptions {
     /// Options with the filter read from `HERMES_LOG` through `env`.
-    pub fn from_env(
+pub fn from_env(
         verbosity: Verbosity,
         known_secrets: Vec<String>,
         env: &dyn Fn(&str) -> Option<String>,
@@ -120,7 +123,13 @@ pub fn build_subscriber(
         .latest_symlink(LOG_FILE_NAME)
         .build(logs_dir)
         .map_err(io::Error::other)?;
-    let (writer, worker) = tracing_appender::non_blocking(appender);
+    // The default queue (128k lines) is 4 MB allocated and touched up front — a tenth of the
+    // RSS budget for a log that is mostly idle. Lines over the limit are dropped, never waited
+    // for (lossy), so logging never blocks the UI.
+    let (writer, worker) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_QUEUE_LINES)
+        .lossy(true)
+        .finish(appender);
     let layer = tracing_subscriber::fmt::layer()
         .with_ansi(false)
         .with_writer(RedactingMakeWriter::new(
