@@ -674,3 +674,58 @@ async fn a_turn_waiting_for_a_slow_server_says_so() {
         "{elapsed:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_http_server_refusing_authorization_is_not_retried() {
+    use tokio::io::AsyncReadExt;
+    use tokio::io::AsyncWriteExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = hits.clone();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut buf = [0u8; 8192];
+            let _ = stream.read(&mut buf).await;
+            let _ = stream
+                .write_all(b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm=\"mcp\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                .await;
+        }
+    });
+    let server = ScriptedServer::start([Response::text(["ok"])]).await;
+    let media = tempfile::tempdir().unwrap();
+    let yaml = format!("url: http://127.0.0.1:{port}/mcp");
+    let mut session = engine::start(&server, |spec| {
+        spec.mcp = Some(launch(vec![named("locked", &yaml)], media.path()));
+    });
+    let statuses = status_where(&mut session, 5, |s| {
+        matches!(s[0].state, McpServerState::Failed { .. })
+    })
+    .await;
+    assert_eq!(
+        statuses[0].state,
+        McpServerState::Failed {
+            reason: "failed to connect: the server wants authorization (HTTP 401/403): set its `headers:` (e.g. Authorization: \"Bearer ${TOKEN}\" with TOKEN in .env); OAuth login is not supported yet".into(),
+            retry_in_secs: None
+        }
+    );
+    let text = session.next_warning().await;
+    assert!(
+        text.starts_with(
+            "MCP server 'locked' failed to connect: the server wants authorization (HTTP 401/403)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("; fix the config and run /reload-mcp"),
+        "{text}"
+    );
+    let seen = hits.load(std::sync::atomic::Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(
+        hits.load(std::sync::atomic::Ordering::SeqCst),
+        seen,
+        "no retries"
+    );
+}

@@ -53,6 +53,10 @@ pub enum ConnectError {
     Timeout { secs: f64, stderr: StderrNote },
     #[error("the handshake failed: {reason}{stderr}")]
     Handshake { reason: String, stderr: StderrNote },
+    #[error(
+        "the server wants authorization (HTTP 401/403): set its `headers:` (e.g. Authorization: \"Bearer ${{TOKEN}}\" with TOKEN in .env); OAuth login is not supported yet"
+    )]
+    Unauthorized,
 }
 
 impl ConnectError {
@@ -61,6 +65,7 @@ impl ConnectError {
         match self {
             Self::Config(_) => true,
             Self::Spawn { reason, .. } => reason.contains("not found"),
+            Self::Unauthorized => true,
             Self::Timeout { .. } | Self::Handshake { .. } => false,
         }
     }
@@ -225,6 +230,7 @@ async fn handshake(
 ) -> Result<RunningService<RoleClient, HermesClient>, ConnectError> {
     match tokio::time::timeout(timeout, serving).await {
         Ok(Ok(service)) => Ok(service),
+        Ok(Err(err)) if err.is_authorization_required() => Err(ConnectError::Unauthorized),
         Ok(Err(err)) => Err(ConnectError::Handshake {
             reason: super::clip(&initialize_failure(&err), 300),
             stderr: stderr.note(),
