@@ -47,7 +47,7 @@ const LOG_QUEUE_LINES: usize = 4_096;
 
 impl LogOptions {
     /// Options with the filter read from `HERMES_LOG` through `env`.
-pub fn from_env(
+    pub fn from_env(
         verbosity: Verbosity,
         known_secrets: Vec<String>,
         env: &dyn Fn(&str) -> Option<String>,
