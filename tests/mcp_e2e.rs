@@ -52,6 +52,19 @@ fn user(text: &str) -> Op {
     }
 }
 
+/// A session against `server` whose MCP servers are `servers`; images and blobs from results
+/// (and a config.yaml for reloads) go in the returned temp dir.
+fn mcp_session(
+    server: &ScriptedServer,
+    servers: Vec<NamedMcpServer>,
+) -> (engine::Session, tempfile::TempDir) {
+    let media = tempfile::tempdir().unwrap();
+    let session = engine::start(server, |spec| {
+        spec.mcp = Some(launch(servers, media.path()));
+    });
+    (session, media)
+}
+
 /// The next `McpStatus` whose servers satisfy `pred`, within `secs`.
 async fn status_where(
     session: &mut engine::Session,
@@ -100,10 +113,7 @@ async fn filesystem_tools_are_offered_and_a_call_result_goes_back_to_the_model()
         mcp::filesystem_bin(&modules),
         files.path().display()
     );
-    let media = tempfile::tempdir().unwrap();
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(vec![named("filesystem", &yaml)], media.path()));
-    });
+    let (mut session, _media) = mcp_session(&server, vec![named("filesystem", &yaml)]);
     let servers = status_where(&mut session, 30, connected).await;
     assert_eq!(servers[0].transport.label(), "stdio");
     assert!(
@@ -147,9 +157,9 @@ async fn include_wins_over_exclude_and_utilities_follow_capabilities() {
     let Some(modules) = mcp::node_modules() else {
         return;
     };
+    let files = tempfile::tempdir().unwrap();
     let bin = mcp::everything_bin(&modules);
     let server = ScriptedServer::start([Response::text(["ok"])]).await;
-    let media = tempfile::tempdir().unwrap();
     let servers = vec![
         named(
             "ev-include",
@@ -168,13 +178,11 @@ async fn include_wins_over_exclude_and_utilities_follow_capabilities() {
             &format!(
                 "command: {}\nargs: ['{}']\ntools:\n  include: []",
                 mcp::filesystem_bin(&modules),
-                media.path().display()
+                files.path().display()
             ),
         ),
     ];
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(servers, media.path()));
-    });
+    let (mut session, _media) = mcp_session(&server, servers);
     let statuses = status_where(&mut session, 30, connected).await;
     assert_eq!(
         statuses[0].tools,
@@ -231,11 +239,8 @@ async fn utility_wrappers_read_resources_and_prompts() {
         Response::text(["listed"]),
     ])
     .await;
-    let media = tempfile::tempdir().unwrap();
     let yaml = format!("command: {}", mcp::everything_bin(&modules));
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(vec![named("ev", &yaml)], media.path()));
-    });
+    let (mut session, _media) = mcp_session(&server, vec![named("ev", &yaml)]);
     status_where(&mut session, 30, connected).await;
     session.send(user("what prompts are there?"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
@@ -267,11 +272,8 @@ async fn streamable_http_server_answers_a_call() {
         Response::text(["42"]),
     ])
     .await;
-    let media = tempfile::tempdir().unwrap();
     let yaml = format!("url: {}\nheaders:\n  X-Test: hermes", http.url);
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(vec![named("remote", &yaml)], media.path()));
-    });
+    let (mut session, _media) = mcp_session(&server, vec![named("remote", &yaml)]);
     let servers = status_where(&mut session, 30, connected).await;
     assert_eq!(servers[0].transport.label(), "http");
     session.send(user("add 2 and 40"));
@@ -290,11 +292,8 @@ async fn an_image_result_is_saved_and_sent_to_the_model() {
         Response::text(["a tiny image"]),
     ])
     .await;
-    let media = tempfile::tempdir().unwrap();
     let yaml = format!("command: {}", mcp::everything_bin(&modules));
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(vec![named("ev", &yaml)], media.path()));
-    });
+    let (mut session, media) = mcp_session(&server, vec![named("ev", &yaml)]);
     status_where(&mut session, 30, connected).await;
     session.send(user("show me"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
@@ -326,11 +325,8 @@ async fn tool_list_changes_refresh_the_registry_without_a_reload() {
         Response::text(["done"]),
     ])
     .await;
-    let media = tempfile::tempdir().unwrap();
     let yaml = format!("command: node\nargs: ['{}']", mcp::changing_server());
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(vec![named("changing", &yaml)], media.path()));
-    });
+    let (mut session, _media) = mcp_session(&server, vec![named("changing", &yaml)]);
     let first = status_where(&mut session, 30, connected).await;
     assert_eq!(
         first[0].tools,
@@ -371,11 +367,8 @@ async fn a_killed_server_is_announced_withdrawn_and_reconnected() {
         Response::text(["carrying on without it"]),
     ])
     .await;
-    let media = tempfile::tempdir().unwrap();
     let yaml = format!("command: node\nargs: ['{}']", mcp::changing_server());
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(vec![named("changing", &yaml)], media.path()));
-    });
+    let (mut session, _media) = mcp_session(&server, vec![named("changing", &yaml)]);
     status_where(&mut session, 30, connected).await;
     session.send(user("what is your pid?"));
     let pid: i32 = match session
@@ -420,9 +413,9 @@ async fn a_killed_server_is_announced_withdrawn_and_reconnected() {
 #[tokio::test(flavor = "multi_thread")]
 async fn disabled_servers_never_start_and_broken_ones_do_not_stop_the_session() {
     let server = ScriptedServer::start([Response::text(["fine"])]).await;
-    let media = tempfile::tempdir().unwrap();
-    let marker = media.path().join("started");
-    let script = media.path().join("server.sh");
+    let files = tempfile::tempdir().unwrap();
+    let marker = files.path().join("started");
+    let script = files.path().join("server.sh");
     std::fs::write(
         &script,
         format!("#!/bin/sh\ntouch '{}'\nsleep 30\n", marker.display()),
@@ -438,9 +431,7 @@ async fn disabled_servers_never_start_and_broken_ones_do_not_stop_the_session() 
         ),
         named("missing", "command: /nonexistent/mcp-server-xyz"),
     ];
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(servers, media.path()));
-    });
+    let (mut session, _media) = mcp_session(&server, servers);
     let first = status_where(&mut session, 5, |_| true).await;
     assert_eq!(first[0].state, McpServerState::Disabled);
     let text = session.next_warning().await;
@@ -540,10 +531,7 @@ async fn reload_reads_the_config_again_and_the_next_turn_sees_the_new_tools() {
     };
     let server =
         ScriptedServer::start([Response::text(["before"]), Response::text(["after"])]).await;
-    let media = tempfile::tempdir().unwrap();
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(Vec::new(), media.path()));
-    });
+    let (mut session, media) = mcp_session(&server, Vec::new());
     session.send(user("first"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
     std::fs::write(
@@ -594,11 +582,8 @@ async fn a_killed_http_server_fails_its_call_and_reconnects_when_back() {
         Response::text(["it is gone"]),
     ])
     .await;
-    let media = tempfile::tempdir().unwrap();
     let yaml = format!("url: {}", http.url);
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(vec![named("remote", &yaml)], media.path()));
-    });
+    let (mut session, _media) = mcp_session(&server, vec![named("remote", &yaml)]);
     status_where(&mut session, 30, connected).await;
     http.child.kill().unwrap();
     http.child.wait().unwrap();
@@ -694,11 +679,8 @@ async fn an_http_server_refusing_authorization_is_not_retried() {
         }
     });
     let server = ScriptedServer::start([Response::text(["ok"])]).await;
-    let media = tempfile::tempdir().unwrap();
     let yaml = format!("url: http://127.0.0.1:{port}/mcp");
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(vec![named("locked", &yaml)], media.path()));
-    });
+    let (mut session, _media) = mcp_session(&server, vec![named("locked", &yaml)]);
     let statuses = status_where(&mut session, 5, |s| {
         matches!(s[0].state, McpServerState::Failed { .. })
     })
