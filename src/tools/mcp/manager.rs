@@ -64,6 +64,9 @@ pub struct Shared {
     registry: Mutex<Arc<ToolRegistry>>,
     /// Servers whose first attempt has not finished yet.
     pending_first: watch::Sender<usize>,
+    /// Set when a reload or shutdown replaced this generation: its supervisors may still be
+    /// finishing, and must not announce a status over the new generation's.
+    retired: std::sync::atomic::AtomicBool,
 }
 
 impl Shared {
@@ -98,7 +101,9 @@ impl Shared {
     }
 
     pub fn notice(&self, level: NoticeLevel, text: String) {
-        (self.settings.emit)(Event::Notice { level, text });
+        if !self.retired.load(std::sync::atomic::Ordering::SeqCst) {
+            (self.settings.emit)(Event::Notice { level, text });
+        }
     }
 
     pub fn first_attempt_done(&self, _index: usize) {
@@ -107,6 +112,9 @@ impl Shared {
 
     /// Rebuild the registry and each status's tool list, then announce it.
     fn publish(&self, entries: &mut [Entry]) {
+        if self.retired.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
         let mut registry = (*self.settings.base).clone();
         for entry in entries.iter_mut() {
             let connected = matches!(entry.status.state, McpServerState::Connected);
@@ -241,6 +249,7 @@ fn launch(servers: Vec<NamedMcpServer>, settings: &Arc<McpSettings>) -> Generati
         entries: Mutex::new(entries),
         registry: Mutex::new(settings.base.clone()),
         pending_first,
+        retired: std::sync::atomic::AtomicBool::new(false),
     });
     if !servers.is_empty() {
         let mut entries = shared
@@ -280,6 +289,10 @@ fn launch(servers: Vec<NamedMcpServer>, settings: &Arc<McpSettings>) -> Generati
 }
 
 async fn stop(generation: Generation) {
+    generation
+        .shared
+        .retired
+        .store(true, std::sync::atomic::Ordering::SeqCst);
     generation.cancel.cancel();
     for task in generation.tasks {
         // Each supervisor waits up to 4 s for its server to exit.
