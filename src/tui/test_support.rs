@@ -121,6 +121,32 @@ fn build_app(
     (app, ops_rx)
 }
 
+/// A finished tool call as the engine sends it: `ToolStart`, then `ToolComplete`.
+pub fn tool_call_events(
+    id: &str,
+    name: &str,
+    preview: &str,
+    status: crate::protocol::ToolStatus,
+    output: &str,
+    duration_ms: u64,
+) -> [Event; 2] {
+    [
+        Event::ToolStart {
+            call_id: id.to_string(),
+            name: name.to_string(),
+            preview: preview.to_string(),
+            arguments: serde_json::Value::Null,
+        },
+        Event::ToolComplete {
+            call_id: id.to_string(),
+            name: name.to_string(),
+            status,
+            output: output.to_string(),
+            duration_ms,
+        },
+    ]
+}
+
 pub fn session_info() -> Event {
     Event::SessionInfo(SessionInfo {
         session_id: "s1".into(),

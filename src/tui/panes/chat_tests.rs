@@ -35,19 +35,9 @@ fn key(code: KeyCode) -> KeyEvent {
 }
 
 fn tool(t: &mut Transcript, id: &str, name: &str, preview: &str, status: ToolStatus, out: &str) {
-    t.apply(&Event::ToolStart {
-        call_id: id.to_string(),
-        name: name.to_string(),
-        preview: preview.to_string(),
-        arguments: serde_json::Value::Null,
-    });
-    t.apply(&Event::ToolComplete {
-        call_id: id.to_string(),
-        name: name.to_string(),
-        status,
-        output: out.to_string(),
-        duration_ms: 100,
-    });
+    for event in crate::tui::test_support::tool_call_events(id, name, preview, status, out, 100) {
+        t.apply(&event);
+    }
 }
 
 /// `n` one-line user messages ("msg 0" ...), each taking two rows with its separator.

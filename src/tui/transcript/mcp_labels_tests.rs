@@ -31,19 +31,11 @@ fn status(names: &[&str]) -> Event {
 }
 
 fn tool(t: &mut Transcript, id: &str, name: &str, preview: &str, output: &str) {
-    t.apply(&Event::ToolStart {
-        call_id: id.to_string(),
-        name: name.to_string(),
-        preview: preview.to_string(),
-        arguments: serde_json::Value::Null,
-    });
-    t.apply(&Event::ToolComplete {
-        call_id: id.to_string(),
-        name: name.to_string(),
-        status: ToolStatus::Ok,
-        output: output.to_string(),
-        duration_ms: 120,
-    });
+    let events =
+        crate::tui::test_support::tool_call_events(id, name, preview, ToolStatus::Ok, output, 120);
+    for event in events {
+        t.apply(&event);
+    }
 }
 
 fn labels(t: &Transcript) -> Vec<Option<McpLabel>> {
