@@ -711,3 +711,42 @@ async fn an_http_server_refusing_authorization_is_not_retried() {
         "no retries"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_keepalive_ping_notices_a_dead_http_server_before_any_call() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let mut http = mcp::HttpEverything::start(&modules);
+    let server = ScriptedServer::start([Response::text(["ok"])]).await;
+    let yaml = format!("url: {}\nkeepalive_interval: 5", http.url);
+    let (mut session, _media) = mcp_session(&server, vec![named("remote", &yaml)]);
+    status_where(&mut session, 30, connected).await;
+    let killed = std::time::Instant::now();
+    http.child.kill().unwrap();
+    http.child.wait().unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    let text = loop {
+        let event = tokio::time::timeout_at(deadline, session.handle.events.recv())
+            .await
+            .expect("no notice: the dead server was not noticed")
+            .unwrap();
+        if let Event::Notice {
+            level: NoticeLevel::Warning,
+            text,
+        } = event
+        {
+            break text;
+        }
+    };
+    assert!(
+        text.starts_with("MCP server 'remote' stopped answering (a keepalive ping failed:"),
+        "{text}"
+    );
+    assert!(text.contains("— its 17 tools are unavailable"), "{text}");
+    assert!(
+        killed.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        killed.elapsed()
+    );
+}

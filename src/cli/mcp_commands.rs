@@ -182,7 +182,7 @@ fn add(home: &HermesHome, args: AddArgs, out: &mut dyn Write) -> anyhow::Result<
             ..McpToolsFilter::default()
         },
         supports_parallel_tool_calls: args.parallel_safe,
-        sampling: serde_norway::Value::Null,
+        ..McpServerConfig::default()
     };
     let outcome = hermes::config::mcp_edit::add_mcp_server(home, &args.name, &config)?;
     for notice in &outcome.notices {

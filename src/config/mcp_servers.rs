@@ -36,6 +36,7 @@ pub(super) const SERVER_KEYS: &[&str] = &[
     "tools",
     "supports_parallel_tool_calls",
     "parallel_safe",
+    "keepalive_interval",
     "sampling",
 ];
 
@@ -46,7 +47,6 @@ pub(super) const TOOLS_KEYS: &[&str] = &["include", "exclude", "resources", "pro
 pub(super) const NOT_SUPPORTED_KEYS: &[&str] = &[
     "transport",
     "lazy",
-    "keepalive_interval",
     "idle_timeout_seconds",
     "max_lifetime_seconds",
     "lifecycle",

@@ -14,6 +14,8 @@ use serde::Serialize;
 pub const DEFAULT_MCP_TIMEOUT_SECS: f64 = 300.0;
 /// Seconds the first connection (start, handshake, tool list) may take.
 pub const DEFAULT_MCP_CONNECT_TIMEOUT_SECS: f64 = 60.0;
+/// Seconds between keepalive pings (Hermes's default).
+pub const DEFAULT_MCP_KEEPALIVE_SECS: f64 = 180.0;
 
 /// One server under `mcp_servers:`, with its name.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +56,9 @@ pub struct McpServerConfig {
     /// Whether this server's tools may run at the same time as other parallel-safe calls.
     #[serde(alias = "parallel_safe")]
     pub supports_parallel_tool_calls: bool,
+    /// Seconds between pings that check an idle connection is alive (at least 5), so a dead
+    /// server's tools are withdrawn before the model tries one.
+    pub keepalive_interval: f64,
     /// Hermes's `sampling:` block. Kept so it round-trips; hermes does not answer sampling
     /// requests yet (servers asking get "method not found").
     #[serde(skip_serializing_if = "serde_norway::Value::is_null")]
@@ -74,6 +79,7 @@ impl Default for McpServerConfig {
             connect_timeout: DEFAULT_MCP_CONNECT_TIMEOUT_SECS,
             tools: McpToolsFilter::default(),
             supports_parallel_tool_calls: false,
+            keepalive_interval: DEFAULT_MCP_KEEPALIVE_SECS,
             sampling: serde_norway::Value::Null,
         }
     }
@@ -150,6 +156,12 @@ impl McpServerConfig {
     /// `connect_timeout`, as a duration.
     pub fn connect_timeout(&self) -> std::time::Duration {
         seconds(self.connect_timeout, DEFAULT_MCP_CONNECT_TIMEOUT_SECS)
+    }
+
+    /// `keepalive_interval`, as a duration of at least 5 s (Hermes's floor).
+    pub fn keepalive(&self) -> std::time::Duration {
+        seconds(self.keepalive_interval, DEFAULT_MCP_KEEPALIVE_SECS)
+            .max(std::time::Duration::from_secs(5))
     }
 }
 

@@ -12,8 +12,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::RoleClient;
+use rmcp::model::ClientRequest;
+use rmcp::model::PingRequest;
 use rmcp::service::Peer;
 use rmcp::service::QuitReason;
+use rmcp::service::ServiceError;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -234,8 +237,18 @@ async fn watch(
     let peer = service.peer().clone();
     let stop = service.cancellation_token();
     let mut done = pin!(service.waiting());
+    let every = server.config.keepalive();
+    let mut keepalive = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    keepalive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = keepalive.tick() => {
+                if let Some(why) = ping(&peer).await {
+                    stop.cancel();
+                    let _ = tokio::time::timeout(Duration::from_secs(4), &mut done).await;
+                    return Some(format!("{why}{}", stderr.note()));
+                }
+            }
             () = cancel.cancelled() => {
                 link.down("hermes is shutting down");
                 stop.cancel();
@@ -268,6 +281,29 @@ async fn watch(
                 }
             }
         }
+    }
+}
+
+/// How long a keepalive ping may take.
+const PING_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Ping the server; `Some(why)` when the connection is gone or it did not answer. Any
+/// answer, an error included (a server without `ping`), means it is alive.
+async fn ping(peer: &Peer<RoleClient>) -> Option<String> {
+    let request = ClientRequest::PingRequest(PingRequest::default());
+    match tokio::time::timeout(PING_TIMEOUT, peer.send_request(request)).await {
+        Ok(Ok(_)) | Ok(Err(ServiceError::McpError(_))) => None,
+        Ok(Err(ServiceError::TransportSend(error))) => Some(format!(
+            "stopped answering (a keepalive ping failed: {})",
+            super::client::transport_cause(&error)
+        )),
+        Ok(Err(err)) => Some(format!(
+            "stopped answering (a keepalive ping failed: {err})"
+        )),
+        Err(_) => Some(format!(
+            "did not answer a keepalive ping within {} s",
+            PING_TIMEOUT.as_secs()
+        )),
     }
 }
 
