@@ -455,6 +455,7 @@ impl Actor {
             .stop_all_and_wait(std::time::Duration::from_secs(10))
             .await;
         self.session_tools.shutdown();
+        self.save_goal_before_exit().await;
         self.stop_mcp().await;
         self.guard
             .hooks

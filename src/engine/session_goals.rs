@@ -382,6 +382,29 @@ impl Actor {
         );
     }
 
+    /// The last save, awaited: the process may exit right after shutdown, and a pause
+    /// announced just before must still be there for `--continue`.
+    pub(super) async fn save_goal_before_exit(&self) {
+        if self.goals.record.is_none() {
+            return;
+        }
+        let events = self.events.clone();
+        self.goals
+            .writer
+            .save_and_wait(
+                self.recorder.store(),
+                &self.spec.session_id,
+                self.goals.record.as_ref(),
+                move |text| {
+                    events.send(Event::Notice {
+                        level: NoticeLevel::Warning,
+                        text,
+                    })
+                },
+            )
+            .await;
+    }
+
     /// A new conversation has no goal.
     pub(super) fn forget_goal(&mut self) {
         self.stop_judging();

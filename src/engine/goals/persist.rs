@@ -66,12 +66,37 @@ impl GoalWriter {
         record: Option<&GoalRecord>,
         on_error: impl FnOnce(String) + Send + 'static,
     ) {
-        let Some(store) = store else {
-            return;
-        };
+        let _ = self.start_save(store, session_id, record, on_error);
+    }
+
+    /// Save like [`Self::save`] and wait until the write is done (or skipped for a newer
+    /// one). Shutdown uses it: a process that exits right after a pause must not lose it.
+    pub async fn save_and_wait(
+        &self,
+        store: Option<Arc<SessionStore>>,
+        session_id: &str,
+        record: Option<&GoalRecord>,
+        on_error: impl FnOnce(String) + Send + 'static,
+    ) {
+        if let Some(write) = self.start_save(store, session_id, record, on_error) {
+            let _ = write.await;
+        }
+    }
+
+    fn start_save(
+        &self,
+        store: Option<Arc<SessionStore>>,
+        session_id: &str,
+        record: Option<&GoalRecord>,
+        on_error: impl FnOnce(String) + Send + 'static,
+    ) -> Option<tokio::task::JoinHandle<()>> {
+        let store = store?;
         let json = match record.map(serde_json::to_string).transpose() {
             Ok(json) => json.unwrap_or_else(|| "null".to_string()),
-            Err(err) => return on_error(format!("the goal could not be encoded: {err}")),
+            Err(err) => {
+                on_error(format!("the goal could not be encoded: {err}"));
+                return None;
+            }
         };
         let sequence = {
             let mut order = self.order.lock().unwrap_or_else(PoisonError::into_inner);
@@ -80,7 +105,7 @@ impl GoalWriter {
         };
         let order = self.order.clone();
         let key = key(session_id);
-        tokio::task::spawn_blocking(move || {
+        Some(tokio::task::spawn_blocking(move || {
             let mut order = order.lock().unwrap_or_else(PoisonError::into_inner);
             if sequence <= order.1 {
                 return;
@@ -92,7 +117,7 @@ impl GoalWriter {
                     "the goal could not be saved ({err}); it works for this run only"
                 ));
             }
-        });
+        }))
     }
 }
 
@@ -134,6 +159,22 @@ mod tests {
                 .map(|v| v.contains("four files")),
             Some(true)
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn save_and_wait_is_on_disk_when_it_returns_even_behind_queued_writes() {
+        let (_dir, store) = store();
+        let writer = GoalWriter::default();
+        let mut record = GoalRecord::new("three steps".into(), 1);
+        for used in 0..50 {
+            record.turns_used = used;
+            writer.save(Some(store.clone()), "s1", Some(&record), |e| panic!("{e}"));
+        }
+        record.status = GoalStatus::Paused;
+        writer
+            .save_and_wait(Some(store.clone()), "s1", Some(&record), |e| panic!("{e}"))
+            .await;
+        assert_eq!(load(&store, "s1").unwrap(), Some(record));
     }
 
     #[test]
