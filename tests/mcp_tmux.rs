@@ -70,6 +70,18 @@ fn add_the_filesystem_server_see_it_in_status_and_use_it_in_a_turn() {
         chat.contains("files · MCP"),
         "the tool cell names its server: {chat}"
     );
+    // The tool cell's emoji is as wide in tmux as hermes counted it: its row's right border
+    // lines up with the answer's.
+    let screen = tmux.screen();
+    let border_of = |needle: &str| {
+        let line = screen.lines().find(|l| l.contains(needle)).unwrap();
+        right_border_column(line).unwrap_or_else(|| panic!("no border in {line:?}"))
+    };
+    assert_eq!(
+        border_of("files · MCP"),
+        border_of("The folder holds"),
+        "{screen}"
+    );
     let requests = server.completion_requests();
     let results = requests[1].tool_results();
     assert_eq!(results, ["[FILE] notes.md"]);
@@ -140,4 +152,12 @@ fn status_until(tmux: &Tmux, line: &str) {
             tmux.screen()
         );
     }
+}
+
+/// The display column of the chat pane's right border on a captured row.
+fn right_border_column(line: &str) -> Option<usize> {
+    use unicode_width::UnicodeWidthStr;
+    let inner = line.strip_prefix('│')?;
+    let end = inner.find('│')?;
+    Some(1 + inner[..end].width())
 }

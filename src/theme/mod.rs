@@ -25,6 +25,7 @@ mod skin;
 mod skin_lines;
 pub mod skins;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use ratatui::style::Color;
@@ -233,10 +234,18 @@ impl Theme {
     }
 
     /// The emoji shown before a tool call: the skin's `tool_emojis`, else the built-in table.
-    pub fn tool_emoji(&self, tool: &str) -> &str {
-        match self.tool_emojis.get(tool) {
-            Some(emoji) => emoji,
+    ///
+    /// Variation selector 16 is dropped: terminals disagree on how wide `⚙️` is (tmux draws it
+    /// in one column, unicode-width counts two), and that disagreement shifts the rest of the
+    /// line and pushes out the pane's border. Without it every terminal agrees on one column.
+    pub fn tool_emoji(&self, tool: &str) -> Cow<'_, str> {
+        let emoji = match self.tool_emojis.get(tool) {
+            Some(emoji) => emoji.as_str(),
             None => default_tool_emoji(tool),
+        };
+        match emoji.contains(VARIATION_SELECTOR_16) {
+            true => Cow::Owned(emoji.replace(VARIATION_SELECTOR_16, "")),
+            false => Cow::Borrowed(emoji),
         }
     }
 
@@ -321,18 +330,23 @@ fn on_surface(text: Color, bg: Color, target: f64) -> Color {
     }
 }
 
-/// Hermes's registry emoji for the core tools; a generic one for the rest.
+/// Emoji-presentation selector; see [`Theme::tool_emoji`].
+const VARIATION_SELECTOR_16: char = '\u{FE0F}';
+
+/// Hermes's registry emoji for the core tools; a generic one for the rest. Where Hermes uses a
+/// symbol that is only an emoji with variation selector 16 (`⚙️`, `✍️`, `🛠️`), this table uses
+/// an emoji that is two columns wide in every terminal instead.
 fn default_tool_emoji(tool: &str) -> &'static str {
     match tool {
         "terminal" => "💻",
-        "process" => "⚙️",
+        "process" => "🔩",
         "read_file" => "📖",
-        "write_file" => "✍️",
+        "write_file" => "📝",
         "patch" => "🔧",
         "search_files" => "🔎",
         "todo" => "📋",
         "clarify" => "❓",
-        _ => "🛠️",
+        _ => "🔌",
     }
 }
 

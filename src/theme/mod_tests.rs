@@ -113,10 +113,35 @@ fn spinner_text_cycles_and_never_panics() {
 fn tool_emoji_prefers_the_skin() {
     let mut theme = Theme::default();
     assert_eq!(theme.tool_emoji("terminal"), "💻");
-    assert_eq!(theme.tool_emoji("mystery"), "🛠️");
+    assert_eq!(theme.tool_emoji("mystery"), "🔌");
     theme.tool_emojis.insert("terminal".into(), "⚔".into());
     assert_eq!(theme.tool_emoji("terminal"), "⚔");
     assert_eq!(theme.tool_emoji("patch"), "🔧");
+}
+
+#[test]
+fn tool_emoji_have_one_width_in_every_terminal() {
+    use unicode_width::UnicodeWidthStr;
+    let mut theme = Theme::default();
+    for tool in [
+        "terminal",
+        "process",
+        "read_file",
+        "write_file",
+        "patch",
+        "search_files",
+        "todo",
+        "clarify",
+        "mcp_files_read",
+    ] {
+        let emoji = theme.tool_emoji(tool);
+        assert!(!emoji.contains('\u{FE0F}'), "{tool}: {emoji}");
+        assert_eq!(emoji.width(), 2, "{tool}: {emoji}");
+    }
+    // A skin's `⚙️` (text symbol + VS16) is drawn as the one-column symbol.
+    theme.tool_emojis.insert("process".into(), "⚙️".into());
+    assert_eq!(theme.tool_emoji("process"), "⚙");
+    assert_eq!(theme.tool_emoji("process").width(), 1);
 }
 
 #[test]

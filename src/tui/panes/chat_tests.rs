@@ -434,7 +434,7 @@ fn tool_emoji_and_duration_format() {
     let theme = Theme::default();
     assert_eq!(theme.tool_emoji("terminal"), "💻");
     assert_eq!(theme.tool_emoji("search_files"), "🔎");
-    assert_eq!(theme.tool_emoji("mcp_thing"), "🛠️");
+    assert_eq!(theme.tool_emoji("mcp_thing"), "🔌");
     assert_eq!(format_duration(100), "0.1s");
     assert_eq!(format_duration(12_340), "12.4s");
     assert_eq!(format_duration(125_000), "2m 05s");
