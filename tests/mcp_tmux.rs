@@ -40,7 +40,7 @@ fn add_the_filesystem_server_see_it_in_status_and_use_it_in_a_turn() {
     let args = serde_json::json!({"path": files.path()}).to_string();
     let server = ScriptedServer::start_on_own_thread([
         Response::tool_call("c1", "mcp_files_list_directory", &args),
-        Response::text(["The folder holds notes.md."]),
+        Response::text(["The folder holds notes.md. ✔️"]),
     ]);
     let app = TmuxApp::new(&server, "");
     let dir = files.path().display().to_string();
@@ -70,18 +70,16 @@ fn add_the_filesystem_server_see_it_in_status_and_use_it_in_a_turn() {
         chat.contains("files · MCP"),
         "the tool cell names its server: {chat}"
     );
-    // The tool cell's emoji is as wide in tmux as hermes counted it: its row's right border
-    // lines up with the answer's.
+    // The tool cell's emoji and the answer's `✔️` are as wide in tmux as hermes counted them:
+    // their rows' right borders line up with the prompt's.
     let screen = tmux.screen();
     let border_of = |needle: &str| {
         let line = screen.lines().find(|l| l.contains(needle)).unwrap();
         right_border_column(line).unwrap_or_else(|| panic!("no border in {line:?}"))
     };
-    assert_eq!(
-        border_of("files · MCP"),
-        border_of("The folder holds"),
-        "{screen}"
-    );
+    let plain = border_of("what is in the folder?");
+    assert_eq!(border_of("files · MCP"), plain, "{screen}");
+    assert_eq!(border_of("The folder holds"), plain, "{screen}");
     let requests = server.completion_requests();
     let results = requests[1].tool_results();
     assert_eq!(results, ["[FILE] notes.md"]);

@@ -152,5 +152,11 @@ fn wrap_helpers() {
     assert_eq!(truncate("abcdef", 4), "abc…");
     assert_eq!(truncate("abc", 4), "abc");
     assert_eq!(sanitize("a\tb\x1b[0m\r"), "a    b[0m");
+    // Variation selector 16 goes: `⚠️` is one column in tmux, two by unicode-width.
+    assert_eq!(sanitize("⚠\u{FE0F} careful"), "⚠ careful");
+    assert_eq!(
+        unicode_width::UnicodeWidthStr::width(sanitize("⚠\u{FE0F}").as_ref()),
+        1
+    );
     assert_eq!(wrap_spans(&[], 5).len(), 1);
 }

@@ -214,9 +214,12 @@ pub fn truncate(text: &str, width: usize) -> String {
 }
 
 /// Makes text safe to put in a terminal cell: tabs become four spaces, other control
-/// characters (escape sequences from tool output, `\r`) are dropped.
+/// characters (escape sequences from tool output, `\r`) are dropped, and so is variation
+/// selector 16. `⚠️` is one column in tmux but two by unicode-width; the disagreement shifts
+/// the rest of the row and pushes out the pane's border. Without it both say one.
 pub fn sanitize(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() && c != '\n') {
+    let unsafe_char = |c: char| (c.is_control() && c != '\n') || c == VARIATION_SELECTOR_16;
+    if !text.chars().any(unsafe_char) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -224,9 +227,12 @@ pub fn sanitize(text: &str) -> std::borrow::Cow<'_, str> {
         match c {
             '\t' => out.push_str("    "),
             '\n' => out.push('\n'),
+            VARIATION_SELECTOR_16 => {}
             c if c.is_control() => {}
             c => out.push(c),
         }
     }
     std::borrow::Cow::Owned(out)
 }
+
+const VARIATION_SELECTOR_16: char = '\u{FE0F}';
