@@ -334,9 +334,21 @@ async fn tool_list_changes_refresh_the_registry_without_a_reload() {
     );
     session.send(user("add tools"));
     // Two list_changed notifications arrive back to back; the registry ends with both tools.
-    let after = status_where(&mut session, 10, |s| s[0].tools.len() == 4).await;
+    // The turn may end before or after the last refresh is published: wait for both.
+    let mut tools = Vec::new();
+    let mut outcome = None;
+    session
+        .until(|event| {
+            match event {
+                Event::McpStatus { servers } => tools = servers[0].tools.clone(),
+                Event::TurnComplete { outcome: o, .. } => outcome = Some(o.clone()),
+                _ => {}
+            }
+            tools.len() == 4 && outcome.is_some()
+        })
+        .await;
     assert_eq!(
-        after[0].tools,
+        tools,
         [
             "mcp_changing_add_tools",
             "mcp_changing_pid",
@@ -344,7 +356,7 @@ async fn tool_list_changes_refresh_the_registry_without_a_reload() {
             "mcp_changing_extra_two"
         ]
     );
-    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+    assert_eq!(outcome, Some(TurnOutcome::Completed));
     session.send(user("use the new tool"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
     let requests = server.completion_requests();

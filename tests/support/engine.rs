@@ -119,17 +119,25 @@ impl Session {
         self.handle.ops.send(op).unwrap();
     }
 
-    /// Next event matching `pred`, failing after 10 s.
+    /// Next event matching `pred`, failing after 10 s with the events skipped meanwhile.
     pub async fn until(&mut self, mut pred: impl FnMut(&Event) -> bool) -> Event {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        let mut skipped = Vec::new();
         loop {
-            let event = tokio::time::timeout_at(deadline, self.handle.events.recv())
-                .await
-                .expect("timed out waiting for an event")
-                .expect("event stream ended");
+            let Ok(event) = tokio::time::timeout_at(deadline, self.handle.events.recv()).await
+            else {
+                panic!(
+                    "timed out waiting for an event; skipped meanwhile:\n{}",
+                    skipped.join("\n")
+                );
+            };
+            let event = event.expect("event stream ended");
             if pred(&event) {
                 return event;
             }
+            let mut line = format!("{event:?}");
+            line.truncate(300);
+            skipped.push(line);
         }
     }
 
