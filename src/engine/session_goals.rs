@@ -368,17 +368,11 @@ impl Actor {
     /// Save the goal under the current session id (also after the id changed: compression's
     /// child session and `/branch` carry the goal along).
     pub(super) fn save_goal(&self) {
-        let events = self.events.clone();
         self.goals.writer.save(
             self.recorder.store(),
             &self.spec.session_id,
             self.goals.record.as_ref(),
-            move |text| {
-                events.send(Event::Notice {
-                    level: NoticeLevel::Warning,
-                    text,
-                })
-            },
+            self.report_goal_save_failure(),
         );
     }
 
@@ -388,21 +382,26 @@ impl Actor {
         if self.goals.record.is_none() {
             return;
         }
-        let events = self.events.clone();
         self.goals
             .writer
             .save_and_wait(
                 self.recorder.store(),
                 &self.spec.session_id,
                 self.goals.record.as_ref(),
-                move |text| {
-                    events.send(Event::Notice {
-                        level: NoticeLevel::Warning,
-                        text,
-                    })
-                },
+                self.report_goal_save_failure(),
             )
             .await;
+    }
+
+    /// A failed save becomes a warning notice.
+    fn report_goal_save_failure(&self) -> impl FnOnce(String) + Send + 'static {
+        let events = self.events.clone();
+        move |text| {
+            events.send(Event::Notice {
+                level: NoticeLevel::Warning,
+                text,
+            })
+        }
     }
 
     /// A new conversation has no goal.
