@@ -755,10 +755,99 @@ async fn a_keepalive_ping_notices_a_dead_http_server_before_any_call() {
         text.starts_with("MCP server 'remote' stopped answering (a keepalive ping failed:"),
         "{text}"
     );
-    assert!(text.contains("— its 17 tools are unavailable"), "{text}");
+    assert!(text.contains("— its 18 tools are unavailable"), "{text}");
     assert!(
         killed.elapsed() < Duration::from_secs(8),
         "{:?}",
         killed.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_sampling_request_is_answered_by_the_session_model() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start([
+        Response::tool_call(
+            "c1",
+            "mcp_ev_trigger_sampling_request",
+            r#"{"prompt": "What is 2+2?", "maxTokens": 50000}"#,
+        ),
+        // The server's sampling/createMessage, answered by the same (scripted) model:
+        Response::text(["Four."]),
+        Response::text(["The server's model said four."]),
+    ])
+    .await;
+    let yaml = format!(
+        "command: {}\nsampling:\n  max_tokens_cap: 64",
+        mcp::everything_bin(&modules)
+    );
+    let (mut session, _media) = mcp_session(&server, vec![named("ev", &yaml)]);
+    let servers = status_where(&mut session, 30, connected).await;
+    assert!(
+        servers[0]
+            .tools
+            .contains(&"mcp_ev_trigger_sampling_request".to_string()),
+        "server-everything offers its sampling tool only to clients that can sample: {:?}",
+        servers[0].tools
+    );
+    session.send(user("ask the server to sample"));
+    let notice = session
+        .until(|e| matches!(e, Event::Notice { text, .. } if text.contains("via sampling")))
+        .await;
+    let Event::Notice { text, .. } = notice else {
+        unreachable!()
+    };
+    assert!(
+        text.starts_with("MCP server 'ev' asked the model for a completion"),
+        "{text}"
+    );
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+
+    let requests = server.completion_requests();
+    assert_eq!(requests.len(), 3);
+    let sampling = &requests[1].body;
+    assert_eq!(sampling["model"], requests[0].body["model"]);
+    assert_eq!(
+        sampling["max_tokens"], 64,
+        "maxTokens is capped: {sampling}"
+    );
+    assert!(
+        sampling
+            .get("tools")
+            .is_none_or(|t| t.as_array().is_some_and(Vec::is_empty))
+    );
+    let body = sampling.to_string();
+    assert!(body.contains("You are a helpful test server."), "{body}");
+    assert!(body.contains("What is 2+2?"), "{body}");
+    assert!(
+        !body.contains("ask the server to sample"),
+        "the conversation stays private"
+    );
+    let result = requests[2].tool_results().join("\n");
+    assert!(result.contains("LLM sampling result"), "{result}");
+    assert!(result.contains("Four."), "{result}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sampling_disabled_is_not_offered_to_the_server() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start([Response::text(["ok"])]).await;
+    let yaml = format!(
+        "command: {}\nsampling:\n  enabled: false",
+        mcp::everything_bin(&modules)
+    );
+    let (mut session, _media) = mcp_session(&server, vec![named("ev", &yaml)]);
+    let servers = status_where(&mut session, 30, connected).await;
+    assert!(!servers[0].tools.is_empty());
+    assert!(
+        !servers[0]
+            .tools
+            .contains(&"mcp_ev_trigger_sampling_request".to_string()),
+        "{:?}",
+        servers[0].tools
     );
 }

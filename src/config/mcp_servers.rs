@@ -209,7 +209,7 @@ fn read_server(
             warnings.push(site.warn(&[key], unknown_key(key, SERVER_KEYS)));
             continue;
         }
-        if value.is_null() && key != "sampling" {
+        if value.is_null() {
             continue;
         }
         let value = match normalise(site, key, value, warnings) {

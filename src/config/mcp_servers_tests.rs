@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::*;
-use crate::config::schema::{DEFAULT_MCP_TIMEOUT_SECS, McpToolsFilter};
+use crate::config::schema::{DEFAULT_MCP_TIMEOUT_SECS, McpSamplingConfig, McpToolsFilter};
 
 fn path() -> PathBuf {
     PathBuf::from("/home/u/.hermes/config.yaml")
@@ -103,7 +103,7 @@ mcp_servers:
     assert!(alpha.supports_parallel_tool_calls);
     assert!(alpha.enabled);
     assert_eq!(alpha.timeout, DEFAULT_MCP_TIMEOUT_SECS);
-    assert_eq!(alpha.sampling["enabled"], Value::Bool(true));
+    assert!(alpha.sampling.enabled);
 }
 
 #[test]
@@ -321,7 +321,10 @@ fn known_keys_cover_the_schema() {
         cwd: Some("/".into()),
         url: Some("u".into()),
         headers: BTreeMap::from([("H".into(), "v".into())]),
-        sampling: Value::Bool(true),
+        sampling: McpSamplingConfig {
+            model: Some("m".into()),
+            ..McpSamplingConfig::default()
+        },
         tools: McpToolsFilter {
             include: Some(vec!["t".into()]),
             exclude: vec!["u".into()],

@@ -59,10 +59,62 @@ pub struct McpServerConfig {
     /// Seconds between pings that check an idle connection is alive (at least 5), so a dead
     /// server's tools are withdrawn before the model tries one.
     pub keepalive_interval: f64,
-    /// Hermes's `sampling:` block. Kept so it round-trips; hermes does not answer sampling
-    /// requests yet (servers asking get "method not found").
-    #[serde(skip_serializing_if = "serde_norway::Value::is_null")]
-    pub sampling: serde_norway::Value,
+    /// Whether, and how, the server may ask hermes's model for a completion
+    /// (`sampling/createMessage`).
+    #[serde(skip_serializing_if = "McpSamplingConfig::is_default")]
+    pub sampling: McpSamplingConfig,
+}
+
+/// `mcp_servers.<name>.sampling` (Hermes's keys and defaults).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct McpSamplingConfig {
+    /// `false`: the server is not told hermes can sample, and requests are refused.
+    pub enabled: bool,
+    /// The model to answer with instead of the session's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The most tokens one answer may have, whatever the server asks for.
+    pub max_tokens_cap: u32,
+    /// Seconds one request may take.
+    pub timeout: f64,
+    /// Requests per minute (a sliding window); more are refused.
+    pub max_rpm: u32,
+    /// Hermes's limit on tool rounds inside sampling. Accepted for compatibility: hermes
+    /// does not offer tools to sampling requests, so there are no rounds to count.
+    pub max_tool_rounds: u32,
+    /// Models the server may ask for (by model-preference hint, or the `model` above);
+    /// empty: the session's model (or `model`) only, whatever the server hints.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub allowed_models: Vec<String>,
+    /// The level of the audit line logged for each request: debug, info or warning.
+    pub log_level: String,
+}
+
+impl Default for McpSamplingConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            model: None,
+            max_tokens_cap: 4_096,
+            timeout: 30.0,
+            max_rpm: 10,
+            max_tool_rounds: 5,
+            allowed_models: Vec::new(),
+            log_level: "info".to_string(),
+        }
+    }
+}
+
+impl McpSamplingConfig {
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// `timeout`, as a duration.
+    pub fn request_timeout(&self) -> std::time::Duration {
+        seconds(self.timeout, 30.0)
+    }
 }
 
 impl Default for McpServerConfig {
@@ -80,7 +132,7 @@ impl Default for McpServerConfig {
             tools: McpToolsFilter::default(),
             supports_parallel_tool_calls: false,
             keepalive_interval: DEFAULT_MCP_KEEPALIVE_SECS,
-            sampling: serde_norway::Value::Null,
+            sampling: McpSamplingConfig::default(),
         }
     }
 }
@@ -209,6 +261,24 @@ mod tests {
         assert!(both.endpoint().unwrap_err().contains("both"));
         let neither = McpServerConfig::default();
         assert!(neither.endpoint().unwrap_err().contains("neither"));
+    }
+
+    #[test]
+    fn sampling_has_hermes_defaults_and_reads_its_keys() {
+        let config: McpServerConfig = serde_norway::from_str("command: a").unwrap();
+        assert!(config.sampling.enabled);
+        assert_eq!(config.sampling.max_tokens_cap, 4_096);
+        assert_eq!(config.sampling.max_rpm, 10);
+        assert_eq!(config.sampling.request_timeout().as_secs(), 30);
+        let config: McpServerConfig = serde_norway::from_str(
+            "command: a\nsampling:\n  enabled: false\n  model: m\n  max_rpm: 2\n  allowed_models: [m, n]",
+        )
+        .unwrap();
+        assert!(!config.sampling.enabled);
+        assert_eq!(config.sampling.model.as_deref(), Some("m"));
+        assert_eq!(config.sampling.max_rpm, 2);
+        assert_eq!(config.sampling.allowed_models, ["m", "n"]);
+        assert_eq!(config.sampling.max_tokens_cap, 4_096);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::protocol::McpServerState;
 use crate::protocol::NoticeLevel;
 use crate::tools::mcp::McpManager;
 use crate::tools::mcp::McpSettings;
+use crate::tools::mcp::sampling::SamplingModel;
 
 /// How long a turn waits for first connections before saying so.
 const SAY_WAITING_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
@@ -34,6 +35,10 @@ pub(super) fn start_mcp(spec: &SessionSpec, events: &EventSink) -> Option<Arc<Mc
         lookup: Arc::new(move |key| tool_env.get(key).or_else(|| std::env::var(key).ok())),
         http: launch.http,
         emit: Arc::new(move |event| emit_events.send(event)),
+        sampling: Some(SamplingModel {
+            provider: spec.endpoint.provider.clone(),
+            model: spec.endpoint.model.clone(),
+        }),
     };
     Some(McpManager::start(launch.servers, settings))
 }

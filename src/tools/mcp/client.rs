@@ -24,9 +24,15 @@ use rmcp::ServiceExt;
 use rmcp::model::ClientCapabilities;
 use rmcp::model::ClientConfig;
 use rmcp::model::Implementation;
+#[allow(deprecated)] // sampling: deprecated by SEP-2577, still sent by servers
+use rmcp::model::{
+    CreateMessageRequestMethod, CreateMessageRequestParams, CreateMessageResult, ErrorData,
+    SamplingCapability,
+};
 use rmcp::service::ClientInitializeError;
 use rmcp::service::NotificationContext;
 use rmcp::service::Peer;
+use rmcp::service::RequestContext;
 use rmcp::service::RunningService;
 use rmcp::transport::DynamicTransportError;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -37,6 +43,7 @@ use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 
 use super::env;
+use super::sampling::Sampler;
 use crate::config::schema::McpEndpoint;
 use crate::config::schema::McpServerConfig;
 
@@ -118,23 +125,42 @@ impl StderrTail {
     }
 }
 
-/// Hears the server: tool-list changes go to the supervisor. (Server log notifications are
-/// deprecated by SEP-2577 and ignored.)
+/// Hears the server: tool-list changes go to the supervisor; sampling requests go to the
+/// server's `Sampler` when it has one (else the capability is not declared). (Server log
+/// notifications are deprecated by SEP-2577 and ignored.)
 #[derive(Clone)]
 pub struct HermesClient {
     server: String,
     tools_changed: mpsc::UnboundedSender<()>,
+    sampler: Option<Arc<Sampler>>,
 }
 
+// Sampling is deprecated by SEP-2577 in the SDK, but servers still send it.
+#[allow(deprecated)]
 impl ClientHandler for HermesClient {
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         tracing::debug!(server = %self.server, "MCP tools/list_changed");
         let _ = self.tools_changed.send(());
     }
 
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        match &self.sampler {
+            Some(sampler) => sampler.create_message(params).await,
+            None => Err(ErrorData::method_not_found::<CreateMessageRequestMethod>()),
+        }
+    }
+
     fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        if self.sampler.is_some() {
+            capabilities.sampling = Some(SamplingCapability::default());
+        }
         ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("hermes", env!("CARGO_PKG_VERSION")),
         )
     }
@@ -184,6 +210,8 @@ pub struct ConnectContext<'a> {
     pub http: Option<reqwest::Client>,
     /// Tool-list-changed notifications go here.
     pub tools_changed: mpsc::UnboundedSender<()>,
+    /// Answers the server's sampling requests; `None`: sampling is not offered.
+    pub sampler: Option<Arc<Sampler>>,
 }
 
 /// Start (or reach) the server and finish the handshake within `connect_timeout`.
@@ -195,6 +223,7 @@ pub async fn connect(
     let handler = HermesClient {
         server: cx.name.to_string(),
         tools_changed: cx.tools_changed.clone(),
+        sampler: cx.sampler.clone(),
     };
     let timeout = config.connect_timeout();
     let endpoint = config.endpoint().map_err(ConnectError::Config)?;

@@ -50,6 +50,8 @@ pub struct McpSettings {
     pub http: Option<reqwest::Client>,
     /// Where status and notices go (the session's event stream).
     pub emit: Arc<dyn Fn(Event) + Send + Sync>,
+    /// The model that answers servers' sampling requests; `None`: sampling is not offered.
+    pub sampling: Option<super::sampling::SamplingModel>,
 }
 
 struct Entry {

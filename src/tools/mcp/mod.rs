@@ -14,6 +14,7 @@ mod link;
 mod manager;
 pub mod probe;
 mod result;
+pub mod sampling;
 mod server;
 mod tool;
 mod utility;

@@ -61,6 +61,8 @@ pub async fn probe(
         default_cwd: cwd,
         http: None,
         tools_changed: changed,
+        // `hermes mcp test` has no session model to lend.
+        sampler: None,
     };
     let connection = connect(config, context)
         .await

@@ -25,6 +25,7 @@ use super::client::Connection;
 use super::client::connect;
 use super::link::ServerLink;
 use super::manager::Shared;
+use super::sampling::Sampler;
 use super::tool::McpTool;
 use super::utility::Utility;
 use super::utility::UtilityTool;
@@ -59,12 +60,14 @@ pub async fn supervise(
     // Retries that fail the same way stay quiet (the state is in /status); a new reason,
     // the switch to slow retries and a recovery are announced.
     let mut announced: Option<String> = None;
+    // One handler for the server's life, so its rate window survives reconnects.
+    let sampler = sampler_for(&server, &shared, &cancel);
     loop {
         shared.set_state(index, McpServerState::Connecting, Vec::new());
         let (changed_tx, mut changed_rx) = mpsc::unbounded_channel();
         let attempt = tokio::select! {
             () = cancel.cancelled() => return,
-            attempt = connect_and_list(&server, &link, &shared, changed_tx) => attempt,
+            attempt = connect_and_list(&server, &link, &shared, changed_tx, sampler.clone()) => attempt,
         };
         if first_attempt {
             first_attempt = false;
@@ -148,6 +151,25 @@ pub async fn supervise(
     }
 }
 
+/// The server's sampling handler, when the session offers a model and the server's
+/// `sampling.enabled` is on.
+fn sampler_for(
+    server: &NamedMcpServer,
+    shared: &Shared,
+    cancel: &CancellationToken,
+) -> Option<Arc<Sampler>> {
+    let model = shared.settings.sampling.clone()?;
+    server.config.sampling.enabled.then(|| {
+        Arc::new(Sampler::new(
+            &server.name,
+            server.config.sampling.clone(),
+            model,
+            shared.settings.emit.clone(),
+            cancel.clone(),
+        ))
+    })
+}
+
 /// Connect and list the tools; on failure, why (`failed to start: …`) and whether retrying
 /// is pointless.
 async fn connect_and_list(
@@ -155,6 +177,7 @@ async fn connect_and_list(
     link: &Arc<ServerLink>,
     shared: &Shared,
     changed: mpsc::UnboundedSender<()>,
+    sampler: Option<Arc<Sampler>>,
 ) -> Result<(Connection, Vec<Arc<dyn Tool>>), (String, bool)> {
     let lookup = |key: &str| (shared.settings.lookup)(key);
     let context = ConnectContext {
@@ -164,6 +187,7 @@ async fn connect_and_list(
         default_cwd: &shared.settings.default_cwd,
         http: shared.settings.http.clone(),
         tools_changed: changed,
+        sampler,
     };
     let connection = connect(&server.config, context)
         .await
