@@ -2,13 +2,9 @@
 
 use std::io::Cursor;
 
-use async_trait::async_trait;
-
 use super::*;
 use crate::config::VisionConfig;
-use crate::providers::Completion;
-use crate::providers::DeltaSink;
-use crate::providers::ProviderError;
+use crate::providers::recording::RecordingProvider;
 
 fn write_png(path: &Path, width: u32, height: u32) {
     let image = image::RgbaImage::from_fn(width, height, |x, y| {
@@ -119,41 +115,12 @@ fn unset_cap_limits_only_subagents_and_zero_means_none() {
     assert_eq!(two.embed_target_bytes, 65_536);
 }
 
-/// Answers with a fixed text and keeps the request it got.
-struct Recording {
-    reply: String,
-    seen: Mutex<Vec<ChatRequest>>,
-}
-
-#[async_trait]
-impl Provider for Recording {
-    fn name(&self) -> &str {
-        "recording"
-    }
-
-    async fn complete(
-        &self,
-        request: &ChatRequest,
-        _on_delta: DeltaSink<'_>,
-        _cancel: &CancellationToken,
-    ) -> Result<Completion, ProviderError> {
-        self.seen.lock().unwrap().push(request.clone());
-        Ok(Completion {
-            text: self.reply.clone(),
-            ..Completion::default()
-        })
-    }
-}
-
 #[tokio::test]
 async fn the_describer_gets_the_pixels_and_the_question() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shot.png");
     write_png(&path, 8, 8);
-    let provider = Arc::new(Recording {
-        reply: "  A red square.  ".into(),
-        seen: Mutex::new(Vec::new()),
-    });
+    let provider = Arc::new(RecordingProvider::replying("  A red square.  "));
     let describer = Describer {
         provider: provider.clone(),
         model: "vision-model".into(),
@@ -171,7 +138,7 @@ async fn the_describer_gets_the_pixels_and_the_question() {
     .await
     .unwrap();
     assert_eq!(text, "A red square.");
-    let seen = provider.seen.lock().unwrap();
+    let seen = provider.requests();
     assert_eq!(seen[0].model, "vision-model");
     assert!(seen[0].messages[0].content.ends_with("what colour?"));
     assert!(seen[0].messages[0].images[0].payload.is_some());
@@ -180,10 +147,7 @@ async fn the_describer_gets_the_pixels_and_the_question() {
 
 #[tokio::test]
 async fn an_empty_description_or_unreadable_file_is_an_error() {
-    let provider = Arc::new(Recording {
-        reply: " ".into(),
-        seen: Mutex::new(Vec::new()),
-    });
+    let provider = Arc::new(RecordingProvider::replying(" "));
     let describer = Describer {
         provider,
         model: "m".into(),

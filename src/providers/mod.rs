@@ -22,6 +22,8 @@ pub mod think;
 pub mod types;
 
 #[cfg(test)]
+pub mod recording;
+#[cfg(test)]
 mod test_images;
 #[cfg(test)]
 mod test_server;

@@ -1,59 +1,25 @@
 use std::sync::Mutex as StdMutex;
 
-use async_trait::async_trait;
-
 use super::*;
-use crate::providers::Completion;
-use crate::providers::DeltaSink;
-use crate::providers::ProviderError;
 use crate::providers::Role;
 use crate::providers::Usage;
-
-/// Answers with a fixed text (after `delay`) and keeps the requests it got.
-struct Recording {
-    reply: String,
-    delay: Duration,
-    seen: StdMutex<Vec<ChatRequest>>,
-}
-
-#[async_trait]
-impl Provider for Recording {
-    fn name(&self) -> &str {
-        "recording"
-    }
-
-    async fn complete(
-        &self,
-        request: &ChatRequest,
-        _on_delta: DeltaSink<'_>,
-        _cancel: &CancellationToken,
-    ) -> Result<Completion, ProviderError> {
-        self.seen.lock().unwrap().push(request.clone());
-        tokio::time::sleep(self.delay).await;
-        Ok(Completion {
-            text: self.reply.clone(),
-            usage: Usage {
-                input_tokens: 30,
-                output_tokens: 12,
-                ..Usage::default()
-            },
-            finish_reason: Some("stop".into()),
-            ..Completion::default()
-        })
-    }
-}
+use crate::providers::recording::RecordingProvider;
 
 struct Fixture {
     sampler: Sampler,
-    provider: Arc<Recording>,
+    provider: Arc<RecordingProvider>,
     notices: Arc<StdMutex<Vec<String>>>,
 }
 
 fn fixture(config: McpSamplingConfig, delay: Duration) -> Fixture {
-    let provider = Arc::new(Recording {
-        reply: "Paris.".into(),
+    let provider = Arc::new(RecordingProvider {
         delay,
-        seen: StdMutex::new(Vec::new()),
+        usage: Usage {
+            input_tokens: 30,
+            output_tokens: 12,
+            ..Usage::default()
+        },
+        ..RecordingProvider::replying("Paris.")
     });
     let notices = Arc::new(StdMutex::new(Vec::new()));
     let sink = notices.clone();
@@ -110,7 +76,7 @@ async fn a_request_is_answered_by_the_session_model_within_the_token_cap() {
     assert_eq!(reply["role"], "assistant");
     assert_eq!(reply["content"]["text"], "Paris.");
 
-    let seen = fx.provider.seen.lock().unwrap();
+    let seen = fx.provider.requests();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].model, "session-model");
     assert_eq!(seen[0].max_tokens, Some(100), "maxTokens is capped");
@@ -158,7 +124,7 @@ async fn more_than_max_rpm_requests_in_a_minute_are_refused() {
         "{}",
         refused.message
     );
-    assert_eq!(fx.provider.seen.lock().unwrap().len(), 2);
+    assert_eq!(fx.provider.requests().len(), 2);
     assert_eq!(fx.sampler.metrics().errors, 1);
 }
 
