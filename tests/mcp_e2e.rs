@@ -851,3 +851,29 @@ async fn sampling_disabled_is_not_offered_to_the_server() {
         servers[0].tools
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_exits_at_start_is_announced_once_with_its_stderr() {
+    let server = ScriptedServer::start([Response::text(["fine"])]).await;
+    let yaml = "command: sh\nargs: ['-c', \"echo 'fatal: missing API_TOKEN' >&2; exit 1\"]";
+    let (mut session, _media) = mcp_session(&server, vec![named("broken", yaml)]);
+    // Attempts at about 0, 1 and 3 s: the same failure must read the same each time, so only
+    // the first is announced.
+    let mut warnings = Vec::new();
+    let until = tokio::time::Instant::now() + Duration::from_millis(3_600);
+    while let Ok(Some(event)) = tokio::time::timeout_at(until, session.handle.events.recv()).await {
+        if let Event::Notice {
+            level: NoticeLevel::Warning,
+            text,
+        } = event
+        {
+            warnings.push(text);
+        }
+    }
+    assert_eq!(
+        warnings,
+        [
+            "MCP server 'broken' failed to connect: the handshake failed: the server exited (or closed its stdout) first — its stderr said: fatal: missing API_TOKEN; retrying in 1 s"
+        ]
+    );
+}

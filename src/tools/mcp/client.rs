@@ -46,6 +46,7 @@ use super::env;
 use super::sampling::Sampler;
 use crate::config::schema::McpEndpoint;
 use crate::config::schema::McpServerConfig;
+use crate::protocol::McpTransport;
 
 /// How many of a server's last stderr lines are kept for error messages.
 const STDERR_TAIL_LINES: usize = 20;
@@ -91,14 +92,54 @@ impl std::fmt::Display for StderrNote {
     }
 }
 
-/// The last lines a stdio server wrote to stderr.
-#[derive(Debug, Default, Clone)]
-pub struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+/// The last lines a stdio server wrote to stderr (none for HTTP servers).
+#[derive(Debug, Clone)]
+pub struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    /// The pipe reached its end (or there is none).
+    ended: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Default for StderrTail {
+    fn default() -> Self {
+        Self {
+            lines: Arc::default(),
+            ended: Arc::new(std::sync::atomic::AtomicBool::new(true)),
+        }
+    }
+}
+
+/// How long a failed handshake waits for a dying server's last stderr lines.
+const STDERR_SETTLE: Duration = Duration::from_millis(300);
 
 impl StderrTail {
+    /// A tail whose pipe is still being read.
+    fn reading() -> Self {
+        Self {
+            ended: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            ..Self::default()
+        }
+    }
+
+    fn end(&self) {
+        self.ended.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The note once the pipe has ended (at most `STDERR_SETTLE`): a server that exits
+    /// during the handshake often writes its reason just before.
+    pub async fn settled_note(&self) -> StderrNote {
+        let deadline = tokio::time::Instant::now() + STDERR_SETTLE;
+        while !self.ended.load(std::sync::atomic::Ordering::SeqCst)
+            && tokio::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        self.note()
+    }
+
     fn push(&self, line: String) {
         let mut lines = self
-            .0
+            .lines
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if lines.len() == STDERR_TAIL_LINES {
@@ -110,7 +151,7 @@ impl StderrTail {
     /// The last non-empty line, capped, for one-line error messages.
     pub fn last_line(&self) -> Option<String> {
         let lines = self
-            .0
+            .lines
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         lines
@@ -230,7 +271,8 @@ pub async fn connect(
     match endpoint {
         McpEndpoint::Stdio { command } => {
             let (transport, stderr) = spawn_stdio(command, &config, &cx)?;
-            let service = handshake(handler.serve(transport), timeout, &stderr).await?;
+            let serving = handler.serve(transport);
+            let service = handshake(serving, McpTransport::Stdio, timeout, &stderr).await?;
             Ok(Connection {
                 peer: service.peer().clone(),
                 service,
@@ -240,7 +282,8 @@ pub async fn connect(
         McpEndpoint::Http { url } => {
             let transport = http_transport(url, &config, cx.http)?;
             let stderr = StderrTail::default();
-            let service = handshake(handler.serve(transport), timeout, &stderr).await?;
+            let serving = handler.serve(transport);
+            let service = handshake(serving, McpTransport::Http, timeout, &stderr).await?;
             Ok(Connection {
                 peer: service.peer().clone(),
                 service,
@@ -254,20 +297,52 @@ async fn handshake(
     serving: impl Future<
         Output = Result<RunningService<RoleClient, HermesClient>, ClientInitializeError>,
     >,
+    transport: McpTransport,
     timeout: Duration,
     stderr: &StderrTail,
 ) -> Result<RunningService<RoleClient, HermesClient>, ConnectError> {
     match tokio::time::timeout(timeout, serving).await {
         Ok(Ok(service)) => Ok(service),
         Ok(Err(err)) if err.is_authorization_required() => Err(ConnectError::Unauthorized),
-        Ok(Err(err)) => Err(ConnectError::Handshake {
-            reason: super::clip(&initialize_failure(&err), 300),
-            stderr: stderr.note(),
-        }),
+        Ok(Err(err)) => {
+            let reason = match transport {
+                // A process that exits mid-handshake fails with "broken pipe" or "connection
+                // closed" depending on timing; one wording keeps retries of it quiet.
+                McpTransport::Stdio if closed_early(&err) => {
+                    "the server exited (or closed its stdout) first".to_string()
+                }
+                McpTransport::Stdio | McpTransport::Http => initialize_failure(&err),
+            };
+            Err(ConnectError::Handshake {
+                reason: super::clip(&reason, 300),
+                stderr: stderr.settled_note().await,
+            })
+        }
         Err(_) => Err(ConnectError::Timeout {
             secs: timeout.as_secs_f64(),
             stderr: stderr.note(),
         }),
+    }
+}
+
+/// Whether the handshake failed because the other end went away.
+fn closed_early(err: &ClientInitializeError) -> bool {
+    match err {
+        ClientInitializeError::ConnectionClosed(_) => true,
+        ClientInitializeError::TransportError { error, .. } => {
+            let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error.error.as_ref());
+            while let Some(current) = cause {
+                if current
+                    .downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+                {
+                    return true;
+                }
+                cause = current.source();
+            }
+            false
+        }
+        _ => false,
     }
 }
 
@@ -344,15 +419,18 @@ fn spawn_stdio(
         .map_err(spawn_error)?;
     let tail = StderrTail::default();
     if let Some(pipe) = stderr_pipe {
-        let tail = tail.clone();
+        let tail = StderrTail::reading();
+        let reader = tail.clone();
         let server = cx.name.to_string();
         tokio::spawn(async move {
             let mut lines = tokio::io::BufReader::new(pipe).lines();
             while let Ok(Some(line)) = lines.next_line().await {
                 tracing::debug!(server = %server, "MCP stderr: {line}");
-                tail.push(line);
+                reader.push(line);
             }
+            reader.end();
         });
+        return Ok((transport, tail));
     }
     Ok((transport, tail))
 }
