@@ -877,3 +877,38 @@ async fn a_server_that_exits_at_start_is_announced_once_with_its_stderr() {
         ]
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_servers_progress_notifications_become_the_calls_progress_lines() {
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start([
+        Response::tool_call(
+            "c1",
+            "mcp_ev_trigger_long_running_operation",
+            r#"{"duration": 0.6, "steps": 3}"#,
+        ),
+        Response::text(["done"]),
+    ])
+    .await;
+    let yaml = format!("command: {}", mcp::everything_bin(&modules));
+    let (mut session, _media) = mcp_session(&server, vec![named("ev", &yaml)]);
+    status_where(&mut session, 30, connected).await;
+    session.send(user("run it"));
+    let mut lines = Vec::new();
+    session
+        .until(|event| {
+            if let Event::ToolProgress { call_id, text } = event {
+                lines.push((call_id.clone(), text.clone()));
+            }
+            matches!(event, Event::ToolComplete { .. })
+        })
+        .await;
+    let expected: Vec<(String, String)> = ["1/3", "2/3", "3/3"]
+        .iter()
+        .map(|t| ("c1".to_string(), t.to_string()))
+        .collect();
+    assert_eq!(lines, expected);
+    assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
+}

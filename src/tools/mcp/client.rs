@@ -24,6 +24,7 @@ use rmcp::ServiceExt;
 use rmcp::model::ClientCapabilities;
 use rmcp::model::ClientConfig;
 use rmcp::model::Implementation;
+use rmcp::model::ProgressNotificationParam;
 #[allow(deprecated)] // sampling: deprecated by SEP-2577, still sent by servers
 use rmcp::model::{
     CreateMessageRequestMethod, CreateMessageRequestParams, CreateMessageResult, ErrorData,
@@ -43,6 +44,7 @@ use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 
 use super::env;
+use super::progress::ProgressRoutes;
 use super::sampling::Sampler;
 use crate::config::schema::McpEndpoint;
 use crate::config::schema::McpServerConfig;
@@ -174,6 +176,7 @@ pub struct HermesClient {
     server: String,
     tools_changed: mpsc::UnboundedSender<()>,
     sampler: Option<Arc<Sampler>>,
+    progress: ProgressRoutes,
 }
 
 // Sampling is deprecated by SEP-2577 in the SDK, but servers still send it.
@@ -182,6 +185,14 @@ impl ClientHandler for HermesClient {
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         tracing::debug!(server = %self.server, "MCP tools/list_changed");
         let _ = self.tools_changed.send(());
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.deliver(&params);
     }
 
     async fn create_message(
@@ -253,6 +264,8 @@ pub struct ConnectContext<'a> {
     pub tools_changed: mpsc::UnboundedSender<()>,
     /// Answers the server's sampling requests; `None`: sampling is not offered.
     pub sampler: Option<Arc<Sampler>>,
+    /// Where the server's progress notifications go.
+    pub progress: ProgressRoutes,
 }
 
 /// Start (or reach) the server and finish the handshake within `connect_timeout`.
@@ -265,6 +278,7 @@ pub async fn connect(
         server: cx.name.to_string(),
         tools_changed: cx.tools_changed.clone(),
         sampler: cx.sampler.clone(),
+        progress: cx.progress.clone(),
     };
     let timeout = config.connect_timeout();
     let endpoint = config.endpoint().map_err(ConnectError::Config)?;

@@ -16,6 +16,7 @@ use rmcp::service::Peer;
 use rmcp::service::ServiceError;
 use tokio::sync::Notify;
 
+use super::progress::ProgressRoutes;
 use crate::tools::Concurrency;
 
 pub struct ServerLink {
@@ -31,6 +32,8 @@ pub struct ServerLink {
     /// Signalled when a call finds the transport broken, so the supervisor reconnects now
     /// rather than when it next notices.
     pub broken: Notify,
+    /// Running calls' progress tokens, for the server's progress notifications.
+    pub progress: ProgressRoutes,
 }
 
 enum LinkState {
@@ -53,6 +56,7 @@ impl ServerLink {
             media_dir,
             state: Mutex::new(LinkState::Down("it is still connecting".to_string())),
             broken: Notify::new(),
+            progress: ProgressRoutes::default(),
         })
     }
 

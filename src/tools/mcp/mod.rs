@@ -13,6 +13,7 @@ pub mod env;
 mod link;
 mod manager;
 pub mod probe;
+mod progress;
 mod result;
 pub mod sampling;
 mod server;

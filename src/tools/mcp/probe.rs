@@ -63,6 +63,7 @@ pub async fn probe(
         tools_changed: changed,
         // `hermes mcp test` has no session model to lend.
         sampler: None,
+        progress: Default::default(),
     };
     let connection = connect(config, context)
         .await

@@ -188,6 +188,7 @@ async fn connect_and_list(
         http: shared.settings.http.clone(),
         tools_changed: changed,
         sampler,
+        progress: link.progress.clone(),
     };
     let connection = connect(&server.config, context)
         .await

@@ -7,7 +7,17 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use rmcp::RoleClient;
+use rmcp::model::CallToolRequest;
 use rmcp::model::CallToolRequestParams;
+use rmcp::model::CallToolResult;
+use rmcp::model::CancelledNotificationParam;
+use rmcp::model::ClientRequest;
+use rmcp::model::RequestId;
+use rmcp::model::ServerResult;
+use rmcp::service::Peer;
+use rmcp::service::PeerRequestOptions;
+use rmcp::service::ServiceError;
 use serde_json::Value;
 
 use super::link::ServerLink;
@@ -97,7 +107,7 @@ impl Tool for McpTool {
         let what = format!("the call to {}", self.remote);
         tokio::select! {
             () = ctx.cancel.cancelled() => ToolOutput::cancelled(format!("{} was interrupted", self.registered)),
-            answer = tokio::time::timeout(timeout, peer.call_tool(params)) => match answer {
+            answer = tokio::time::timeout(timeout, self.call_with_progress(&peer, params, ctx)) => match answer {
                 Ok(Ok(result)) => render_call_result(
                     &result,
                     &MediaSink { dir: &self.link.media_dir, prefix: &self.registered },
@@ -113,6 +123,58 @@ impl Tool for McpTool {
                 )),
             },
         }
+    }
+}
+
+impl McpTool {
+    /// `tools/call`, with the server's progress notifications shown on the call's cell. Like
+    /// the SDK's `call_tool`, an abandoned call (interrupt, timeout) tells the server
+    /// `notifications/cancelled`.
+    async fn call_with_progress(
+        &self,
+        peer: &Peer<RoleClient>,
+        params: CallToolRequestParams,
+        ctx: &ToolContext,
+    ) -> Result<CallToolResult, ServiceError> {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let handle = peer
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await?;
+        let _route =
+            self.link
+                .progress
+                .register(&handle.progress_token, ctx.host.clone(), &ctx.call_id);
+        let mut abandoned = Abandoned {
+            peer: peer.clone(),
+            id: Some(handle.id.clone()),
+        };
+        let answer = handle.await_response().await;
+        abandoned.id = None;
+        match answer? {
+            ServerResult::CallToolResult(result) => Ok(result),
+            _ => Err(ServiceError::UnexpectedResponse),
+        }
+    }
+}
+
+/// Tells the server a call was given up on, when dropped before its answer came.
+struct Abandoned {
+    peer: Peer<RoleClient>,
+    id: Option<RequestId>,
+}
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let reason = Some("the call was interrupted in hermes".to_string());
+        tokio::spawn(async move {
+            let _ = peer
+                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+                .await;
+        });
     }
 }
 
