@@ -152,6 +152,43 @@ fn status_until(tmux: &Tmux, line: &str) {
     }
 }
 
+#[test]
+fn a_long_call_shows_its_progress_then_its_result() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let Some(modules) = mcp::node_modules() else {
+        return;
+    };
+    let server = ScriptedServer::start_on_own_thread([
+        Response::tool_call(
+            "c1",
+            "mcp_ev_trigger_long_running_operation",
+            r#"{"duration": 3, "steps": 3}"#,
+        ),
+        Response::text(["The operation finished."]),
+    ]);
+    let app = TmuxApp::new(&server, "");
+    let config = app.dir.path().join("home/config.yaml");
+    let mut yaml = std::fs::read_to_string(&config).unwrap();
+    yaml.push_str(&format!(
+        "mcp_servers:\n  ev:\n    command: {}\n",
+        mcp::everything_bin(&modules)
+    ));
+    std::fs::write(&config, yaml).unwrap();
+    let tmux = app.start_with("", &[]);
+    tmux.type_text("run the long operation");
+    tmux.keys(&["Enter"]);
+    // Each step shows for about a second on the running cell.
+    tmux.wait_for("a progress line", WAIT, |screen| {
+        let chat = support::tmux::chat_text(screen);
+        chat.contains("running…") && (chat.contains("┊ 1/3") || chat.contains("┊ 2/3"))
+    });
+    let chat = tmux.wait_for_chat_text("The operation finished.", WAIT);
+    assert!(chat.contains("Long running operation completed"), "{chat}");
+}
+
 /// The display column of the chat pane's right border on a captured row.
 fn right_border_column(line: &str) -> Option<usize> {
     use unicode_width::UnicodeWidthStr;
