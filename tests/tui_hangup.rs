@@ -68,3 +68,29 @@ fn a_killed_terminal_never_leaves_hermes_running() {
         }
     }
 }
+
+/// The terminal closes but no SIGHUP reaches hermes (here: it runs in its own session, as
+/// after `setsid`, so the kernel's hangup signal goes to the shell only). The hangup itself
+/// must still end it.
+#[test]
+fn a_closed_terminal_ends_hermes_even_without_a_hangup_signal() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let server = ScriptedServer::start_echo_on_own_thread();
+    let app = TmuxApp::new(&server, "");
+    let tmux = app.start_with("setsid", &[]);
+    let pid = hermes_pid(&tmux);
+    assert!(alive(pid));
+    tmux.type_text("hello");
+    drop(tmux);
+    let deadline = Instant::now() + Duration::from_secs(8);
+    while alive(pid) {
+        if Instant::now() > deadline {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("hermes (pid {pid}) still running 8 s after its terminal closed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -1,4 +1,7 @@
-//! SIGTERM and SIGHUP end the app cleanly (the terminal is restored by the normal exit path).
+//! SIGTERM and SIGHUP end the app cleanly (the terminal is restored by the normal exit path),
+//! and so does the terminal hanging up without a signal (its pty closed while hermes was not in
+//! its foreground process group): a thread blocks in `poll` on stdin for `POLLHUP`, so this costs
+//! nothing until it happens.
 //!
 //! A watchdog backs that up: crossterm's reader loops forever on a hung-up tty (its read
 //! returns 0 bytes and it retries), and when that loop is what the UI task is polling, the
@@ -41,10 +44,93 @@ impl Signals {
                 None => std::future::pending::<()>().await,
             }
         };
+        let mut hung_up = terminal_hangup();
+        let gone = async {
+            match hung_up.as_mut() {
+                Some(rx) => {
+                    let _ = rx.wait_for(|gone| *gone).await;
+                }
+                None => std::future::pending::<()>().await,
+            }
+        };
         tokio::select! {
             () = term => {}
             () = hup => {}
+            () = gone => {}
         }
+    }
+}
+
+/// Becomes `true` when the terminal on stdin hangs up; `None` when stdin is not a terminal
+/// (nothing to watch). One watcher thread per process, started on first use.
+fn terminal_hangup() -> Option<tokio::sync::watch::Receiver<bool>> {
+    static WATCH: std::sync::OnceLock<Option<tokio::sync::watch::Receiver<bool>>> =
+        std::sync::OnceLock::new();
+    WATCH
+        .get_or_init(|| {
+            // SAFETY: isatty only inspects the descriptor.
+            if unsafe { libc::isatty(libc::STDIN_FILENO) } != 1 {
+                return None;
+            }
+            let (tx, rx) = tokio::sync::watch::channel(false);
+            let spawned = std::thread::Builder::new()
+                .name("hermes-hangup".into())
+                .spawn(move || {
+                    if wait_for_hangup(libc::STDIN_FILENO) {
+                        tracing::warn!("the terminal hung up");
+                        let _ = tx.send(true);
+                    }
+                });
+            spawned.ok().map(|_| rx)
+        })
+        .clone()
+}
+
+/// Blocks until `fd` reports a hangup, an error or is closed (`true`). With no events asked
+/// for, `poll` still reports those three, and sleeps until one happens. `false` if `poll`
+/// itself fails (other than being interrupted): then there is nothing to watch.
+fn wait_for_hangup(fd: libc::c_int) -> bool {
+    loop {
+        let mut fds = libc::pollfd {
+            fd,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, for the duration of the call.
+        let ready = unsafe { libc::poll(&mut fds, 1, -1) };
+        if ready > 0 && fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            return true;
+        }
+        if ready < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_closed_pty_is_a_hangup_and_an_open_one_is_not() {
+        // SAFETY: openpty fills two descriptors we own and close below.
+        let (mut master, mut slave) = (0, 0);
+        let opened = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(opened, 0);
+        let watcher = std::thread::spawn(move || super::wait_for_hangup(slave));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(!watcher.is_finished(), "an open terminal is not a hangup");
+        // SAFETY: closing our own descriptor.
+        unsafe { libc::close(master) };
+        assert!(watcher.join().unwrap());
+        // SAFETY: closing our own descriptor.
+        unsafe { libc::close(slave) };
     }
 }
 
