@@ -107,6 +107,12 @@ fn wait_for_hangup(fd: libc::c_int) -> bool {
     }
 }
 
+impl Default for Signals {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -146,10 +152,4 @@ pub fn spawn_exit_watchdog(grace: std::time::Duration) {
         );
         std::process::exit(129);
     });
-}
-
-impl Default for Signals {
-    fn default() -> Self {
-        Self::new()
-    }
 }
