@@ -113,6 +113,20 @@ impl Default for Signals {
     }
 }
 
+/// Exit the process (status 129) when SIGHUP or SIGTERM has not stopped the app within
+/// `grace`. Completed messages are already in `state.db`; a normal exit ends this task first.
+pub fn spawn_exit_watchdog(grace: std::time::Duration) {
+    tokio::spawn(async move {
+        let mut signals = Signals::new();
+        signals.next().await;
+        tokio::time::sleep(grace).await;
+        tracing::warn!(
+            "the app did not stop within {grace:?} of a hangup/terminate signal; exiting"
+        );
+        std::process::exit(129);
+    });
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -138,18 +152,4 @@ mod tests {
         // SAFETY: closing our own descriptor.
         unsafe { libc::close(slave) };
     }
-}
-
-/// Exit the process (status 129) when SIGHUP or SIGTERM has not stopped the app within
-/// `grace`. Completed messages are already in `state.db`; a normal exit ends this task first.
-pub fn spawn_exit_watchdog(grace: std::time::Duration) {
-    tokio::spawn(async move {
-        let mut signals = Signals::new();
-        signals.next().await;
-        tokio::time::sleep(grace).await;
-        tracing::warn!(
-            "the app did not stop within {grace:?} of a hangup/terminate signal; exiting"
-        );
-        std::process::exit(129);
-    });
 }
