@@ -39,6 +39,18 @@ fn alive(pid: u32) -> bool {
             .contains(") Z ")
 }
 
+/// Fails (after killing it) when `pid` is still running 8 s after its terminal closed.
+fn assert_gone_within_8_s(pid: u32, case: &str) {
+    let deadline = Instant::now() + Duration::from_secs(8);
+    while alive(pid) {
+        if Instant::now() > deadline {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("{case}: hermes (pid {pid}) still running 8 s after its terminal closed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn a_killed_terminal_never_leaves_hermes_running() {
     if !Tmux::available() {
@@ -56,16 +68,7 @@ fn a_killed_terminal_never_leaves_hermes_running() {
             tmux.type_text("hello");
         }
         drop(tmux);
-        let deadline = Instant::now() + Duration::from_secs(8);
-        while alive(pid) {
-            if Instant::now() > deadline {
-                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-                panic!(
-                    "round {round}: hermes (pid {pid}) still running 8 s after its terminal closed"
-                );
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        assert_gone_within_8_s(pid, &format!("round {round}"));
     }
 }
 
@@ -85,12 +88,5 @@ fn a_closed_terminal_ends_hermes_even_without_a_hangup_signal() {
     assert!(alive(pid));
     tmux.type_text("hello");
     drop(tmux);
-    let deadline = Instant::now() + Duration::from_secs(8);
-    while alive(pid) {
-        if Instant::now() > deadline {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            panic!("hermes (pid {pid}) still running 8 s after its terminal closed");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    assert_gone_within_8_s(pid, "setsid");
 }
