@@ -65,6 +65,19 @@ fn mcp_session(
     (session, media)
 }
 
+/// A session with server-everything as `ev` (its config plus the `extra` YAML lines), once it
+/// has connected, with the statuses it connected with.
+async fn everything_session(
+    server: &ScriptedServer,
+    modules: &Path,
+    extra: &str,
+) -> (engine::Session, tempfile::TempDir, Vec<McpServerStatus>) {
+    let yaml = format!("command: {}\n{extra}", mcp::everything_bin(modules));
+    let (mut session, media) = mcp_session(server, vec![named("ev", &yaml)]);
+    let servers = status_where(&mut session, 30, connected).await;
+    (session, media, servers)
+}
+
 /// The next `McpStatus` whose servers satisfy `pred`, within `secs`.
 async fn status_where(
     session: &mut engine::Session,
@@ -239,9 +252,7 @@ async fn utility_wrappers_read_resources_and_prompts() {
         Response::text(["listed"]),
     ])
     .await;
-    let yaml = format!("command: {}", mcp::everything_bin(&modules));
-    let (mut session, _media) = mcp_session(&server, vec![named("ev", &yaml)]);
-    status_where(&mut session, 30, connected).await;
+    let (mut session, _media, _) = everything_session(&server, &modules, "").await;
     session.send(user("what prompts are there?"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
     let results = server.completion_requests()[1].tool_results();
@@ -292,9 +303,7 @@ async fn an_image_result_is_saved_and_sent_to_the_model() {
         Response::text(["a tiny image"]),
     ])
     .await;
-    let yaml = format!("command: {}", mcp::everything_bin(&modules));
-    let (mut session, media) = mcp_session(&server, vec![named("ev", &yaml)]);
-    status_where(&mut session, 30, connected).await;
+    let (mut session, media, _) = everything_session(&server, &modules, "").await;
     session.send(user("show me"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
     let saved: Vec<_> = std::fs::read_dir(media.path())
@@ -513,12 +522,7 @@ async fn a_call_over_its_timeout_fails_and_the_turn_goes_on() {
         Response::text(["it took too long"]),
     ])
     .await;
-    let media = tempfile::tempdir().unwrap();
-    let yaml = format!("command: {}\ntimeout: 1", mcp::everything_bin(&modules));
-    let mut session = engine::start(&server, |spec| {
-        spec.mcp = Some(launch(vec![named("ev", &yaml)], media.path()));
-    });
-    status_where(&mut session, 30, connected).await;
+    let (mut session, _media, _) = everything_session(&server, &modules, "timeout: 1").await;
     let started = std::time::Instant::now();
     session.send(user("run the long operation"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
@@ -779,12 +783,8 @@ async fn a_server_sampling_request_is_answered_by_the_session_model() {
         Response::text(["The server's model said four."]),
     ])
     .await;
-    let yaml = format!(
-        "command: {}\nsampling:\n  max_tokens_cap: 64",
-        mcp::everything_bin(&modules)
-    );
-    let (mut session, _media) = mcp_session(&server, vec![named("ev", &yaml)]);
-    let servers = status_where(&mut session, 30, connected).await;
+    let (mut session, _media, servers) =
+        everything_session(&server, &modules, "sampling:\n  max_tokens_cap: 64").await;
     assert!(
         servers[0]
             .tools
@@ -836,12 +836,8 @@ async fn sampling_disabled_is_not_offered_to_the_server() {
         return;
     };
     let server = ScriptedServer::start([Response::text(["ok"])]).await;
-    let yaml = format!(
-        "command: {}\nsampling:\n  enabled: false",
-        mcp::everything_bin(&modules)
-    );
-    let (mut session, _media) = mcp_session(&server, vec![named("ev", &yaml)]);
-    let servers = status_where(&mut session, 30, connected).await;
+    let (_session, _media, servers) =
+        everything_session(&server, &modules, "sampling:\n  enabled: false").await;
     assert!(!servers[0].tools.is_empty());
     assert!(
         !servers[0]
@@ -892,9 +888,7 @@ async fn a_servers_progress_notifications_become_the_calls_progress_lines() {
         Response::text(["done"]),
     ])
     .await;
-    let yaml = format!("command: {}", mcp::everything_bin(&modules));
-    let (mut session, _media) = mcp_session(&server, vec![named("ev", &yaml)]);
-    status_where(&mut session, 30, connected).await;
+    let (mut session, _media, _) = everything_session(&server, &modules, "").await;
     session.send(user("run it"));
     let mut lines = Vec::new();
     session
