@@ -192,10 +192,7 @@ async fn a_text_only_model_gets_the_auxiliary_description_and_the_user_is_told()
             &|_: &str| None,
         )
         .unwrap();
-        hermes::providers::registry::build(
-            &resolved,
-            hermes::providers::http::build_client().unwrap(),
-        )
+        hermes::providers::build(&resolved, hermes::providers::http::build_client().unwrap())
     };
     let mut session = support::engine::start(&main, |spec| {
         spec.endpoint.supports_vision = false;

@@ -395,7 +395,7 @@ fn resolve_endpoint(
     let lookup = env.as_fn();
     let resolved = registry::resolve(model, &config.provider, &lookup)?;
     Ok(ModelEndpoint {
-        provider: registry::build(&resolved, client.clone()),
+        provider: crate::providers::build(&resolved, client.clone()),
         provider_name: resolved.name.clone(),
         base_url: resolved.base_url.clone(),
         model: resolved.model.clone(),

@@ -251,7 +251,7 @@ mod network {
         let env = |k: &str| (k == "ANTHROPIC_API_KEY").then(|| "sk-ant-test".to_string());
         let mut resolved = registry::resolve(&model, &ProviderConfig::default(), &env).unwrap();
         resolved.retry.base_delay = Duration::from_millis(5);
-        let p = registry::build(&resolved, http::build_client().unwrap());
+        let p = crate::providers::build(&resolved, http::build_client().unwrap());
         let deltas = Mutex::new(Vec::new());
         let sink = |d: StreamDelta| deltas.lock().unwrap().push(d);
         let c = p
@@ -297,7 +297,7 @@ mod network {
         };
         let env = |k: &str| (k == "ANTHROPIC_API_KEY").then(|| "sk-ant-test".to_string());
         let resolved = registry::resolve(&model, &ProviderConfig::default(), &env).unwrap();
-        let p = registry::build(&resolved, http::build_client().unwrap());
+        let p = crate::providers::build(&resolved, http::build_client().unwrap());
         let sink = |_: StreamDelta| {};
         let req = request(vec![with_images(
             Message::user("what is this?"),

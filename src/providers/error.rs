@@ -78,7 +78,9 @@ pub enum ProviderSetupError {
     MissingBaseUrl { provider: String },
     #[error("invalid model.base_url `{url}`: {reason}")]
     InvalidBaseUrl { url: String, reason: String },
-    #[error("unknown model.api_mode `{mode}`; valid modes: chat_completions, anthropic_messages")]
+    #[error(
+        "unknown model.api_mode `{mode}`; valid modes: chat_completions, anthropic_messages, codex_responses, bedrock_converse"
+    )]
     UnknownApiMode { mode: String },
     #[error("could not build the HTTP client: {message}")]
     HttpClient { message: String },

@@ -20,6 +20,7 @@ pub mod retry;
 pub mod sse;
 pub mod think;
 pub mod types;
+pub mod wire;
 
 #[cfg(test)]
 pub mod recording;
@@ -30,12 +31,12 @@ mod test_server;
 
 pub use error::ProviderError;
 pub use error::ProviderSetupError;
-pub use registry::ApiMode;
 pub use registry::ResolvedProvider;
 pub use registry::Secret;
-pub use registry::build;
 pub use registry::resolve;
 pub use types::*;
+pub use wire::ApiMode;
+pub use wire::build;
 
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;

@@ -260,7 +260,7 @@ fn provider_for(server: &TestServer, name: &str, key: Option<&str>) -> Arc<dyn P
     resolved.stream_idle_timeout = Duration::from_millis(300);
     resolved.retry.base_delay = Duration::from_millis(5);
     resolved.retry.max_delay = Duration::from_millis(20);
-    registry::build(&resolved, http::build_client().unwrap())
+    crate::providers::build(&resolved, http::build_client().unwrap())
 }
 
 use std::sync::Arc;
@@ -432,7 +432,7 @@ async fn cancellation_stops_a_stalled_stream() {
         ..ModelConfig::default()
     };
     let resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
-    let p = registry::build(&resolved, http::build_client().unwrap());
+    let p = crate::providers::build(&resolved, http::build_client().unwrap());
     let cancel = CancellationToken::new();
     let c = cancel.clone();
     tokio::spawn(async move {

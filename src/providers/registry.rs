@@ -12,14 +12,12 @@
 //! reads files: loading HERMES_HOME/.env into that function is the config layer's job.
 
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
-use super::Provider;
 use super::ProviderSetupError;
-use super::anthropic::AnthropicMessages;
-use super::openai_chat::OpenAiChat;
 use super::retry::RetryPolicy;
+use super::wire::ApiMode;
+use super::wire::endpoint;
 use crate::config::schema::ModelConfig;
 use crate::config::schema::ProviderConfig;
 
@@ -41,22 +39,6 @@ impl Secret {
 impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("***")
-    }
-}
-
-/// Wire format of the endpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ApiMode {
-    ChatCompletions,
-    AnthropicMessages,
-}
-
-impl ApiMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ChatCompletions => "chat_completions",
-            Self::AnthropicMessages => "anthropic_messages",
-        }
     }
 }
 
@@ -207,13 +189,9 @@ pub fn resolve(
     let api_mode = match model.api_mode.trim() {
         "" if base_url.ends_with("/anthropic") => ApiMode::AnthropicMessages,
         "" => profile.api_mode,
-        "chat_completions" => ApiMode::ChatCompletions,
-        "anthropic_messages" => ApiMode::AnthropicMessages,
-        other => {
-            return Err(ProviderSetupError::UnknownApiMode {
-                mode: other.to_string(),
-            });
-        }
+        other => ApiMode::parse(other).ok_or_else(|| ProviderSetupError::UnknownApiMode {
+            mode: other.to_string(),
+        })?,
     };
 
     let api_key = if model.api_key.trim().is_empty() {
@@ -292,34 +270,6 @@ fn validate_url(url: &str) -> Result<(), ProviderSetupError> {
         "http" | "https" if parsed.host_str().is_some() => Ok(()),
         "http" | "https" => Err(invalid("no host")),
         _ => Err(invalid("the scheme must be http or https")),
-    }
-}
-
-/// The request URL for a normalised base: OpenAI-style bases get `/chat/completions`;
-/// Anthropic bases get `/v1/messages` (just `/messages` when they already end in `/v1`).
-pub fn endpoint(base_url: &str, api_mode: ApiMode) -> String {
-    let base = base_url.trim_end_matches('/');
-    match api_mode {
-        ApiMode::ChatCompletions if base.ends_with("/chat/completions") => base.to_string(),
-        ApiMode::ChatCompletions => format!("{base}/chat/completions"),
-        ApiMode::AnthropicMessages if base.ends_with("/v1/messages") => base.to_string(),
-        ApiMode::AnthropicMessages if base.ends_with("/v1") => format!("{base}/messages"),
-        ApiMode::AnthropicMessages => format!("{base}/v1/messages"),
-    }
-}
-
-/// Builds the provider for a resolved configuration; `client` is shared (see `http`).
-pub fn build(resolved: &ResolvedProvider, client: reqwest::Client) -> Arc<dyn Provider> {
-    tracing::debug!(
-        provider = %resolved.name,
-        endpoint = %resolved.endpoint,
-        api_mode = resolved.api_mode.as_str(),
-        model = %resolved.model,
-        "provider configured"
-    );
-    match resolved.api_mode {
-        ApiMode::ChatCompletions => Arc::new(OpenAiChat::new(resolved, client)),
-        ApiMode::AnthropicMessages => Arc::new(AnthropicMessages::new(resolved, client)),
     }
 }
 

@@ -81,7 +81,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
     SessionSpec {
         session_id: "test".into(),
         endpoint: ModelEndpoint {
-            provider: registry::build(&resolved, client),
+            provider: hermes::providers::build(&resolved, client),
             provider_name: resolved.name.clone(),
             base_url: resolved.base_url.clone(),
             model: resolved.model.clone(),
