@@ -31,9 +31,12 @@ mod test_server;
 
 pub use error::ProviderError;
 pub use error::ProviderSetupError;
+pub use registry::CredentialSources;
 pub use registry::ResolvedProvider;
 pub use registry::Secret;
+pub use registry::StoredLogin;
 pub use registry::resolve;
+pub use registry::resolve_with;
 pub use types::*;
 pub use wire::ApiMode;
 pub use wire::build;

@@ -151,13 +151,49 @@ fn valid_names() -> String {
         .join(", ")
 }
 
-/// Resolves the configured provider. `env` looks up environment variables (including those
-/// loaded from HERMES_HOME/.env); empty values count as unset.
+/// A credential a login left in `HERMES_HOME/auth.json` (Nous Portal's device-code login),
+/// already refreshed by the caller if it had expired. Resolution never reads the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredLogin {
+    /// The bearer credential inference requests carry.
+    pub access: Secret,
+    /// The inference base URL the login recorded, if any (overrides the profile's).
+    pub inference_base_url: Option<String>,
+}
+
+/// Where credentials come from, as functions, so resolution does no I/O.
+pub struct CredentialSources<'a> {
+    /// Environment variables, including those loaded from HERMES_HOME/.env; empty values
+    /// count as unset.
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+    /// The stored login for a provider id (`nous`), if one exists.
+    pub login: &'a dyn Fn(&str) -> Option<StoredLogin>,
+    /// `active_provider` of auth.json: the provider last logged in to, the last resort of
+    /// `provider: auto`.
+    pub active_login: Option<&'a str>,
+}
+
+/// [`resolve_with`] with no stored logins.
 pub fn resolve(
     model: &ModelConfig,
     provider: &ProviderConfig,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<ResolvedProvider, ProviderSetupError> {
+    let sources = CredentialSources {
+        env,
+        login: &|_| None,
+        active_login: None,
+    };
+    resolve_with(model, provider, &sources)
+}
+
+/// Resolves the configured provider from config and the credential sources.
+pub fn resolve_with(
+    model: &ModelConfig,
+    provider: &ProviderConfig,
+    sources: &CredentialSources<'_>,
+) -> Result<ResolvedProvider, ProviderSetupError> {
+    let env = sources.env;
     let lookup = |var: &str| {
         env(var)
             .map(|v| v.trim().to_string())
