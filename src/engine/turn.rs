@@ -178,6 +178,9 @@ pub async fn run_turn(
         let mut assistant =
             Message::assistant(completion.text.clone(), completion.tool_calls.clone());
         assistant.reasoning = completion.reasoning.clone();
+        assistant
+            .codex_reasoning_items
+            .clone_from(&completion.codex_reasoning_items);
         history.push(assistant);
         // On disk before the frontend hears the message is complete.
         record_last(&ctx, &history).await;

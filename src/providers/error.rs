@@ -24,6 +24,9 @@ pub enum ProviderError {
         "authentication failed (HTTP {status}): {message} — check the API key in HERMES_HOME/.env or model.api_key"
     )]
     Auth { status: u16, message: String },
+    /// Credentials that are read at request time (AWS) could not be found or used.
+    #[error("no usable credentials: {message}")]
+    Credentials { message: String },
     #[error("the conversation is too long for the model's context window: {message}")]
     ContextTooLong { message: String },
     #[error("could not reach the provider: {message}")]
@@ -49,7 +52,7 @@ impl ProviderError {
             Self::EmptyResponse => ErrorKind::EmptyResponse,
             Self::Hang { .. } => ErrorKind::Hang,
             Self::RateLimited { .. } => ErrorKind::RateLimited,
-            Self::Auth { .. } => ErrorKind::Auth,
+            Self::Auth { .. } | Self::Credentials { .. } => ErrorKind::Auth,
             Self::ContextTooLong { .. } => ErrorKind::ContextTooLong,
             Self::Transport { .. } => ErrorKind::Transport,
             Self::BadResponse { .. } => ErrorKind::BadResponse,

@@ -1,5 +1,5 @@
-//! LLM providers: the `Provider` trait, the OpenAI chat-completions and Anthropic Messages
-//! wire formats, SSE parsing, retries with backoff and the idle watchdog, and the registry of
+//! LLM providers: the `Provider` trait, the wire formats (OpenAI chat completions, Anthropic
+//! Messages, OpenAI Responses, AWS Bedrock Converse), SSE parsing, retries with backoff and the idle watchdog, and the registry of
 //! provider profiles (OpenRouter, OpenAI, Anthropic, Nous Portal, custom).
 //!
 //! Providers know nothing about tools' behaviour, sessions or the UI. They turn a
@@ -8,14 +8,19 @@
 
 pub mod anthropic;
 pub mod anthropic_stream;
+pub mod aws_auth;
+pub mod bedrock;
+pub mod bedrock_stream;
 pub mod capabilities;
 pub mod error;
 pub mod http;
 pub mod image_blocks;
 pub mod openai_chat;
+pub mod openai_responses;
 pub mod openai_stream;
 pub mod output;
 pub mod registry;
+pub mod responses_stream;
 pub mod retry;
 pub mod sse;
 pub mod think;

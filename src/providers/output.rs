@@ -109,6 +109,7 @@ impl<'s> Output<'s> {
             tool_calls,
             usage: self.usage,
             finish_reason: self.finish_reason,
+            codex_reasoning_items: Vec::new(),
         })
     }
 }

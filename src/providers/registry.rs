@@ -15,6 +15,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::ProviderSetupError;
+use super::aws_auth::AwsEnv;
 use super::retry::RetryPolicy;
 use super::wire::ApiMode;
 use super::wire::endpoint;
@@ -60,6 +61,8 @@ pub struct ResolvedProvider {
     pub api_key: Option<Secret>,
     pub stream_idle_timeout: Duration,
     pub retry: RetryPolicy,
+    /// The AWS variables of the environment (Bedrock only; empty for other wire formats).
+    pub aws: AwsEnv,
 }
 
 struct Profile {
@@ -265,6 +268,10 @@ pub fn resolve_with(
         api_key: api_key.map(Secret::new),
         stream_idle_timeout: Duration::from_secs(idle_secs),
         retry: RetryPolicy::new(provider.max_retries),
+        aws: match api_mode {
+            ApiMode::BedrockConverse => AwsEnv::capture(&lookup),
+            _ => AwsEnv::default(),
+        },
     })
 }
 

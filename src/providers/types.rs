@@ -46,6 +46,12 @@ pub struct Message {
     /// request.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ImagePart>,
+    /// For `Role::Assistant` on the Responses API: the reasoning items the server returned
+    /// (`{"type":"reasoning","encrypted_content",…}`, Hermes's `codex_reasoning_items`),
+    /// replayed verbatim on later calls so the model keeps its chain of thought. Opaque to
+    /// everything but `openai_responses`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub codex_reasoning_items: Vec<serde_json::Value>,
 }
 
 /// An image in a message: the file it was saved to, and (filled just before a request, never
@@ -124,6 +130,7 @@ impl Message {
             tool_name: None,
             reasoning: None,
             images: Vec::new(),
+            codex_reasoning_items: Vec::new(),
         }
     }
 }
@@ -180,4 +187,7 @@ pub struct Completion {
     pub tool_calls: Vec<ToolCall>,
     pub usage: Usage,
     pub finish_reason: Option<String>,
+    /// Responses API reasoning items to keep on the assistant message (see
+    /// `Message::codex_reasoning_items`); empty for every other wire format.
+    pub codex_reasoning_items: Vec<serde_json::Value>,
 }

@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use super::Provider;
 use super::anthropic::AnthropicMessages;
+use super::bedrock::BedrockConverse;
 use super::openai_chat::OpenAiChat;
+use super::openai_responses::OpenAiResponses;
 use super::registry::ResolvedProvider;
 
 /// Wire format of the endpoint.
@@ -48,7 +50,9 @@ impl ApiMode {
 }
 
 /// The request URL for a normalised base: OpenAI-style bases get `/chat/completions`;
-/// Anthropic bases get `/v1/messages` (just `/messages` when they already end in `/v1`).
+/// Anthropic bases get `/v1/messages` (just `/messages` when they already end in `/v1`);
+/// Responses bases get `/responses`; Bedrock keeps the base (the model id is in the path, so
+/// `bedrock::converse_url` completes it per request).
 pub fn endpoint(base_url: &str, api_mode: ApiMode) -> String {
     let base = base_url.trim_end_matches('/');
     match api_mode {
@@ -76,9 +80,7 @@ pub fn build(resolved: &ResolvedProvider, client: reqwest::Client) -> Arc<dyn Pr
     match resolved.api_mode {
         ApiMode::ChatCompletions => Arc::new(OpenAiChat::new(resolved, client)),
         ApiMode::AnthropicMessages => Arc::new(AnthropicMessages::new(resolved, client)),
-        // TEMPORARY (issue 18 in progress): the Responses and Bedrock providers land next.
-        ApiMode::CodexResponses | ApiMode::BedrockConverse => {
-            Arc::new(OpenAiChat::new(resolved, client))
-        }
+        ApiMode::CodexResponses => Arc::new(OpenAiResponses::new(resolved, client)),
+        ApiMode::BedrockConverse => Arc::new(BedrockConverse::new(resolved, client)),
     }
 }

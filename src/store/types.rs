@@ -284,6 +284,8 @@ impl MessageRow {
                 .iter()
                 .map(|p| crate::providers::ImagePart::new(p.clone()))
                 .collect(),
+            // Not stored yet: a resumed session replays without them (the API accepts that).
+            codex_reasoning_items: Vec::new(),
         })
     }
 }

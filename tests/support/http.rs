@@ -140,13 +140,15 @@ pub async fn start_chunked(
 }
 
 /// One chunk of a chunked body, flushed immediately so the client sees it now.
-pub async fn write_chunk(stream: &mut TcpStream, data: &str) -> std::io::Result<()> {
+pub async fn write_chunk(stream: &mut TcpStream, data: &[u8]) -> std::io::Result<()> {
     if data.is_empty() {
         // A zero-length chunk would terminate the body.
         return Ok(());
     }
-    let framed = format!("{:x}\r\n{data}\r\n", data.len());
-    stream.write_all(framed.as_bytes()).await?;
+    let mut framed = format!("{:x}\r\n", data.len()).into_bytes();
+    framed.extend_from_slice(data);
+    framed.extend_from_slice(b"\r\n");
+    stream.write_all(&framed).await?;
     stream.flush().await
 }
 

@@ -1,6 +1,6 @@
 //! Test support shared by integration tests and `examples/scripted_provider.rs`: the scripted
-//! provider server, a real HTTP/1.1 server on 127.0.0.1 that speaks OpenAI chat completions
-//! and Anthropic Messages (streamed and not), replays a script of responses and faults, and
+//! provider server, a real HTTP/1.1 server on 127.0.0.1 that speaks OpenAI chat completions,
+//! Anthropic Messages, OpenAI Responses (streamed and not) and Bedrock ConverseStream, replays a script of responses and faults, and
 //! records every request. See `tests/support/README.md` for the script JSON format.
 //!
 //! It never touches the network beyond loopback. Include it with `mod support;` from a test
@@ -13,11 +13,15 @@ mod echo;
 pub mod engine;
 mod http;
 pub mod mcp;
+mod eventstream_bedrock;
 mod reply;
+pub mod request;
 pub mod script;
 pub mod server;
+pub mod sigv4_check;
 mod sse_anthropic;
 mod sse_openai;
+mod sse_responses;
 pub mod tmux;
 pub mod tmux_app;
 

@@ -1,9 +1,9 @@
 //! Turns a scripted [`Response`] into a [`Reply`]: the exact bytes-level plan (status, headers,
 //! SSE events, how the stream ends) the server writes for one request.
 //!
-//! Dialect-specific bodies live in `sse_openai` and `sse_anthropic`; this module holds the
-//! shared parts (error envelopes, faults that look the same in both dialects). It does no I/O,
-//! so every plan is unit-testable.
+//! Dialect-specific bodies live in `sse_openai`, `sse_anthropic`, `sse_responses` and
+//! `eventstream_bedrock`; this module holds the shared parts (error envelopes, faults that
+//! look the same in every dialect). It does no I/O, so every plan is unit-testable.
 
 use std::time::Duration;
 
@@ -12,14 +12,20 @@ use serde_json::json;
 
 use super::script::Response;
 use super::script::ResponseKind;
+use super::eventstream_bedrock;
 use super::sse_anthropic;
 use super::sse_openai;
+use super::sse_responses;
 
 /// Which wire protocol the request used (decided by its path).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
     OpenAi,
     Anthropic,
+    /// OpenAI Responses (`/v1/responses`).
+    Responses,
+    /// AWS Bedrock ConverseStream (`/model/{id}/converse-stream`): always streamed.
+    Bedrock,
 }
 
 /// What the server needs to know about a completion request to answer it.
@@ -40,7 +46,8 @@ impl RequestCtx {
     pub fn from_body(dialect: Dialect, body: &Value, seq: u64) -> Self {
         Self {
             dialect,
-            stream: body.get("stream").and_then(Value::as_bool) == Some(true),
+            stream: dialect == Dialect::Bedrock
+                || body.get("stream").and_then(Value::as_bool) == Some(true),
             include_usage: body
                 .pointer("/stream_options/include_usage")
                 .and_then(Value::as_bool)
@@ -71,6 +78,13 @@ pub enum Reply {
         delay: Duration,
         end: StreamEnd,
     },
+    /// Like `Stream`, with binary chunks (Bedrock's event-stream frames).
+    Frames {
+        content_type: &'static str,
+        frames: Vec<Vec<u8>>,
+        delay: Duration,
+        end: StreamEnd,
+    },
     /// Close with a TCP reset, no bytes sent.
     Reset,
 }
@@ -81,6 +95,8 @@ pub enum StreamEnd {
     Complete,
     /// Keep the connection open and silent for this long, then drop it mid-body.
     StallThenDrop(Duration),
+    /// Close with a TCP reset right after the last event.
+    Reset,
 }
 
 pub const SSE: &str = "text/event-stream";
@@ -120,6 +136,13 @@ pub fn render(resp: &Response, ctx: &RequestCtx) -> Reply {
             reply
         }
         ResponseKind::Reset => Reply::Reset,
+        ResponseKind::ResetAfter { .. } if !ctx.stream => Reply::Reset,
+        ResponseKind::StreamError { code, message, .. } if !ctx.stream => {
+            let text = message
+                .clone()
+                .unwrap_or_else(|| format!("scripted HTTP {code} error"));
+            error(ctx.dialect, *code, &text)
+        }
         ResponseKind::RejectStreaming { then } => render(then, ctx),
         ResponseKind::StallAfter { stall_secs, .. } if !ctx.stream => Reply::Stream {
             content_type: JSON,
@@ -138,6 +161,9 @@ pub fn render(resp: &Response, ctx: &RequestCtx) -> Reply {
             (Dialect::OpenAi, false) => sse_openai::json(resp, ctx),
             (Dialect::Anthropic, true) => sse_anthropic::stream(resp, ctx),
             (Dialect::Anthropic, false) => sse_anthropic::json(resp, ctx),
+            (Dialect::Responses, true) => sse_responses::stream(resp, ctx),
+            (Dialect::Responses, false) => sse_responses::json(resp, ctx),
+            (Dialect::Bedrock, _) => eventstream_bedrock::stream(resp, ctx),
         },
     }
 }
@@ -146,7 +172,19 @@ pub fn render(resp: &Response, ctx: &RequestCtx) -> Reply {
 pub fn error(dialect: Dialect, status: u16, message: &str) -> Reply {
     let kind = error_type(status, message);
     let body = match dialect {
-        Dialect::OpenAi => {
+        Dialect::Bedrock => {
+            let exception = eventstream_bedrock::exception_name(status);
+            return Reply::Fixed {
+                status,
+                headers: vec![(
+                    "x-amzn-ErrorType".into(),
+                    format!("{exception}:http://internal.amazon.com/coral/com.amazon.bedrock/"),
+                )],
+                content_type: JSON,
+                body: json!({ "message": message }).to_string(),
+            };
+        }
+        Dialect::OpenAi | Dialect::Responses => {
             let code = (kind == "context_length_exceeded").then_some(kind);
             let kind = if code.is_some() {
                 "invalid_request_error"
@@ -180,7 +218,7 @@ pub fn exhausted(dialect: Dialect, seq: u64, method: &str, path: &str) -> Reply 
     error(dialect, 500, &message)
 }
 
-fn error_type(status: u16, message: &str) -> &'static str {
+pub fn error_type(status: u16, message: &str) -> &'static str {
     match status {
         400 if message.contains("context length") => "context_length_exceeded",
         400 | 413 | 422 => "invalid_request_error",

@@ -2,7 +2,7 @@
 //! order, loadable from JSON (see `tests/support/README.md`).
 //!
 //! This module only describes responses; it does not know HTTP or any wire dialect (that is
-//! `reply`, `sse_openai` and `sse_anthropic`). Invariant: every value round-trips through
+//! `reply`, `sse_openai`, `sse_anthropic`, `sse_responses` and `eventstream_bedrock`). Invariant: every value round-trips through
 //! serde, so a script written in Rust can be dumped to a file and replayed by the example.
 
 use std::path::Path;
@@ -65,6 +65,21 @@ pub enum ResponseKind {
     MalformedChunk,
     /// A well-formed stream with no content at all.
     Empty,
+    /// HTTP 200, these text chunks, then the dialect's in-stream error (an OpenAI `error`
+    /// chunk, an Anthropic `error` event, a Responses `response.failed`, a Bedrock exception
+    /// frame) for HTTP-equivalent `code`. Non-streamed requests get the HTTP error itself.
+    StreamError {
+        code: u16,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        chunks: Vec<String>,
+    },
+    /// Send these text chunks, then close the socket with a TCP reset mid-body.
+    ResetAfter {
+        #[serde(default)]
+        chunks: Vec<String>,
+    },
     /// Streaming requests get HTTP 400 "streaming is not supported" without consuming this
     /// entry; the next non-streaming request consumes it and gets `then`.
     RejectStreaming { then: Box<Response> },
@@ -217,6 +232,30 @@ impl Response {
         })
     }
 
+    /// An in-stream error equivalent to HTTP `code`, after `chunks` of text.
+    pub fn stream_error<I, S>(code: u16, chunks: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Self::of(ResponseKind::StreamError {
+            code,
+            message: None,
+            chunks: strings(chunks),
+        })
+    }
+
+    /// Text chunks, then a TCP reset in the middle of the body.
+    pub fn reset_after<I, S>(chunks: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Self::of(ResponseKind::ResetAfter {
+            chunks: strings(chunks),
+        })
+    }
+
     pub fn malformed_chunk() -> Self {
         Self::of(ResponseKind::MalformedChunk)
     }
@@ -270,11 +309,25 @@ impl Response {
         self
     }
 
-    /// Sets the error message (a `Status` response only).
+    /// Sets the error message (a `Status` or `StreamError` response only).
     pub fn with_message(mut self, text: &str) -> Self {
-        if let ResponseKind::Status { message, .. } = &mut self.kind {
+        if let ResponseKind::Status { message, .. } | ResponseKind::StreamError { message, .. } =
+            &mut self.kind
+        {
             *message = Some(text.to_owned());
         }
+        self
+    }
+
+    /// Sets the cached-token count reported in the usage.
+    pub fn with_cached_tokens(mut self, cached: u64) -> Self {
+        self.usage.cached_tokens = cached;
+        self
+    }
+
+    /// Sets the reasoning-token count reported in the usage.
+    pub fn with_reasoning_tokens(mut self, reasoning: u64) -> Self {
+        self.usage.reasoning_tokens = reasoning;
         self
     }
 
@@ -345,6 +398,8 @@ mod tests {
             Response::tool_calls([ScriptedCall::terminal("c1", "ls")]).reusing_index_zero(),
             Response::rate_limited(Some(3)),
             Response::reject_streaming(Response::text(["x"]).with_delay_ms(5)),
+            Response::stream_error(429, ["so far"]).with_message("slow down"),
+            Response::reset_after(["half"]),
         ];
         let json = serde_json::to_string(&script).unwrap();
         assert_eq!(parse_script(&json).unwrap(), script);

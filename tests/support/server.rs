@@ -1,12 +1,14 @@
 //! The scripted provider server: accepts connections on 127.0.0.1, records every request, and
 //! answers completion requests from the script queue (or echo mode).
 //!
-//! One request per connection (`Connection: close`). Both completion endpoints share one
-//! queue; a request records and pops under the same lock, so `requests()` order matches the
-//! order script entries were consumed. The server stops when the `ScriptedServer` is dropped.
-//! It does not retry, validate request schemas, or talk to anything but loopback.
+//! One request per connection (`Connection: close`). Every completion endpoint (chat
+//! completions, messages, responses, Bedrock converse-stream) shares one queue; a request
+//! records and pops under the same lock, so `requests()` order matches the order script
+//! entries were consumed. A Bedrock request without a well-formed SigV4 (or bearer)
+//! `Authorization` gets HTTP 403 without consuming an entry. The server stops when the
+//! `ScriptedServer` is dropped. It does not retry, validate request schemas, or talk to
+//! anything but loopback.
 
-use std::collections::BTreeMap;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -30,8 +32,11 @@ use super::reply::Dialect;
 use super::reply::Reply;
 use super::reply::RequestCtx;
 use super::reply::StreamEnd;
+pub use super::request::Endpoint;
+pub use super::request::RecordedRequest;
 use super::script::Response;
 use super::script::ResponseKind;
+use super::sigv4_check;
 
 /// A client that connects but never finishes its request is dropped after this long.
 const READ_TIMEOUT: Duration = Duration::from_secs(60);
@@ -43,92 +48,6 @@ pub enum Mode {
     Script(Vec<Response>),
     /// Answer every request from its own messages (see `echo`), pausing between chunks.
     Echo { delay_ms_between_chunks: u64 },
-}
-
-/// Which API a request addressed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Endpoint {
-    /// `POST /v1/chat/completions` (or `/chat/completions`).
-    ChatCompletions,
-    /// `POST /v1/messages` (or `/messages`).
-    Messages,
-    /// `GET /v1/models` (or `/models`).
-    Models,
-    Other,
-}
-
-impl Endpoint {
-    fn of(method: &str, path: &str) -> Self {
-        let path = path.split('?').next().unwrap_or_default();
-        let path = path.strip_prefix("/v1").unwrap_or(path);
-        match (method, path) {
-            ("POST", "/chat/completions") => Self::ChatCompletions,
-            ("POST", "/messages") => Self::Messages,
-            ("GET", "/models") => Self::Models,
-            _ => Self::Other,
-        }
-    }
-}
-
-/// One request as the server saw it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RecordedRequest {
-    pub method: String,
-    /// Request target as sent (including any query string).
-    pub path: String,
-    /// Header names lowercased.
-    pub headers: BTreeMap<String, String>,
-    /// The body parsed as JSON; `Null` when empty or not JSON.
-    pub body: Value,
-}
-
-impl RecordedRequest {
-    /// A header by case-insensitive name.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .get(&name.to_ascii_lowercase())
-            .map(String::as_str)
-    }
-
-    pub fn endpoint(&self) -> Endpoint {
-        Endpoint::of(&self.method, &self.path)
-    }
-
-    /// The body asked for a streamed answer.
-    pub fn is_streaming(&self) -> bool {
-        self.body.get("stream").and_then(Value::as_bool) == Some(true)
-    }
-
-    /// The `content` of every `tool` message in the body, in order (OpenAI format).
-    pub fn tool_results(&self) -> Vec<String> {
-        self.messages()
-            .iter()
-            .filter(|m| m["role"] == "tool")
-            .map(|m| m["content"].as_str().unwrap_or_default().to_string())
-            .collect()
-    }
-
-    /// The names of the tools offered in the body (OpenAI format).
-    pub fn tool_names(&self) -> Vec<String> {
-        self.body["tools"]
-            .as_array()
-            .map(|tools| {
-                tools
-                    .iter()
-                    .filter_map(|t| t["function"]["name"].as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// The body's `messages` array (empty if absent).
-    pub fn messages(&self) -> &[Value] {
-        self.body
-            .get("messages")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-    }
 }
 
 enum Source {
@@ -314,11 +233,11 @@ impl ScriptedServer {
         self.shared.lock().requests.clone()
     }
 
-    /// Only the completion requests (chat completions and messages), in arrival order.
+    /// Only the completion requests (every wire format), in arrival order.
     pub fn completion_requests(&self) -> Vec<RecordedRequest> {
         self.requests()
             .into_iter()
-            .filter(|r| matches!(r.endpoint(), Endpoint::ChatCompletions | Endpoint::Messages))
+            .filter(|r| r.endpoint().is_completion())
             .collect()
     }
 
@@ -390,13 +309,21 @@ fn answer(shared: &Shared, raw: http::RawRequest) -> Reply {
     let dialect = match endpoint {
         Endpoint::ChatCompletions => Dialect::OpenAi,
         Endpoint::Messages => Dialect::Anthropic,
+        Endpoint::Responses => Dialect::Responses,
+        Endpoint::ConverseStream => Dialect::Bedrock,
         Endpoint::Models => return models(),
         Endpoint::Other => {
             let message = format!("no route for {} {}", raw.method, raw.path);
             return reply::error(Dialect::OpenAi, 404, &message);
         }
     };
-    let ctx = RequestCtx::from_body(dialect, &body, seq);
+    let mut ctx = RequestCtx::from_body(dialect, &body, seq);
+    if dialect == Dialect::Bedrock {
+        if let Err(why) = sigv4_check::check(&raw.headers) {
+            return reply::error(Dialect::Bedrock, 403, &why);
+        }
+        ctx.model = super::request::converse_model(&raw.path).unwrap_or_default();
+    }
     match &mut inner.source {
         Source::Echo { delay_ms } => {
             reply::render(&echo_response(&body, seq).with_delay_ms(*delay_ms), &ctx)
@@ -443,25 +370,41 @@ async fn write_reply(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()
             events,
             delay,
             end,
-        } => {
-            http::start_chunked(stream, 200, content_type).await?;
-            for (i, event) in events.iter().enumerate() {
-                if i > 0 && !delay.is_zero() {
-                    tokio::time::sleep(delay).await;
-                }
-                http::write_chunk(stream, event).await?;
-            }
-            match end {
-                StreamEnd::Complete => {
-                    http::finish_chunks(stream).await?;
-                    stream.shutdown().await
-                }
-                // Dropping without the final chunk: the client sees a truncated body.
-                StreamEnd::StallThenDrop(stall) => {
-                    tokio::time::sleep(stall).await;
-                    Ok(())
-                }
-            }
+        } => write_stream(stream, content_type, &events, delay, end).await,
+        Reply::Frames {
+            content_type,
+            frames,
+            delay,
+            end,
+        } => write_stream(stream, content_type, &frames, delay, end).await,
+    }
+}
+
+/// A chunked 200 body, one chunk per event, ending as `end` says.
+async fn write_stream<T: AsRef<[u8]>>(
+    stream: &mut TcpStream,
+    content_type: &str,
+    events: &[T],
+    delay: Duration,
+    end: StreamEnd,
+) -> std::io::Result<()> {
+    http::start_chunked(stream, 200, content_type).await?;
+    for (i, event) in events.iter().enumerate() {
+        if i > 0 && !delay.is_zero() {
+            tokio::time::sleep(delay).await;
         }
+        http::write_chunk(stream, event.as_ref()).await?;
+    }
+    match end {
+        StreamEnd::Complete => {
+            http::finish_chunks(stream).await?;
+            stream.shutdown().await
+        }
+        // Dropping without the final chunk: the client sees a truncated body.
+        StreamEnd::StallThenDrop(stall) => {
+            tokio::time::sleep(stall).await;
+            Ok(())
+        }
+        StreamEnd::Reset => stream.set_zero_linger(),
     }
 }

@@ -135,6 +135,34 @@ pub fn stream(resp: &Response, ctx: &RequestCtx) -> Reply {
             }
             end = StreamEnd::StallThenDrop(Duration::from_secs(*stall_secs));
         }
+        ResponseKind::StreamError {
+            code,
+            message,
+            chunks,
+        } => {
+            if !chunks.is_empty() {
+                let i = e.start_block(json!({"type": "text", "text": ""}));
+                for t in chunks {
+                    e.delta(i, json!({"type": "text_delta", "text": t}));
+                }
+            }
+            let text = message.clone().unwrap_or_else(|| format!("scripted {code} error"));
+            let kind = match super::reply::error_type(*code, &text) {
+                "context_length_exceeded" => "invalid_request_error",
+                other => other,
+            };
+            e.push(
+                "error",
+                json!({"type": "error", "error": {"type": kind, "message": text}}),
+            );
+        }
+        ResponseKind::ResetAfter { chunks } => {
+            let i = e.start_block(json!({"type": "text", "text": ""}));
+            for t in chunks {
+                e.delta(i, json!({"type": "text_delta", "text": t}));
+            }
+            end = StreamEnd::Reset;
+        }
         ResponseKind::MalformedChunk => {
             let i = e.start_block(json!({"type": "text", "text": ""}));
             e.delta(i, json!({"type": "text_delta", "text": "partial"}));

@@ -117,6 +117,25 @@ pub fn stream(resp: &Response, ctx: &RequestCtx) -> Reply {
             c.push(json!({"content": "partial"}), None);
             c.events.push("data: {not json\n\n".into());
         }
+        ResponseKind::StreamError {
+            code,
+            message,
+            chunks,
+        } => {
+            for t in chunks {
+                c.push(json!({"content": t}), None);
+            }
+            // OpenRouter's mid-stream error chunk.
+            let text = message.clone().unwrap_or_else(|| format!("scripted {code} error"));
+            let error = json!({"error": {"code": code, "message": text}});
+            c.events.push(format!("data: {error}\n\n"));
+        }
+        ResponseKind::ResetAfter { chunks } => {
+            for t in chunks {
+                c.push(json!({"content": t}), None);
+            }
+            end = StreamEnd::Reset;
+        }
         // Empty, plus kinds `reply::render` never hands us: a contentless but valid stream.
         _ => c.finish("stop", &resp.usage),
     }
