@@ -297,6 +297,7 @@ async fn serve(mut stream: TcpStream, shared: &Shared) {
 fn answer(shared: &Shared, raw: http::RawRequest) -> Reply {
     let body: Value = serde_json::from_slice(&raw.body).unwrap_or(Value::Null);
     let endpoint = Endpoint::of(&raw.method, &raw.path);
+    let auth = (endpoint == Endpoint::ConverseStream).then(|| sigv4_check::check(&raw.headers));
     let mut inner = shared.lock();
     inner.requests.push(RecordedRequest {
         method: raw.method.clone(),
@@ -319,7 +320,7 @@ fn answer(shared: &Shared, raw: http::RawRequest) -> Reply {
     };
     let mut ctx = RequestCtx::from_body(dialect, &body, seq);
     if dialect == Dialect::Bedrock {
-        if let Err(why) = sigv4_check::check(&raw.headers) {
+        if let Some(Err(why)) = auth {
             return reply::error(Dialect::Bedrock, 403, &why);
         }
         ctx.model = super::request::converse_model(&raw.path).unwrap_or_default();
