@@ -159,7 +159,10 @@ fn assert_wire(format: Format, req: &RecordedRequest) {
             assert_eq!(req.converse_model().as_deref(), Some(BEDROCK_MODEL));
             let sig = sigv4_check::parse(req.header("authorization").unwrap()).unwrap();
             assert_eq!(sig.access_key_id, AWS_KEY_ID);
-            assert_eq!((sig.region.as_str(), sig.service.as_str()), ("eu-west-3", "bedrock"));
+            assert_eq!(
+                (sig.region.as_str(), sig.service.as_str()),
+                ("eu-west-3", "bedrock")
+            );
             for signed in ["host", "x-amz-date", "content-type"] {
                 assert!(sig.signed_headers.iter().any(|h| h == signed), "{sig:?}");
             }
@@ -278,7 +281,10 @@ async fn fault(
 async fn auth_failure_is_final() {
     for format in FORMATS {
         let (r, _, n) = fault(format, vec![Response::status(401), Response::text(["x"])]).await;
-        assert!(matches!(r, Err(ProviderError::Auth { .. })), "{format:?}: {r:?}");
+        assert!(
+            matches!(r, Err(ProviderError::Auth { .. })),
+            "{format:?}: {r:?}"
+        );
         assert_eq!(n, 1);
     }
 }
@@ -293,7 +299,10 @@ async fn rate_limit_is_retried_after_retry_after() {
         )
         .await;
         assert_eq!(r.unwrap().text, "after", "{format:?}");
-        assert!(started.elapsed() >= Duration::from_millis(950), "{format:?}");
+        assert!(
+            started.elapsed() >= Duration::from_millis(950),
+            "{format:?}"
+        );
         assert_eq!(n, 2);
     }
 }
@@ -336,7 +345,10 @@ async fn a_silent_stream_is_retried_once_as_a_hang() {
             ],
         )
         .await;
-        assert!(matches!(r, Err(ProviderError::Hang { .. })), "{format:?}: {r:?}");
+        assert!(
+            matches!(r, Err(ProviderError::Hang { .. })),
+            "{format:?}: {r:?}"
+        );
         assert_eq!(n, 2, "a hang is retried once");
     }
 }
@@ -345,7 +357,10 @@ async fn a_silent_stream_is_retried_once_as_a_hang() {
 async fn malformed_chunks_mid_stream_resets_and_context_overflow_are_reported() {
     for format in FORMATS {
         let (r, deltas, n) = fault(format, vec![Response::malformed_chunk()]).await;
-        assert!(matches!(r, Err(ProviderError::BadResponse { .. })), "{format:?}: {r:?}");
+        assert!(
+            matches!(r, Err(ProviderError::BadResponse { .. })),
+            "{format:?}: {r:?}"
+        );
         assert_eq!((deltas, n), (vec![StreamDelta::Text("partial".into())], 1));
 
         // Text already shown is not shown twice: a reset after it is reported, not retried.
@@ -354,7 +369,10 @@ async fn malformed_chunks_mid_stream_resets_and_context_overflow_are_reported() 
             vec![Response::reset_after(["par"]), Response::text(["dup"])],
         )
         .await;
-        assert!(matches!(r, Err(ProviderError::Transport { .. })), "{format:?}: {r:?}");
+        assert!(
+            matches!(r, Err(ProviderError::Transport { .. })),
+            "{format:?}: {r:?}"
+        );
         assert_eq!((deltas, n), (vec![StreamDelta::Text("par".into())], 1));
 
         let (r, _, _) = fault(format, vec![Response::context_too_long()]).await;
@@ -370,7 +388,10 @@ async fn malformed_chunks_mid_stream_resets_and_context_overflow_are_reported() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bedrock_without_credentials_sends_nothing_and_says_what_to_set() {
     let server = ScriptedServer::start([Response::text(["x"])]).await;
-    let env = HashMap::from([("HOME".to_string(), "/nonexistent-hermes-wire-test".to_string())]);
+    let env = HashMap::from([(
+        "HOME".to_string(),
+        "/nonexistent-hermes-wire-test".to_string(),
+    )]);
     let p = provider_with(&server, Format::Bedrock, &env);
     let (r, _) = complete(&p, Format::Bedrock).await;
     let err = r.unwrap_err();
@@ -385,8 +406,14 @@ async fn bedrock_without_credentials_sends_nothing_and_says_what_to_set() {
 async fn bedrock_api_keys_are_bearer_tokens_and_unsigned_requests_are_refused() {
     let server = ScriptedServer::start([Response::text(["keyed"])]).await;
     let env = HashMap::from([
-        ("AWS_BEARER_TOKEN_BEDROCK".to_string(), "bedrock-api-key".to_string()),
-        ("HOME".to_string(), "/nonexistent-hermes-wire-test".to_string()),
+        (
+            "AWS_BEARER_TOKEN_BEDROCK".to_string(),
+            "bedrock-api-key".to_string(),
+        ),
+        (
+            "HOME".to_string(),
+            "/nonexistent-hermes-wire-test".to_string(),
+        ),
     ]);
     let p = provider_with(&server, Format::Bedrock, &env);
     assert_eq!(complete(&p, Format::Bedrock).await.0.unwrap().text, "keyed");
@@ -395,14 +422,22 @@ async fn bedrock_api_keys_are_bearer_tokens_and_unsigned_requests_are_refused() 
 
     // The server's check: no Authorization, a 403 in Bedrock's envelope, no entry consumed.
     server.push(Response::text(["unused"]));
-    let url = format!(
-        "{}/model/m/converse-stream",
-        server.root_url()
-    );
-    let resp = reqwest::Client::new().post(url).body("{}").send().await.unwrap();
+    let url = format!("{}/model/m/converse-stream", server.root_url());
+    let resp = reqwest::Client::new()
+        .post(url)
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status().as_u16(), 403);
-    let error_type = resp.headers()["x-amzn-errortype"].to_str().unwrap().to_string();
-    assert!(error_type.starts_with("AccessDeniedException"), "{error_type}");
+    let error_type = resp.headers()["x-amzn-errortype"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        error_type.starts_with("AccessDeniedException"),
+        "{error_type}"
+    );
     assert_eq!(server.remaining(), 1);
 }
 
@@ -444,7 +479,10 @@ async fn an_engine_turn_with_a_tool_call_in_each_format() {
                 let pos = items.iter().position(|i| i["type"] == "reasoning").unwrap();
                 assert_eq!(items[pos]["encrypted_content"], "enc-scripted-1-0");
                 assert!(items[pos].get("id").is_none() && items[pos].get("_issuer_kind").is_none());
-                assert_eq!(items[pos + 1], json!({"role":"assistant","content":"Hello."}));
+                assert_eq!(
+                    items[pos + 1],
+                    json!({"role":"assistant","content":"Hello."})
+                );
                 let outputs = requests[2].function_call_outputs();
                 assert_eq!(outputs[0].0, "call_1");
                 outputs[0].1.as_str().unwrap().to_string()

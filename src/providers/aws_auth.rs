@@ -140,7 +140,10 @@ pub enum AwsCredentialError {
     #[error(
         "no AWS credentials found for Bedrock: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or AWS_BEARER_TOKEN_BEDROCK in HERMES_HOME/.env, or add a [{profile}] section to {credentials}"
     )]
-    NotFound { profile: String, credentials: String },
+    NotFound {
+        profile: String,
+        credentials: String,
+    },
     #[error(
         "AWS profile `{profile}` was not found in {credentials} or {config} (AWS_PROFILE names it)"
     )]
@@ -368,9 +371,11 @@ pub fn region_of_host(host: &str) -> Option<String> {
     let service = labels.next()?;
     let region = labels.next()?;
     let rest: Vec<&str> = labels.collect();
-    let aws_domain = matches!(rest.as_slice(), ["amazonaws", "com"] | ["amazonaws", "com", "cn"]);
-    (service.starts_with("bedrock") && aws_domain && !region.is_empty())
-        .then(|| region.to_string())
+    let aws_domain = matches!(
+        rest.as_slice(),
+        ["amazonaws", "com"] | ["amazonaws", "com", "cn"]
+    );
+    (service.starts_with("bedrock") && aws_domain && !region.is_empty()).then(|| region.to_string())
 }
 
 /// Signing failed (a malformed URL or header; never a secret in the message).

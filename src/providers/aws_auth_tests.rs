@@ -46,7 +46,10 @@ fn capture_reads_the_variables_and_hides_secrets() {
     assert_eq!(env.profile.as_deref(), Some("work"));
     assert!(env.session_token.is_none(), "blank counts as unset");
     let debug = format!("{env:?}");
-    assert!(!debug.contains("very-secret-value") && !debug.contains("AKIAEXAMPLE"), "{debug}");
+    assert!(
+        !debug.contains("very-secret-value") && !debug.contains("AKIAEXAMPLE"),
+        "{debug}"
+    );
 }
 
 #[test]
@@ -59,7 +62,11 @@ fn precedence_bearer_then_environment_then_profile_files() {
     );
     let from_file = load(&env_with(home.path(), &[]), None).unwrap();
     assert_eq!(keys_of(&from_file), ("AKIDFILE", "file-secret", None));
-    assert!(from_file.source.contains("profile default"), "{}", from_file.source);
+    assert!(
+        from_file.source.contains("profile default"),
+        "{}",
+        from_file.source
+    );
 
     let env_keys = env_with(
         home.path(),
@@ -76,7 +83,10 @@ fn precedence_bearer_then_environment_then_profile_files() {
 
     let bearer = env_with(
         home.path(),
-        &[("AWS_BEARER_TOKEN_BEDROCK", "bedrock-key"), ("AWS_ACCESS_KEY_ID", "AKIDENV")],
+        &[
+            ("AWS_BEARER_TOKEN_BEDROCK", "bedrock-key"),
+            ("AWS_ACCESS_KEY_ID", "AKIDENV"),
+        ],
     );
     assert!(matches!(
         load(&bearer, None).unwrap().auth,
@@ -115,13 +125,21 @@ fn region_order_url_then_environment_then_profile_then_default() {
     write(home.path(), "config", "[default]\nregion = us-west-2\n");
     let keys = [("AWS_ACCESS_KEY_ID", "A"), ("AWS_SECRET_ACCESS_KEY", "S")];
     let env = env_with(home.path(), &keys);
-    assert_eq!(load(&env, Some("eu-central-1")).unwrap().region, "eu-central-1");
+    assert_eq!(
+        load(&env, Some("eu-central-1")).unwrap().region,
+        "eu-central-1"
+    );
     assert_eq!(load(&env, None).unwrap().region, "us-west-2");
-    let with_region = env_with(home.path(), &[keys[0], keys[1], ("AWS_REGION", "ca-central-1")]);
+    let with_region = env_with(
+        home.path(),
+        &[keys[0], keys[1], ("AWS_REGION", "ca-central-1")],
+    );
     assert_eq!(load(&with_region, None).unwrap().region, "ca-central-1");
     let empty_home = tempfile::tempdir().unwrap();
     assert_eq!(
-        load(&env_with(empty_home.path(), &keys), None).unwrap().region,
+        load(&env_with(empty_home.path(), &keys), None)
+            .unwrap()
+            .region,
         DEFAULT_REGION
     );
 }
@@ -129,10 +147,18 @@ fn region_order_url_then_environment_then_profile_then_default() {
 #[test]
 fn unusable_setups_say_what_to_do() {
     let home = tempfile::tempdir().unwrap();
-    let none = load(&env_with(home.path(), &[]), None).unwrap_err().to_string();
-    assert!(none.contains("AWS_ACCESS_KEY_ID") && none.contains("HERMES_HOME/.env"), "{none}");
+    let none = load(&env_with(home.path(), &[]), None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        none.contains("AWS_ACCESS_KEY_ID") && none.contains("HERMES_HOME/.env"),
+        "{none}"
+    );
     let half = load(&env_with(home.path(), &[("AWS_ACCESS_KEY_ID", "A")]), None).unwrap_err();
-    assert!(matches!(half, AwsCredentialError::PartialKeys { .. }), "{half:?}");
+    assert!(
+        matches!(half, AwsCredentialError::PartialKeys { .. }),
+        "{half:?}"
+    );
     write(
         home.path(),
         "config",
@@ -141,11 +167,24 @@ fn unusable_setups_say_what_to_do() {
     let sso = load(&env_with(home.path(), &[("AWS_PROFILE", "corp")]), None)
         .unwrap_err()
         .to_string();
-    assert!(sso.contains("SSO") && sso.contains("export-credentials"), "{sso}");
-    write(home.path(), "credentials", "[default]\naws_access_key_id = A\n");
+    assert!(
+        sso.contains("SSO") && sso.contains("export-credentials"),
+        "{sso}"
+    );
+    write(
+        home.path(),
+        "credentials",
+        "[default]\naws_access_key_id = A\n",
+    );
     let incomplete = load(&env_with(home.path(), &[]), None).unwrap_err();
     assert!(
-        matches!(incomplete, AwsCredentialError::IncompleteProfile { missing: "aws_secret_access_key", .. }),
+        matches!(
+            incomplete,
+            AwsCredentialError::IncompleteProfile {
+                missing: "aws_secret_access_key",
+                ..
+            }
+        ),
         "{incomplete:?}"
     );
 }

@@ -202,14 +202,17 @@ impl<'s> Converse<'s> {
                 call.arguments = "{}".into();
             }
         }
-        self.out.finish(calls).map_err(|e| match (e, reason.as_deref()) {
-            (ProviderError::EmptyResponse, Some(r @ ("content_filtered" | "guardrail_intervened"))) => {
-                ProviderError::BadResponse {
+        self.out
+            .finish(calls)
+            .map_err(|e| match (e, reason.as_deref()) {
+                (
+                    ProviderError::EmptyResponse,
+                    Some(r @ ("content_filtered" | "guardrail_intervened")),
+                ) => ProviderError::BadResponse {
                     message: format!("Bedrock blocked the response ({r})"),
-                }
-            }
-            (e, _) => e,
-        })
+                },
+                (e, _) => e,
+            })
     }
 }
 
@@ -289,9 +292,7 @@ pub fn classify_exception(
             message: format!("Bedrock failed ({described})"),
         },
         "validation" | "resourcenotfound" | "modelnotfound" | "conflict" => {
-            ProviderError::BadResponse {
-                message: described,
-            }
+            ProviderError::BadResponse { message: described }
         }
         _ => match status {
             Some(status) => classify_status(status, retry_after, &described),

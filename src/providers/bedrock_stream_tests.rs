@@ -142,7 +142,11 @@ async fn reasoning_text_parallel_tools_and_usage() {
 async fn exceptions_map_to_typed_errors() {
     let cases = [
         ("throttlingException", "Too many requests", "rate"),
-        ("validationException", "Input is too long for requested model.", "context"),
+        (
+            "validationException",
+            "Input is too long for requested model.",
+            "context",
+        ),
         ("modelStreamErrorException", "The model failed", "transport"),
         ("validationException", "Malformed input request", "bad"),
         ("accessDeniedException", "no access to the model", "auth"),
@@ -189,7 +193,10 @@ async fn truncation_and_corruption_are_reported() {
     );
     // A valid frame whose payload is not JSON.
     let garbage = frame(
-        &[(":event-type", "contentBlockDelta"), (":message-type", "event")],
+        &[
+            (":event-type", "contentBlockDelta"),
+            (":message-type", "event"),
+        ],
         b"{not json",
     );
     let err = run_frames(&[garbage], 64).await.0.unwrap_err();
@@ -227,7 +234,10 @@ fn http_errors_use_the_error_type_header() {
         &response(429, r#"{"message":"Too many tokens, please wait"}"#),
         Some("ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/"),
     );
-    assert!(matches!(f.error, ProviderError::RateLimited { .. }), "{f:?}");
+    assert!(
+        matches!(f.error, ProviderError::RateLimited { .. }),
+        "{f:?}"
+    );
     let f = classify_http_error(
         &response(
             400,
@@ -235,9 +245,15 @@ fn http_errors_use_the_error_type_header() {
         ),
         Some("ValidationException"),
     );
-    assert!(matches!(f.error, ProviderError::ContextTooLong { .. }), "{f:?}");
+    assert!(
+        matches!(f.error, ProviderError::ContextTooLong { .. }),
+        "{f:?}"
+    );
     let f = classify_http_error(
-        &response(403, r#"{"message":"The security token included in the request is invalid."}"#),
+        &response(
+            403,
+            r#"{"message":"The security token included in the request is invalid."}"#,
+        ),
         Some("UnrecognizedClientException"),
     );
     assert!(
@@ -245,10 +261,16 @@ fn http_errors_use_the_error_type_header() {
         "{f:?}"
     );
     let f = classify_http_error(
-        &response(400, r#"{"__type":"com.amazon.coral.validate#ValidationException","message":"bad"}"#),
+        &response(
+            400,
+            r#"{"__type":"com.amazon.coral.validate#ValidationException","message":"bad"}"#,
+        ),
         None,
     );
-    assert!(matches!(f.error, ProviderError::BadResponse { .. }), "{f:?}");
+    assert!(
+        matches!(f.error, ProviderError::BadResponse { .. }),
+        "{f:?}"
+    );
     let f = classify_http_error(&response(503, "upstream down"), None);
     assert!(matches!(f.error, ProviderError::Transport { .. }), "{f:?}");
 }

@@ -174,7 +174,9 @@ impl OpenAiResponses {
             if shape.replay && rejects_replay(&error) && body_replays(&body) {
                 tracing::warn!(provider = %self.name, "the server could not decrypt replayed reasoning; not replaying reasoning from now on");
                 self.replay_off.store(true, Ordering::Relaxed);
-            } else if shape.reasoning && rejects_reasoning(&error) && body.get("reasoning").is_some()
+            } else if shape.reasoning
+                && rejects_reasoning(&error)
+                && body.get("reasoning").is_some()
             {
                 tracing::warn!(provider = %self.name, model = %request.model, "the model does not take reasoning parameters; not sending them from now on");
                 self.reasoning_off.store(true, Ordering::Relaxed);
@@ -241,9 +243,14 @@ fn rejects_reasoning(error: &ErrorResponse) -> bool {
     let body = error.body.to_lowercase();
     matches!(error.status, 400 | 422)
         && body.contains("reasoning")
-        && ["not supported", "unsupported", "not support", "unknown parameter"]
-            .iter()
-            .any(|m| body.contains(m))
+        && [
+            "not supported",
+            "unsupported",
+            "not support",
+            "unknown parameter",
+        ]
+        .iter()
+        .any(|m| body.contains(m))
 }
 
 fn body_replays(body: &Value) -> bool {
@@ -303,7 +310,10 @@ pub fn build_body(request: &ChatRequest, shape: &Shape) -> Value {
             body["include"] = include;
         }
     }
-    if let Some(max) = request.max_tokens.filter(|_| shape.backend != Backend::Codex) {
+    if let Some(max) = request
+        .max_tokens
+        .filter(|_| shape.backend != Backend::Codex)
+    {
         body["max_output_tokens"] = json!(max);
     }
     body
@@ -371,10 +381,10 @@ fn assistant_items(
         let Some(fields) = item.as_object() else {
             continue;
         };
-        if !fields
+        if fields
             .get("encrypted_content")
             .and_then(Value::as_str)
-            .is_some_and(|c| !c.is_empty())
+            .is_none_or(str::is_empty)
         {
             continue;
         }

@@ -112,7 +112,8 @@ fn body_in_responses_format() {
 
 #[test]
 fn cache_key_follows_the_static_prefix_only() {
-    let key = |req: &ChatRequest| build_body(req, &shape(Backend::Generic))["prompt_cache_key"].clone();
+    let key =
+        |req: &ChatRequest| build_body(req, &shape(Backend::Generic))["prompt_cache_key"].clone();
     let one = request(vec![Message::user("a")]);
     let two = request(vec![Message::user("b"), Message::assistant("c", vec![])]);
     assert_eq!(key(&one), key(&two));
@@ -146,7 +147,10 @@ fn images_are_input_images_in_user_messages_and_tool_outputs() {
     let c = call("call_1", "vision_analyze", "{}");
     let items = input_items(
         &[
-            with_images(Message::user("what is this?"), vec![png("/i/a.png", "AAAA")]),
+            with_images(
+                Message::user("what is this?"),
+                vec![png("/i/a.png", "AAAA")],
+            ),
             Message::assistant("", vec![c.clone()]),
             with_images(
                 Message::tool_result(&c, "loaded"),
@@ -173,7 +177,10 @@ fn images_are_input_images_in_user_messages_and_tool_outputs() {
 #[test]
 fn backends_get_their_quirks() {
     assert_eq!(Backend::of("https://api.x.ai/v1"), Backend::Xai);
-    assert_eq!(Backend::of("https://models.github.ai/inference"), Backend::Github);
+    assert_eq!(
+        Backend::of("https://models.github.ai/inference"),
+        Backend::Github
+    );
     assert_eq!(
         Backend::of("https://chatgpt.com/backend-api/codex"),
         Backend::Codex
@@ -181,7 +188,10 @@ fn backends_get_their_quirks() {
     assert_eq!(Backend::of("https://api.openai.com/v1"), Backend::Generic);
     let req = request(vec![Message::user("hi")]);
     let xai = build_body(&req, &shape(Backend::Xai));
-    assert!(xai.get("reasoning").is_none(), "gpt-5 is not a Grok effort model");
+    assert!(
+        xai.get("reasoning").is_none(),
+        "gpt-5 is not a Grok effort model"
+    );
     assert_eq!(xai["include"], json!(["reasoning.encrypted_content"]));
     let grok = ChatRequest {
         model: "grok-4.3".into(),
@@ -232,7 +242,8 @@ fn provider_for(server: &TestServer) -> Arc<dyn Provider> {
 }
 
 fn sse_text(text: &str) -> String {
-    let delta = json!({"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":text});
+    let delta =
+        json!({"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":text});
     let done = json!({"type":"response.completed","response":{"status":"completed","output":[]}});
     format!("event: a\ndata: {delta}\n\nevent: b\ndata: {done}\n\n")
 }
@@ -272,9 +283,18 @@ async fn posts_to_responses_with_the_key_and_falls_back_without_replay_once() {
     assert!(heads[0].starts_with("post /v1/responses "), "{}", heads[0]);
     assert!(heads[0].contains("authorization: bearer sk-test-responses-key"));
     let bodies = server.bodies();
-    let replays = |b: &Value| b["input"].as_array().unwrap().iter().any(|i| i["type"] == "reasoning");
+    let replays = |b: &Value| {
+        b["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["type"] == "reasoning")
+    };
     assert!(replays(&bodies[0]), "the first request replays the item");
-    assert!(!replays(&bodies[1]) && !replays(&bodies[2]), "then never again");
+    assert!(
+        !replays(&bodies[1]) && !replays(&bodies[2]),
+        "then never again"
+    );
     assert_eq!(bodies[1]["include"], json!([]));
 }
 

@@ -194,7 +194,12 @@ impl<'s> Responses<'s> {
                 self.usage(&response["usage"]);
                 if !self.saw_items {
                     // Some relays put the items only in the final object.
-                    for (i, item) in response["output"].as_array().into_iter().flatten().enumerate() {
+                    for (i, item) in response["output"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                    {
                         let key = item["id"]
                             .as_str()
                             .map_or_else(|| format!("#{i}"), str::to_string);
@@ -289,7 +294,9 @@ impl<'s> Responses<'s> {
                 if let Some(name) = item["name"].as_str().filter(|n| !n.is_empty()) {
                     call.name = name.to_string();
                 }
-                let args = item["arguments"].as_str().or_else(|| item["input"].as_str());
+                let args = item["arguments"]
+                    .as_str()
+                    .or_else(|| item["input"].as_str());
                 if let Some(args) = args.filter(|a| !a.is_empty()) {
                     call.arguments = args.to_string();
                 }
@@ -374,21 +381,24 @@ impl<'s> Responses<'s> {
             Terminal::Incomplete(_) => "incomplete".into(),
         });
         let items = std::mem::take(&mut self.reasoning_items);
-        let mut completion = self.out.finish(self.calls).map_err(|e| match (e, &terminal) {
-            (ProviderError::EmptyResponse, Terminal::Incomplete(reason)) => {
-                ProviderError::BadResponse {
-                    message: format!(
-                        "the response stopped before any answer (incomplete: {reason}){}",
-                        if reason == "max_output_tokens" {
-                            " — raise model.max_tokens"
-                        } else {
-                            ""
-                        }
-                    ),
+        let mut completion = self
+            .out
+            .finish(self.calls)
+            .map_err(|e| match (e, &terminal) {
+                (ProviderError::EmptyResponse, Terminal::Incomplete(reason)) => {
+                    ProviderError::BadResponse {
+                        message: format!(
+                            "the response stopped before any answer (incomplete: {reason}){}",
+                            if reason == "max_output_tokens" {
+                                " — raise model.max_tokens"
+                            } else {
+                                ""
+                            }
+                        ),
+                    }
                 }
-            }
-            (e, _) => e,
-        })?;
+                (e, _) => e,
+            })?;
         completion.codex_reasoning_items = items;
         Ok(completion)
     }
@@ -396,7 +406,10 @@ impl<'s> Responses<'s> {
 
 fn is_narration(item: &Value) -> bool {
     matches!(
-        item["phase"].as_str().map(str::to_ascii_lowercase).as_deref(),
+        item["phase"]
+            .as_str()
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
         Some("commentary" | "analysis")
     )
 }
@@ -450,8 +463,13 @@ fn error_of(error: &Value) -> ProviderError {
             status: 401,
             message: described,
         },
-        "server_error" | "internal_error" | "server_is_overloaded" | "overloaded"
-        | "service_unavailable" | "timeout" | "api_error" => ProviderError::Transport {
+        "server_error"
+        | "internal_error"
+        | "server_is_overloaded"
+        | "overloaded"
+        | "service_unavailable"
+        | "timeout"
+        | "api_error" => ProviderError::Transport {
             message: format!("the provider failed mid-response ({described})"),
         },
         _ => ProviderError::BadResponse { message: described },

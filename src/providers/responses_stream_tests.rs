@@ -16,7 +16,10 @@ const ISSUER: &str = "other:http://127.0.0.1:1/v1";
 fn sse(events: &[Value]) -> Vec<Result<Vec<u8>, ProviderError>> {
     let mut text = String::new();
     for e in events {
-        text.push_str(&format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()));
+        text.push_str(&format!(
+            "event: {}\ndata: {e}\n\n",
+            e["type"].as_str().unwrap()
+        ));
     }
     text.as_bytes().chunks(11).map(|c| Ok(c.to_vec())).collect()
 }
@@ -81,17 +84,21 @@ async fn text_reasoning_and_usage_with_cached_and_reasoning_tokens() {
     assert_eq!(c.finish_reason.as_deref(), Some("stop"));
     assert_eq!(
         c.codex_reasoning_items,
-        vec![json!({"type":"reasoning","id":"rs_1","encrypted_content":"ENC1",
+        vec![
+            json!({"type":"reasoning","id":"rs_1","encrypted_content":"ENC1",
             "summary":[{"type":"summary_text","text":"Think"},{"type":"summary_text","text":"More"}],
-            "_issuer_kind": ISSUER})]
+            "_issuer_kind": ISSUER})
+        ]
     );
     assert_eq!(deltas[0], StreamDelta::Reasoning("Think".into()));
     assert!(deltas.contains(&StreamDelta::Text("Hel".into())));
 }
 
 fn call_events(index: u64, item: &str, call_id: &str, name: &str, args: &[&str]) -> Vec<Value> {
-    let mut events = vec![json!({"type":"response.output_item.added","output_index":index,
-        "item":{"id":item,"type":"function_call","status":"in_progress","call_id":call_id,"name":name,"arguments":""}})];
+    let mut events = vec![
+        json!({"type":"response.output_item.added","output_index":index,
+        "item":{"id":item,"type":"function_call","status":"in_progress","call_id":call_id,"name":name,"arguments":""}}),
+    ];
     for a in args {
         events.push(json!({"type":"response.function_call_arguments.delta","item_id":item,"output_index":index,"delta":a}));
     }
@@ -101,7 +108,13 @@ fn call_events(index: u64, item: &str, call_id: &str, name: &str, args: &[&str])
 #[tokio::test]
 async fn parallel_function_calls_interleaved_and_finished_by_done() {
     let mut events = call_events(0, "fc_a", "call_a", "read_file", &["{\"pa", "th\":"]);
-    events.extend(call_events(1, "fc_b", "call_b", "terminal", &["{\"command\":\"ls\"}"]));
+    events.extend(call_events(
+        1,
+        "fc_b",
+        "call_b",
+        "terminal",
+        &["{\"command\":\"ls\"}"],
+    ));
     // The first call's remaining arguments arrive after the second started.
     events.push(json!({"type":"response.function_call_arguments.delta","item_id":"fc_a","output_index":0,"delta":"\"a\"}"}));
     events.push(json!({"type":"response.function_call_arguments.done","item_id":"fc_a","output_index":0,"arguments":"{\"path\":\"a\"}"}));
@@ -185,9 +198,7 @@ async fn commentary_is_reasoning_and_transient_reasoning_is_not_kept() {
 
 #[tokio::test]
 async fn failures_map_to_typed_errors() {
-    let failed = |code: &str, message: &str| {
-        json!({"type":"response.failed","response":{"status":"failed","error":{"code":code,"message":message}}})
-    };
+    let failed = |code: &str, message: &str| json!({"type":"response.failed","response":{"status":"failed","error":{"code":code,"message":message}}});
     let cases = [
         (failed("rate_limit_exceeded", "slow"), "rate"),
         (failed("context_length_exceeded", "too big"), "context"),
@@ -200,7 +211,9 @@ async fn failures_map_to_typed_errors() {
             "rate" => matches!(err, ProviderError::RateLimited { .. }),
             "context" => matches!(err, ProviderError::ContextTooLong { .. }),
             "transport" => matches!(err, ProviderError::Transport { .. }),
-            _ => matches!(err, ProviderError::BadResponse { ref message } if message.contains("invalid_prompt: nope")),
+            _ => {
+                matches!(err, ProviderError::BadResponse { ref message } if message.contains("invalid_prompt: nope"))
+            }
         };
         assert!(ok, "{kind}: {err:?}");
     }
@@ -212,10 +225,7 @@ async fn failures_map_to_typed_errors() {
     ));
     let nested = json!({"type":"error","error":{"code":"invalid_api_key","message":"bad key sk-live-abcdefghijklmnop"}});
     let err = run(&[nested]).await.0.unwrap_err();
-    assert!(
-        matches!(err, ProviderError::Auth { .. }),
-        "{err:?}"
-    );
+    assert!(matches!(err, ProviderError::Auth { .. }), "{err:?}");
     assert!(!err.to_string().contains("abcdefghijklmnop"), "{err}");
 }
 
@@ -228,31 +238,38 @@ async fn a_stream_without_a_terminal_event_is_a_transport_error() {
     assert!(matches!(r, Err(ProviderError::Transport { .. })), "{r:?}");
     assert_eq!(deltas, vec![StreamDelta::Text("par".into())]);
     // `[DONE]` counts as the end.
-    let mut parts = sse(&[json!({"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":"ok"})]);
+    let mut parts = sse(&[
+        json!({"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":"ok"}),
+    ]);
     parts.push(Ok(b"data: [DONE]\n\n".to_vec()));
     assert_eq!(run_raw(parts).await.0.unwrap().text, "ok");
 }
 
 #[tokio::test]
 async fn incomplete_responses_say_why() {
-    let incomplete = |reason: &str| {
-        json!({"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":{"reason":reason},"output":[]}})
-    };
+    let incomplete = |reason: &str| json!({"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":{"reason":reason},"output":[]}});
     let err = run(&[incomplete("max_output_tokens")]).await.0.unwrap_err();
     assert!(
         matches!(err, ProviderError::BadResponse { ref message } if message.contains("max_output_tokens") && message.contains("model.max_tokens")),
         "{err:?}"
     );
-    let mut events = vec![json!({"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":"cut"})];
+    let mut events = vec![
+        json!({"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":"cut"}),
+    ];
     events.push(incomplete("max_output_tokens"));
     let c = run(&events).await.0.unwrap();
-    assert_eq!((c.text.as_str(), c.finish_reason.as_deref()), ("cut", Some("length")));
+    assert_eq!(
+        (c.text.as_str(), c.finish_reason.as_deref()),
+        ("cut", Some("length"))
+    );
 }
 
 #[tokio::test]
 async fn malformed_event_is_a_bad_response() {
     let mut parts = sse(&[json!({"type":"response.created","response":{}})]);
-    parts.push(Ok(b"event: response.output_text.delta\ndata: {not json\n\n".to_vec()));
+    parts.push(Ok(
+        b"event: response.output_text.delta\ndata: {not json\n\n".to_vec(),
+    ));
     let err = run_raw(parts).await.0.unwrap_err();
     assert!(
         matches!(err, ProviderError::BadResponse { ref message } if message.contains("response.output_text.delta")),
@@ -273,6 +290,13 @@ fn a_whole_response_object_is_accepted() {
     assert_eq!(c.reasoning.as_deref(), Some("plan"));
     assert_eq!(c.codex_reasoning_items.len(), 1);
     assert_eq!(c.usage.input_tokens, 3);
-    let err = parse_response_object(r#"{"error":{"code":"server_error","message":"x"}}"#, ISSUER, &sink);
-    assert!(matches!(err, Err(ProviderError::Transport { .. })), "{err:?}");
+    let err = parse_response_object(
+        r#"{"error":{"code":"server_error","message":"x"}}"#,
+        ISSUER,
+        &sink,
+    );
+    assert!(
+        matches!(err, Err(ProviderError::Transport { .. })),
+        "{err:?}"
+    );
 }

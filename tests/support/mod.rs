@@ -11,9 +11,9 @@
 pub mod display;
 mod echo;
 pub mod engine;
+mod eventstream_bedrock;
 mod http;
 pub mod mcp;
-mod eventstream_bedrock;
 mod reply;
 pub mod request;
 pub mod script;

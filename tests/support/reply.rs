@@ -10,9 +10,9 @@ use std::time::Duration;
 use serde_json::Value;
 use serde_json::json;
 
+use super::eventstream_bedrock;
 use super::script::Response;
 use super::script::ResponseKind;
-use super::eventstream_bedrock;
 use super::sse_anthropic;
 use super::sse_openai;
 use super::sse_responses;

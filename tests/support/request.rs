@@ -197,7 +197,10 @@ mod tests {
             Endpoint::of("POST", "/model/us.amazon.nova-pro-v1%3A0/converse-stream"),
             Endpoint::ConverseStream
         );
-        assert_eq!(Endpoint::of("POST", "/model//converse-stream"), Endpoint::Other);
+        assert_eq!(
+            Endpoint::of("POST", "/model//converse-stream"),
+            Endpoint::Other
+        );
         assert_eq!(
             converse_model("/model/arn%3Aaws%3Abedrock%2Fx/converse-stream").as_deref(),
             Some("arn:aws:bedrock/x")

@@ -126,13 +126,19 @@ mod tests {
         assert_eq!(check(&headers("Bearer abc", "")), Ok(()));
         let parsed = parse(GOOD).unwrap();
         assert_eq!(parsed.region, "us-east-1");
-        assert_eq!(parsed.signed_headers, ["content-type", "host", "x-amz-date"]);
+        assert_eq!(
+            parsed.signed_headers,
+            ["content-type", "host", "x-amz-date"]
+        );
     }
 
     #[test]
     fn rejects_missing_and_malformed_signatures() {
         assert!(check(&BTreeMap::new()).is_err());
-        assert!(check(&headers(GOOD, "20240103T030405Z")).is_err(), "other day");
+        assert!(
+            check(&headers(GOOD, "20240103T030405Z")).is_err(),
+            "other day"
+        );
         let no_host = GOOD.replace("content-type;host;x-amz-date", "content-type;x-amz-date");
         assert!(check(&headers(&no_host, "20240102T030405Z")).is_err());
         let short = GOOD.replace("Signature=5d67", "Signature=");

@@ -146,7 +146,9 @@ pub fn stream(resp: &Response, ctx: &RequestCtx) -> Reply {
                     e.delta(i, json!({"type": "text_delta", "text": t}));
                 }
             }
-            let text = message.clone().unwrap_or_else(|| format!("scripted {code} error"));
+            let text = message
+                .clone()
+                .unwrap_or_else(|| format!("scripted {code} error"));
             let kind = match super::reply::error_type(*code, &text) {
                 "context_length_exceeded" => "invalid_request_error",
                 other => other,

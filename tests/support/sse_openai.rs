@@ -126,7 +126,9 @@ pub fn stream(resp: &Response, ctx: &RequestCtx) -> Reply {
                 c.push(json!({"content": t}), None);
             }
             // OpenRouter's mid-stream error chunk.
-            let text = message.clone().unwrap_or_else(|| format!("scripted {code} error"));
+            let text = message
+                .clone()
+                .unwrap_or_else(|| format!("scripted {code} error"));
             let error = json!({"error": {"code": code, "message": text}});
             c.events.push(format!("data: {error}\n\n"));
         }

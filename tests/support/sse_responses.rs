@@ -80,8 +80,10 @@ impl Events<'_> {
     fn message(&mut self, chunks: &[String], complete: bool) {
         let n = self.next_index();
         let id = format!("msg_scripted_{}_{n}", self.ctx.seq);
-        self.added(&json!({"id": id, "type": "message", "status": "in_progress",
-            "role": "assistant", "content": []}));
+        self.added(
+            &json!({"id": id, "type": "message", "status": "in_progress",
+            "role": "assistant", "content": []}),
+        );
         for chunk in chunks {
             self.push(
                 "response.output_text.delta",
@@ -96,8 +98,10 @@ impl Events<'_> {
     fn call(&mut self, call: &ScriptedCall) {
         let n = self.next_index();
         let id = format!("fc_scripted_{}_{n}", self.ctx.seq);
-        self.added(&json!({"id": id, "type": "function_call", "status": "in_progress",
-            "call_id": call.id, "name": call.name, "arguments": ""}));
+        self.added(
+            &json!({"id": id, "type": "function_call", "status": "in_progress",
+            "call_id": call.id, "name": call.name, "arguments": ""}),
+        );
         for frag in split_fragments(&call.arguments, ARG_FRAGMENTS) {
             self.push(
                 "response.function_call_arguments.delta",
@@ -222,7 +226,12 @@ pub fn json(resp: &Response, ctx: &RequestCtx) -> Reply {
     }
 }
 
-fn response_object(ctx: &RequestCtx, status: &str, output: &[Value], error: Option<Value>) -> Value {
+fn response_object(
+    ctx: &RequestCtx,
+    status: &str,
+    output: &[Value],
+    error: Option<Value>,
+) -> Value {
     json!({
         "id": format!("resp_scripted_{}", ctx.seq),
         "object": "response",
