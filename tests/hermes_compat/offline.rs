@@ -89,3 +89,17 @@ fn refuse(stream: TcpStream, seen: &Mutex<Vec<String>>) {
     let _ = stream
         .write_all(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 }
+
+#[test]
+fn refuses_and_records_every_request() {
+    use std::io::Read;
+    let proxy = RefusingProxy::start();
+    let mut stream = TcpStream::connect(proxy.addr).unwrap();
+    stream
+        .write_all(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    assert_eq!(proxy.attempts(), ["CONNECT example.com:443 HTTP/1.1"]);
+}

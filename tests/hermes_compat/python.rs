@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-/// The version the suite is written against (the venv's `hermes --version` must say it).
+/// The version the suite is written against (the venv must have exactly this one).
 pub const VERSION: &str = "0.19.0";
 
 #[derive(Debug, Clone)]
@@ -40,6 +40,24 @@ impl PythonHermes {
         if !venv.join("bin/hermes").is_file() || !venv.join("bin/python").is_file() {
             return Err(format!(
                 "HERMES_PY_VENV={} has no bin/hermes or bin/python",
+                venv.display()
+            ));
+        }
+        let dist_info = format!("hermes_agent-{VERSION}.dist-info");
+        let installed = std::fs::read_dir(venv.join("lib"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|python| {
+                python
+                    .path()
+                    .join("site-packages")
+                    .join(&dist_info)
+                    .is_dir()
+            });
+        if !installed {
+            return Err(format!(
+                "HERMES_PY_VENV={} has no hermes-agent {VERSION}",
                 venv.display()
             ));
         }

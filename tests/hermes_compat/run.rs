@@ -112,3 +112,43 @@ fn kill_group(pid: u32) {
         libc::kill(-pid, libc::SIGKILL);
     }
 }
+
+#[test]
+fn a_deadline_kills_the_program_and_what_it_started() {
+    let log_dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new("sh");
+    // The background `sleep` holds no pipe (outputs go to files) and dies with the group.
+    cmd.args(["-c", "sleep 30 & echo $! > bg.pid; sleep 30"])
+        .current_dir(log_dir.path());
+    let done = run(cmd, "sh", Duration::from_millis(300), log_dir.path());
+    assert!(done.status.is_none(), "{done}");
+    assert!(done.elapsed < Duration::from_secs(5), "{done}");
+    let bg = std::fs::read_to_string(log_dir.path().join("bg.pid")).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    // Gone, or a zombie waiting for whoever adopted it to reap it.
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", bg.trim())).unwrap_or_default();
+    let state = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .next();
+    assert!(
+        matches!(state, None | Some("Z" | "X")),
+        "the background process {} outlived its group: {stat}",
+        bg.trim()
+    );
+}
+
+#[test]
+fn a_finished_program_reports_its_outputs() {
+    let log_dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "echo out; echo err >&2; exit 3"]);
+    let done = run(cmd, "sh", Duration::from_secs(30), log_dir.path());
+    assert_eq!(done.code(), Some(3));
+    assert_eq!(
+        (done.stdout.as_str(), done.stderr_lines()),
+        ("out\n", vec!["err".to_string()])
+    );
+}
