@@ -3,7 +3,7 @@
 //! schema template in that module's docstring (which repeats `status_bar_bg`, so it needs
 //! PyYAML's last-wins rule and a warning naming the line). Each must pass
 //! `hermes skins validate` with no error, and hermes's built-in skins of the same names must
-//! have Hermes's colours, key for key.
+//! have Hermes's colours, branding, spinner and tool prefix, key for key.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,15 +12,17 @@ use crate::home::SharedHome;
 use crate::python::PythonHermes;
 use crate::support::ScriptedServer;
 
-/// Dumps each built-in skin to `DIR/NAME.yaml` and prints `{name: resolved colours}` as JSON
-/// (resolved the way Hermes loads a skin: the default's colours overlaid by the skin's).
+/// Dumps each built-in skin to `DIR/NAME.yaml` and prints, as JSON, each one resolved the way
+/// Hermes loads a skin (the default's values overlaid by the skin's): `{name: {"colors": {..},
+/// "branding": {..}, "spinner": {..}, "tool_prefix": ".."}}`.
 const DUMP_BUILTIN_SKINS: &str = r#"import json, yaml
 from hermes_cli.skin_engine import _BUILTIN_SKINS, _build_skin_config
 resolved = {}
 for name, data in _BUILTIN_SKINS.items():
     with open(f"{DIR}/{name}.yaml", "w", encoding="utf-8") as f:
         yaml.safe_dump(data, f, allow_unicode=True, sort_keys=False)
-    resolved[name] = _build_skin_config(data).colors
+    skin = _build_skin_config(data)
+    resolved[name] = {"colors": skin.colors, "branding": skin.branding, "spinner": skin.spinner, "tool_prefix": skin.tool_prefix}
 print(json.dumps(resolved))"#;
 
 #[test]
@@ -35,10 +37,10 @@ fn every_skin_hermes_ships_or_documents_validates_and_builtins_match() {
     let dump = h
         .python_code(&DUMP_BUILTIN_SKINS.replace("{DIR}", &skins.display().to_string()))
         .ok();
-    let python_colours: BTreeMap<String, BTreeMap<String, String>> =
+    let python_skins: BTreeMap<String, serde_json::Value> =
         serde_json::from_str(dump.stdout.trim()).unwrap_or_else(|e| panic!("{e}:\n{dump}"));
     assert!(
-        python_colours.len() >= 9,
+        python_skins.len() >= 9,
         "Hermes 0.19 ships 9 skins:\n{dump}"
     );
 
@@ -47,7 +49,7 @@ fn every_skin_hermes_ships_or_documents_validates_and_builtins_match() {
     let template_path = skins.join("documented-template.yaml");
     std::fs::write(&template_path, template).unwrap();
 
-    for name in python_colours.keys() {
+    for name in python_skins.keys() {
         let file = skins.join(format!("{name}.yaml"));
         let run = h.hermes(&work, &["skins", "validate", &file.display().to_string()]);
         h.check(run.code() == Some(0), || {
@@ -67,7 +69,7 @@ fn every_skin_hermes_ships_or_documents_validates_and_builtins_match() {
         || format!("the duplicate `status_bar_bg` on line {duplicate_line} of the template is not reported with its line:\n{run}"),
     );
 
-    for (name, colours) in &python_colours {
+    for (name, python) in &python_skins {
         let show = h.hermes(&work, &["skins", "show", name]);
         if show.code() != Some(0) {
             h.check(false, || {
@@ -77,21 +79,43 @@ fn every_skin_hermes_ships_or_documents_validates_and_builtins_match() {
         }
         let shown: serde_norway::Value = serde_norway::from_str(&show.stdout)
             .unwrap_or_else(|e| panic!("hermes skins show {name} is not YAML: {e}\n{show}"));
-        let differ: Vec<String> = colours
-            .iter()
-            .filter_map(|(key, want)| {
-                let have = shown["colors"][key.as_str()]
-                    .as_str()
-                    .unwrap_or("(missing)");
-                (!have.eq_ignore_ascii_case(want))
-                    .then(|| format!("{key}: Hermes {want}, hermes {have}"))
-            })
-            .collect();
+        let shown: serde_json::Value = serde_json::to_value(&shown).unwrap();
+        let differ = differences(python, &shown);
         h.check(differ.is_empty(), || {
-            format!("built-in skin {name} differs from Hermes 0.19's (issue 18 item 7): {differ:?}")
+            format!(
+                "built-in skin {name} differs from Hermes 0.19's (issue 18 item 7): {differ:#?}"
+            )
         });
     }
     h.finish();
+}
+
+/// Every value of Python's resolved skin (colours compared without regard to hex case) that
+/// hermes's `skins show` does not have the same.
+fn differences(python: &serde_json::Value, hermes: &serde_json::Value) -> Vec<String> {
+    let mut differ = Vec::new();
+    for section in ["colors", "branding", "spinner"] {
+        let Some(entries) = python[section].as_object() else {
+            continue;
+        };
+        for (key, want) in entries {
+            let have = &hermes[section][key];
+            let same = match (want.as_str(), have.as_str()) {
+                (Some(w), Some(h)) if section == "colors" => w.eq_ignore_ascii_case(h),
+                _ => want == have,
+            };
+            if !same {
+                differ.push(format!("{section}.{key}: Hermes {want}, hermes {have}"));
+            }
+        }
+    }
+    if python["tool_prefix"] != hermes["tool_prefix"] {
+        differ.push(format!(
+            "tool_prefix: Hermes {}, hermes {}",
+            python["tool_prefix"], hermes["tool_prefix"]
+        ));
+    }
+    differ
 }
 
 /// The YAML code block of `skin_engine.py`'s docstring, dedented, and the 1-based line of its
