@@ -362,7 +362,8 @@ impl Actor {
                 .spec
                 .summariser
                 .as_ref()
-                .map(|e| (e.provider.clone(), e.model.clone())),
+                .map(|e| (e.provider.clone(), billing_route(e))),
+            route: billing_route(&self.spec.endpoint),
             context_window: self.spec.endpoint.context_window,
             session_id: self.spec.session_id.clone(),
             wrapping: CallWrapping {
@@ -449,6 +450,9 @@ impl Actor {
                 self.history = result.history;
             }
         }
+        // First, so the session is marked ended even if stopping the rest outlasts the
+        // frontend's wait.
+        self.recorder.finish(self.spec.exit_reason).await;
         self.pending.decline_all();
         self.guard.asker.pending.decline_all();
         self.delegations
@@ -491,5 +495,14 @@ impl Actor {
             resumed_messages: self.history.len(),
             slash_commands: self.spec.slash_commands.clone(),
         }
+    }
+}
+
+/// The route calls through `endpoint` are accounted under.
+fn billing_route(endpoint: &super::spec::ModelEndpoint) -> crate::store::BillingRoute {
+    crate::store::BillingRoute {
+        model: endpoint.model.clone(),
+        provider: endpoint.provider_name.clone(),
+        base_url: endpoint.base_url.clone(),
     }
 }

@@ -89,6 +89,9 @@ pub struct SessionSpec {
     pub vision: super::images::VisionSettings,
     /// MCP servers to connect; `None`: no MCP in this session (subagents, tests).
     pub mcp: Option<McpLaunch>,
+    /// How the stored session ends when the session stops (`Op::Shutdown`): `cli_close` for
+    /// the app, `agent_close` for a one-shot run or a subagent, as Hermes records them.
+    pub exit_reason: crate::store::EndReason,
 }
 
 /// What a session needs to run its MCP servers.
