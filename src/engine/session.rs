@@ -362,8 +362,8 @@ impl Actor {
                 .spec
                 .summariser
                 .as_ref()
-                .map(|e| (e.provider.clone(), billing_route(e))),
-            route: billing_route(&self.spec.endpoint),
+                .map(|e| (e.provider.clone(), e.billing_route())),
+            route: self.spec.endpoint.billing_route(),
             context_window: self.spec.endpoint.context_window,
             session_id: self.spec.session_id.clone(),
             wrapping: CallWrapping {
@@ -495,14 +495,5 @@ impl Actor {
             resumed_messages: self.history.len(),
             slash_commands: self.spec.slash_commands.clone(),
         }
-    }
-}
-
-/// The route calls through `endpoint` are accounted under.
-fn billing_route(endpoint: &super::spec::ModelEndpoint) -> crate::store::BillingRoute {
-    crate::store::BillingRoute {
-        model: endpoint.model.clone(),
-        provider: endpoint.provider_name.clone(),
-        base_url: endpoint.base_url.clone(),
     }
 }

@@ -41,6 +41,17 @@ pub struct ModelEndpoint {
     pub supports_vision: bool,
 }
 
+impl ModelEndpoint {
+    /// The route calls through this endpoint are accounted under (`session_model_usage`).
+    pub fn billing_route(&self) -> crate::store::BillingRoute {
+        crate::store::BillingRoute {
+            model: self.model.clone(),
+            provider: self.provider_name.clone(),
+            base_url: self.base_url.clone(),
+        }
+    }
+}
+
 /// Builds a new endpoint for `Op::SwitchModel`.
 pub trait ModelSwitcher: Send + Sync {
     fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String>;

@@ -3,7 +3,6 @@ use pretty_assertions::assert_eq;
 use super::*;
 use crate::providers::Role;
 use crate::store::SearchRequest;
-use crate::store::StoredMessage;
 use crate::store::test_support::exec;
 use crate::store::test_support::new_session;
 use crate::store::test_support::seed;
