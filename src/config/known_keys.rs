@@ -469,6 +469,11 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
         kind: FieldKind::Bool,
         max: 0,
     },
+    KnownKey {
+        key: "prompt_caching.cache_ttl",
+        kind: FieldKind::Text,
+        max: 0,
+    },
 ];
 pub(super) const SECTIONS: &[&str] = &[
     "model",
@@ -488,4 +493,5 @@ pub(super) const SECTIONS: &[&str] = &[
     "vision",
     "stt",
     "tts",
+    "prompt_caching",
 ];

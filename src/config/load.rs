@@ -104,6 +104,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.stt = section(text, &raw, path, "stt", w);
             config.tts = section(text, &raw, path, "tts", w);
             config.vision = section(text, &raw, path, "vision", w);
+            config.prompt_caching = section(text, &raw, path, "prompt_caching", w);
             config.hooks = raw.get("hooks").cloned().unwrap_or(Value::Null);
             config.hooks_auto_accept = section(text, &raw, path, "hooks_auto_accept", w);
             config.mcp_servers = super::mcp_servers::parse_mcp_servers(text, &raw, path, w);

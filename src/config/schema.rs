@@ -33,6 +33,7 @@ pub struct Config {
     pub stt: SttConfig,
     pub tts: TtsConfig,
     pub vision: VisionConfig,
+    pub prompt_caching: PromptCachingConfig,
     /// Shell hooks: event name → list of `{matcher, command, timeout}`. Kept raw here and
     /// validated by `safety::hooks` (unknown events get a "did you mean" warning there).
     #[serde(skip_serializing)]
@@ -167,6 +168,22 @@ impl Default for CompressionConfig {
             threshold: 0.50,
             protect_first_n: 3,
             protect_last_n: 20,
+        }
+    }
+}
+
+/// Hermes's `prompt_caching:`: the TTL of Anthropic-style cache breakpoints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PromptCachingConfig {
+    /// `5m` (default) or `1h`; any other value means `5m`, as in Hermes.
+    pub cache_ttl: String,
+}
+
+impl Default for PromptCachingConfig {
+    fn default() -> Self {
+        Self {
+            cache_ttl: "5m".to_string(),
         }
     }
 }

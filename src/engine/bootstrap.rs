@@ -71,6 +71,9 @@ pub struct StartOptions<'a> {
     pub launch_dir: PathBuf,
     /// Continue a stored session instead of starting a new one.
     pub resume: Option<ResumeTarget>,
+    /// How the stored session ends when the session stops (`cli_close` for the app,
+    /// `agent_close` for `-z`, as Hermes records them).
+    pub exit_reason: crate::store::EndReason,
 }
 
 pub struct StartedSession {
@@ -98,7 +101,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let mut notices = Vec::new();
     let store = open_store(options.home, &mut notices);
     let resumed = match &options.resume {
-        Some(target) => Some(load_resumed(store.as_ref(), target, &cwd)?),
+        Some(target) => Some(load_resumed(store.as_ref(), target)?),
         None => None,
     };
     let skills = skill_loader(options.home, &config.skills, options.env, &mut notices);
@@ -249,6 +252,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         },
         vision: crate::engine::images::VisionSettings::from_config(&config.vision, describer),
         mcp: Some(mcp),
+        exit_reason: options.exit_reason,
     };
     Ok(StartedSession {
         handle: spawn_session(spec),
@@ -393,7 +397,9 @@ fn resolve_endpoint(
     client: &reqwest::Client,
 ) -> Result<ModelEndpoint, ProviderSetupError> {
     let lookup = env.as_fn();
-    let resolved = registry::resolve(model, &config.provider, &lookup)?;
+    let mut resolved = registry::resolve(model, &config.provider, &lookup)?;
+    resolved.prompt_cache_ttl =
+        crate::providers::prompt_cache::CacheTtl::from_config(&config.prompt_caching.cache_ttl);
     Ok(ModelEndpoint {
         provider: crate::providers::build(&resolved, client.clone()),
         provider_name: resolved.name.clone(),

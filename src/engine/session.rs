@@ -362,7 +362,8 @@ impl Actor {
                 .spec
                 .summariser
                 .as_ref()
-                .map(|e| (e.provider.clone(), e.model.clone())),
+                .map(|e| (e.provider.clone(), e.billing_route())),
+            route: self.spec.endpoint.billing_route(),
             context_window: self.spec.endpoint.context_window,
             session_id: self.spec.session_id.clone(),
             wrapping: CallWrapping {
@@ -449,6 +450,9 @@ impl Actor {
                 self.history = result.history;
             }
         }
+        // First, so the session is marked ended even if stopping the rest outlasts the
+        // frontend's wait.
+        self.recorder.finish(self.spec.exit_reason).await;
         self.pending.decline_all();
         self.guard.asker.pending.decline_all();
         self.delegations

@@ -46,8 +46,8 @@ use crate::util::redact::Redactor;
 pub enum ResumeTarget {
     /// An id, a unique id prefix, or a title (`--resume X`, `/resume X`).
     Session(String),
-    /// The most recent session started in this directory (`--continue`).
-    LastInDirectory,
+    /// The CLI session used most recently (`--continue`; Hermes's rule, see `store::resume`).
+    MostRecent,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -56,8 +56,8 @@ pub enum ResumeError {
     NoStore(String),
     #[error("no session matches {0:?} (hermes sessions list shows them)")]
     NotFound(String),
-    #[error("no earlier session was started in {0}")]
-    NoneInDirectory(String),
+    #[error("no previous CLI session found to continue")]
+    NothingToContinue,
     #[error("could not read the session history: {0}")]
     Store(String),
 }
@@ -145,35 +145,39 @@ pub fn prompt_sections(home: &HermesHome, cwd: &Path, notices: &mut Vec<String>)
     vec![memory, context_files::render_for_prompt(&project)]
 }
 
-/// Find and load the session to resume.
+/// Find and load the session to resume, as Hermes does: the target (or, for `--continue`,
+/// the CLI session used most recently), moved on to where compression continued it; the
+/// session is re-opened (`ended_at` and `end_reason` cleared).
 pub fn load_resumed(
     store: Option<&Arc<SessionStore>>,
     target: &ResumeTarget,
-    cwd: &Path,
 ) -> Result<(SessionRow, ResumedSession), ResumeError> {
     let store = store.ok_or_else(|| ResumeError::NoStore("state.db could not be opened".into()))?;
     let store_err = |e: crate::store::StoreError| ResumeError::Store(e.to_string());
-    let row = match target {
-        ResumeTarget::Session(key) => store
-            .get_session(key)
-            .map_err(store_err)?
-            .ok_or_else(|| ResumeError::NotFound(key.clone()))?,
-        ResumeTarget::LastInDirectory => {
-            let cwd_text = cwd.display().to_string();
-            let summary = store
-                .last_session_in(&cwd_text)
-                .map_err(store_err)?
-                .ok_or_else(|| ResumeError::NoneInDirectory(cwd_text.clone()))?;
+    let asked = match target {
+        ResumeTarget::Session(key) => {
             store
-                .session(&summary.id)
+                .get_session(key)
                 .map_err(store_err)?
-                .ok_or_else(|| ResumeError::NotFound(summary.id.clone()))?
+                .ok_or_else(|| ResumeError::NotFound(key.clone()))?
+                .id
         }
+        ResumeTarget::MostRecent => store
+            .most_recent_session(&crate::store::Source::Cli)
+            .map_err(store_err)?
+            .ok_or(ResumeError::NothingToContinue)?,
     };
+    let id = store.resume_target(&asked).map_err(store_err)?;
+    store.reopen_session(&id).map_err(store_err)?;
+    let row = store
+        .session(&id)
+        .map_err(store_err)?
+        .ok_or_else(|| ResumeError::NotFound(id.clone()))?;
     let history = store.load_history(&row.id).map_err(store_err)?;
     let usage = row.usage();
     let status = StatusUpdate {
-        input_tokens: usage.input,
+        // The engine counts whole prompts; the store, Hermes's uncached part.
+        input_tokens: usage.input + usage.cache_read + usage.cache_write,
         output_tokens: usage.output,
         cache_read_tokens: usage.cache_read,
         cache_write_tokens: usage.cache_write,

@@ -53,7 +53,9 @@ pub struct TurnContext {
     pub compression: CompressionSettings,
     /// The model that writes compression summaries (`auxiliary.compression`), else the
     /// main one.
-    pub summariser: Option<(Arc<dyn Provider>, String)>,
+    pub summariser: Option<(Arc<dyn Provider>, crate::store::BillingRoute)>,
+    /// The route the main model's calls are accounted under.
+    pub route: crate::store::BillingRoute,
     pub context_window: u64,
     pub session_id: String,
     /// Hooks and redaction around tool calls; `pre_llm_call`/`post_llm_call` hooks.
@@ -181,7 +183,7 @@ pub async fn run_turn(
         history.push(assistant);
         // On disk before the frontend hears the message is complete.
         record_last(&ctx, &history).await;
-        ctx.recorder.usage(&ctx.status).await;
+        ctx.recorder.api_call(&ctx.route, &completion.usage).await;
         ctx.events.send(Event::StatusUpdate(ctx.status.clone()));
         stream.complete(&completion);
         if calls.is_empty() {
@@ -295,17 +297,20 @@ async fn compress_now(
         text: format!("compressing {} earlier messages…", range.1 - range.0),
     });
     let cancel = ctx.tool_ctx.cancel.clone();
-    let (provider, model) = match &ctx.summariser {
-        Some((provider, model)) => (provider.clone(), model.clone()),
-        None => (ctx.provider.clone(), ctx.model.clone()),
+    let (provider, route) = match &ctx.summariser {
+        Some((provider, route)) => (provider.clone(), route.clone()),
+        None => (ctx.provider.clone(), ctx.route.clone()),
     };
-    let summary = compress::summarise(
+    let (summary, usage) = compress::summarise(
         provider.as_ref(),
-        &model,
+        &route.model,
         &history[range.0..range.1],
         &cancel,
     )
     .await?;
+    ctx.recorder
+        .auxiliary_call(crate::store::AuxTask::Compression, &route, &usage)
+        .await;
     *history = compress::rebuild(history, range, &summary);
     let child = super::session::new_session_id();
     ctx.recorder.continue_in_child(child.clone());
@@ -315,7 +320,6 @@ async fn compress_now(
     ctx.session_id = child;
     ctx.status.compressions += 1;
     ctx.status.context_tokens = compress::estimate_tokens(&ctx.system, history);
-    ctx.recorder.usage(&ctx.status).await;
     ctx.events.send(Event::StatusUpdate(ctx.status.clone()));
     ctx.events.send(Event::Notice {
         level: NoticeLevel::Info,

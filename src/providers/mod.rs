@@ -15,6 +15,7 @@ pub mod image_blocks;
 pub mod openai_chat;
 pub mod openai_stream;
 pub mod output;
+pub mod prompt_cache;
 pub mod registry;
 pub mod retry;
 pub mod sse;

@@ -60,6 +60,8 @@ pub struct ResolvedProvider {
     pub api_key: Option<Secret>,
     pub stream_idle_timeout: Duration,
     pub retry: RetryPolicy,
+    /// `prompt_caching.cache_ttl`, for the routes that get cache breakpoints.
+    pub prompt_cache_ttl: super::prompt_cache::CacheTtl,
 }
 
 struct Profile {
@@ -265,6 +267,7 @@ pub fn resolve_with(
         api_key: api_key.map(Secret::new),
         stream_idle_timeout: Duration::from_secs(idle_secs),
         retry: RetryPolicy::new(provider.max_retries),
+        prompt_cache_ttl: Default::default(),
     })
 }
 
