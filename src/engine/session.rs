@@ -111,7 +111,10 @@ struct Actor {
     events: EventSink,
     pending: PendingRequests,
     steer: SteerBuffer,
-    queue: VecDeque<super::turn_images::UserInput>,
+    queue: VecDeque<TurnInput>,
+    /// API calls spent by the latest user message and the turns its subagents' results
+    /// started; `agent.max_turns` bounds the sum.
+    message_calls: u32,
     /// Image payloads and embed counts, shared by the turns and `vision_analyze`.
     images: Arc<super::images::ImageState>,
     status: StatusUpdate,
@@ -202,7 +205,7 @@ impl Actor {
                 None => self.start_turn(text.into()),
             },
             Op::Queue { text } => match self.running {
-                Some(_) => self.queue.push_back(text.into()),
+                Some(_) => self.queue.push_back(TurnInput::User(text.into())),
                 None => self.start_turn(text.into()),
             },
             Op::SecretReply { id, value } => self.secret_reply(&id, value),
@@ -269,10 +272,10 @@ impl Actor {
         }
         match self.spec.busy_input {
             BusyInputMode::Interrupt => {
-                self.queue.push_front(input);
+                self.queue.push_front(TurnInput::User(input));
                 self.interrupt();
             }
-            BusyInputMode::Queue => self.queue.push_back(input),
+            BusyInputMode::Queue => self.queue.push_back(TurnInput::User(input)),
             // A steer is text only; a message with images waits for the next turn instead.
             BusyInputMode::Steer if !input.images.is_empty() => {
                 self.notice(
@@ -281,7 +284,7 @@ impl Actor {
                      sent when the turn ends"
                         .to_string(),
                 );
-                self.queue.push_back(input);
+                self.queue.push_back(TurnInput::User(input));
             }
             BusyInputMode::Steer => self.steer_running(input.text),
         }
@@ -314,6 +317,11 @@ impl Actor {
         self.stop_judging();
         let turn_id = self.next_turn_id;
         self.next_turn_id += 1;
+        // Only subagent results continue a message's budget; anything else starts afresh.
+        if !matches!(input, TurnInput::SubagentResults(_)) {
+            self.message_calls = 0;
+        }
+        let max_iterations = self.spec.max_iterations.saturating_sub(self.message_calls);
         let cancel = CancellationToken::new();
         let host = Arc::new(EngineToolHost {
             events: self.events.clone(),
@@ -351,7 +359,8 @@ impl Actor {
             tools: self.spec.tools.clone(),
             tool_ctx,
             events: self.events.clone(),
-            max_iterations: self.spec.max_iterations,
+            max_iterations,
+            message_limit: self.spec.max_iterations,
             max_tokens: self.spec.max_tokens,
             steer: self.steer.clone(),
             status: self.status.clone(),
@@ -391,6 +400,7 @@ impl Actor {
         };
         let outcome = match joined {
             Ok(result) => {
+                self.message_calls = self.message_calls.saturating_add(result.api_calls);
                 self.history = result.history;
                 self.status = result.status;
                 if result.session_id != self.spec.session_id {
@@ -434,7 +444,7 @@ impl Actor {
             return;
         }
         if let Some(next) = self.queue.pop_front() {
-            self.start_turn(next);
+            self.start(next);
         }
     }
 

@@ -1,9 +1,10 @@
 //! One turn: the tool loop for a single user input.
 //!
 //! Call the model, stream its text as events, run the tools it asks for, append everything to
-//! the history, and repeat until it answers without tool calls, the iteration budget
-//! (`agent.max_iterations` API calls) is spent, the user interrupts, or a provider error ends
-//! the turn. The turn owns the history while it runs and hands it back when it ends, so the
+//! the history, and repeat until it answers without tool calls, the turn's share of the
+//! iteration budget is spent (`agent.max_turns` API calls per user message, shared with the
+//! turns its subagents' results start — the actor works out the share), the user interrupts,
+//! or a provider error ends the turn. The turn owns the history while it runs and hands it back when it ends, so the
 //! history never needs a lock. Invariants: every assistant tool call in the history has a tool
 //! result; an empty model reply never becomes an empty assistant message; an interrupted reply
 //! keeps the text that had arrived.
@@ -44,7 +45,10 @@ pub struct TurnContext {
     pub tools: Arc<ToolRegistry>,
     pub tool_ctx: ToolContext,
     pub events: EventSink,
+    /// API calls this turn may make: what is left of its user message's budget.
     pub max_iterations: u32,
+    /// The whole budget of one user message (`agent.max_turns`), for the stop notice.
+    pub message_limit: u32,
     pub max_tokens: Option<u32>,
     pub steer: SteerBuffer,
     pub status: StatusUpdate,
@@ -65,6 +69,10 @@ pub struct TurnContext {
 pub enum TurnInput {
     /// A user message.
     User(super::turn_images::UserInput),
+    /// The main agent's background subagents' results, as the next user message. The turn
+    /// spends what is left of the budget of the user message that led to it, so a model that
+    /// delegates again from every result cannot loop without end.
+    SubagentResults(super::turn_images::UserInput),
     /// `/compress`: summarise the conversation now, without a model reply.
     Compress,
 }
@@ -75,6 +83,8 @@ pub struct TurnResult {
     pub status: StatusUpdate,
     /// Set when compression moved the conversation into a child session.
     pub session_id: String,
+    /// Model calls this turn made (each counts against the message's budget).
+    pub api_calls: u32,
 }
 
 /// What finished during the turn, for the "interrupted" summary.
@@ -89,14 +99,14 @@ pub async fn run_turn(
     input: TurnInput,
 ) -> TurnResult {
     let input = match input {
-        TurnInput::User(input) => input,
+        TurnInput::User(input) | TurnInput::SubagentResults(input) => input,
         TurnInput::Compress => {
             let outcome = match compress_now(&mut ctx, &mut history, Trigger::Requested).await {
                 Ok(()) => TurnOutcome::Completed,
                 Err(ProviderError::Cancelled) => interrupted(&Progress::default(), ""),
                 Err(err) => failed(&ctx, &err),
             };
-            return finish(ctx, history, outcome);
+            return finish(ctx, history, outcome, 0);
         }
     };
     let text = turn_hooks::with_hook_context(&ctx, input.text, history.is_empty()).await;
@@ -112,9 +122,10 @@ pub async fn run_turn(
     record_last(&ctx, &history).await;
     let mut progress = Progress::default();
     let cancel = ctx.tool_ctx.cancel.clone();
+    let mut calls_made = 0;
     for _ in 0..ctx.max_iterations {
         if cancel.is_cancelled() {
-            return finish(ctx, history, interrupted(&progress, ""));
+            return finish(ctx, history, interrupted(&progress, ""), calls_made);
         }
         let prompt_tokens = ctx
             .status
@@ -124,7 +135,7 @@ pub async fn run_turn(
             match compress_now(&mut ctx, &mut history, Trigger::Threshold).await {
                 Ok(()) => {}
                 Err(ProviderError::Cancelled) => {
-                    return finish(ctx, history, interrupted(&progress, ""));
+                    return finish(ctx, history, interrupted(&progress, ""), calls_made);
                 }
                 // A failed summary is not fatal: carry on with the full history.
                 Err(err) => ctx.events.send(Event::Notice {
@@ -148,6 +159,7 @@ pub async fn run_turn(
             .complete(&request, &|delta| stream.on_delta(delta), &cancel)
             .await;
         ctx.status.api_calls += 1;
+        calls_made += 1;
         let completion = match result {
             Ok(completion) => completion,
             Err(ProviderError::Cancelled) => {
@@ -159,7 +171,7 @@ pub async fn run_turn(
                     ));
                     record_last(&ctx, &history).await;
                 }
-                return finish(ctx, history, interrupted(&progress, &partial));
+                return finish(ctx, history, interrupted(&progress, &partial), calls_made);
             }
             Err(err) => {
                 stream.finish_partial();
@@ -170,7 +182,7 @@ pub async fn run_turn(
                     &history,
                 );
                 let outcome = failed(&ctx, &err);
-                return finish(ctx, history, outcome);
+                return finish(ctx, history, outcome, calls_made);
             }
         };
         record_usage(&mut ctx.status, &completion);
@@ -186,7 +198,7 @@ pub async fn run_turn(
         stream.complete(&completion);
         if calls.is_empty() {
             turn_hooks::after_reply(&ctx, &history, &completion.text);
-            return finish(ctx, history, TurnOutcome::Completed);
+            return finish(ctx, history, TurnOutcome::Completed, calls_made);
         }
         let mut runs = run_tool_calls(
             &calls,
@@ -205,17 +217,37 @@ pub async fn run_turn(
             ctx.recorder.message(message).await;
         }
         if cancel.is_cancelled() {
-            return finish(ctx, history, interrupted(&progress, ""));
+            return finish(ctx, history, interrupted(&progress, ""), calls_made);
         }
     }
-    let limit = ctx.max_iterations;
+    let limit = ctx.message_limit;
+    let text = if ctx.max_iterations >= limit {
+        format!(
+            "stopped after {limit} API calls in one turn (agent.max_turns); send a message to \
+             continue"
+        )
+    } else if calls_made == 0 {
+        format!(
+            "stopped: the subagents' results arrived after this message had used all {limit} \
+             API calls of agent.max_turns; they are in the conversation — send a message to \
+             continue"
+        )
+    } else {
+        format!(
+            "stopped: this message and the turns its subagents' results started used all \
+             {limit} API calls of agent.max_turns; send a message to continue"
+        )
+    };
     ctx.events.send(Event::Notice {
         level: NoticeLevel::Warning,
-        text: format!(
-            "stopped after {limit} API calls in one turn (agent.max_iterations); send a message to continue"
-        ),
+        text,
     });
-    finish(ctx, history, TurnOutcome::IterationLimit { limit })
+    finish(
+        ctx,
+        history,
+        TurnOutcome::IterationLimit { limit },
+        calls_made,
+    )
 }
 
 /// Context files of subdirectories the tools just touched ride on those tools' results
@@ -250,12 +282,18 @@ async fn record_last(ctx: &TurnContext, history: &[Message]) {
     }
 }
 
-fn finish(ctx: TurnContext, history: Vec<Message>, outcome: TurnOutcome) -> TurnResult {
+fn finish(
+    ctx: TurnContext,
+    history: Vec<Message>,
+    outcome: TurnOutcome,
+    api_calls: u32,
+) -> TurnResult {
     TurnResult {
         history,
         outcome,
         status: ctx.status,
         session_id: ctx.session_id,
+        api_calls,
     }
 }
 
