@@ -112,9 +112,8 @@ struct Actor {
     pending: PendingRequests,
     steer: SteerBuffer,
     queue: VecDeque<TurnInput>,
-    /// API calls spent by the latest user message and the turns its subagents' results
-    /// started; `agent.max_turns` bounds the sum.
-    message_calls: u32,
+    /// `agent.max_turns`, shared by a user message and the turns its results start.
+    budget: super::turn_budget::MessageBudget,
     /// Image payloads and embed counts, shared by the turns and `vision_analyze`.
     images: Arc<super::images::ImageState>,
     status: StatusUpdate,
@@ -317,11 +316,6 @@ impl Actor {
         self.stop_judging();
         let turn_id = self.next_turn_id;
         self.next_turn_id += 1;
-        // Only subagent results continue a message's budget; anything else starts afresh.
-        if !matches!(input, TurnInput::SubagentResults(_)) {
-            self.message_calls = 0;
-        }
-        let max_iterations = self.spec.max_iterations.saturating_sub(self.message_calls);
         let cancel = CancellationToken::new();
         let host = Arc::new(EngineToolHost {
             events: self.events.clone(),
@@ -359,8 +353,8 @@ impl Actor {
             tools: self.spec.tools.clone(),
             tool_ctx,
             events: self.events.clone(),
-            max_iterations,
-            message_limit: self.spec.max_iterations,
+            max_iterations: self.budget.for_turn(&input),
+            message_limit: self.budget.limit(),
             max_tokens: self.spec.max_tokens,
             steer: self.steer.clone(),
             status: self.status.clone(),
@@ -400,7 +394,7 @@ impl Actor {
         };
         let outcome = match joined {
             Ok(result) => {
-                self.message_calls = self.message_calls.saturating_add(result.api_calls);
+                self.budget.spend(result.api_calls);
                 self.history = result.history;
                 self.status = result.status;
                 if result.session_id != self.spec.session_id {

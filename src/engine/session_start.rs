@@ -92,7 +92,7 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         pending: PendingRequests::default(),
         steer: SteerBuffer::default(),
         queue: VecDeque::new(),
-        message_calls: 0,
+        budget: super::super::turn_budget::MessageBudget::new(spec.max_iterations),
         images: Default::default(),
         status: StatusUpdate {
             context_window: spec.endpoint.context_window,

@@ -19,6 +19,7 @@ use super::dispatch::ToolRun;
 use super::dispatch::run_tool_calls;
 use super::events::EventSink;
 use super::turn_hooks;
+use super::turn_stream::StreamState;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
 use crate::protocol::StatusUpdate;
@@ -28,7 +29,6 @@ use crate::providers::Completion;
 use crate::providers::Message;
 use crate::providers::Provider;
 use crate::providers::ProviderError;
-use crate::providers::StreamDelta;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutcome;
 use crate::tools::registry::ToolRegistry;
@@ -221,23 +221,7 @@ pub async fn run_turn(
         }
     }
     let limit = ctx.message_limit;
-    let text = if ctx.max_iterations >= limit {
-        format!(
-            "stopped after {limit} API calls in one turn (agent.max_turns); send a message to \
-             continue"
-        )
-    } else if calls_made == 0 {
-        format!(
-            "stopped: the subagents' results arrived after this message had used all {limit} \
-             API calls of agent.max_turns; they are in the conversation — send a message to \
-             continue"
-        )
-    } else {
-        format!(
-            "stopped: this message and the turns its subagents' results started used all \
-             {limit} API calls of agent.max_turns; send a message to continue"
-        )
-    };
+    let text = super::turn_budget::spent_notice(ctx.max_iterations, limit, calls_made);
     ctx.events.send(Event::Notice {
         level: NoticeLevel::Warning,
         text,
@@ -282,18 +266,13 @@ async fn record_last(ctx: &TurnContext, history: &[Message]) {
     }
 }
 
-fn finish(
-    ctx: TurnContext,
-    history: Vec<Message>,
-    outcome: TurnOutcome,
-    api_calls: u32,
-) -> TurnResult {
+fn finish(ctx: TurnContext, history: Vec<Message>, outcome: TurnOutcome, calls: u32) -> TurnResult {
     TurnResult {
         history,
         outcome,
         status: ctx.status,
         session_id: ctx.session_id,
-        api_calls,
+        api_calls: calls,
     }
 }
 
@@ -430,100 +409,4 @@ fn interrupted(progress: &Progress, partial_reply: &str) -> TurnOutcome {
         parts.join("; ")
     };
     TurnOutcome::Interrupted { done }
-}
-
-/// Turns provider deltas into events for one API call, remembering the text so far so an
-/// interrupted reply can be kept.
-struct StreamState {
-    turn_id: u64,
-    events: EventSink,
-    inner: Mutex<StreamInner>,
-}
-
-#[derive(Default)]
-struct StreamInner {
-    started: bool,
-    text: String,
-    reasoning: String,
-}
-
-impl StreamState {
-    fn new(turn_id: u64, events: EventSink) -> Self {
-        Self {
-            turn_id,
-            events,
-            inner: Mutex::new(StreamInner::default()),
-        }
-    }
-
-    fn on_delta(&self, delta: StreamDelta) {
-        let Ok(mut inner) = self.inner.lock() else {
-            return;
-        };
-        match delta {
-            StreamDelta::Text(text) => {
-                if !inner.started {
-                    inner.started = true;
-                    self.events.send(Event::MessageStart {
-                        turn_id: self.turn_id,
-                    });
-                }
-                inner.text.push_str(&text);
-                self.events.send(Event::MessageDelta {
-                    turn_id: self.turn_id,
-                    text,
-                });
-            }
-            StreamDelta::Reasoning(text) => {
-                inner.reasoning.push_str(&text);
-                self.events.send(Event::ReasoningDelta {
-                    turn_id: self.turn_id,
-                    text,
-                });
-            }
-            StreamDelta::ToolCallStarted { .. } => {}
-        }
-    }
-
-    /// The call ended without a completion: close an open message and return its text.
-    fn finish_partial(&self) -> String {
-        let Ok(inner) = self.inner.lock() else {
-            return String::new();
-        };
-        if inner.started {
-            self.events.send(Event::MessageComplete {
-                turn_id: self.turn_id,
-                text: inner.text.clone(),
-                reasoning: non_empty(&inner.reasoning),
-            });
-        }
-        inner.text.clone()
-    }
-
-    /// The call completed: emit the final message when it has visible text. Non-streaming
-    /// fallbacks deliver text only here, so the message may start and end at once.
-    fn complete(&self, completion: &Completion) {
-        if completion.text.is_empty() {
-            return;
-        }
-        let started = self
-            .inner
-            .lock()
-            .map(|inner| inner.started)
-            .unwrap_or(false);
-        if !started {
-            self.events.send(Event::MessageStart {
-                turn_id: self.turn_id,
-            });
-        }
-        self.events.send(Event::MessageComplete {
-            turn_id: self.turn_id,
-            text: completion.text.clone(),
-            reasoning: completion.reasoning.clone(),
-        });
-    }
-}
-
-fn non_empty(text: &str) -> Option<String> {
-    (!text.is_empty()).then(|| text.to_string())
 }
