@@ -105,7 +105,8 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         None => None,
     };
     let skills = skill_loader(options.home, &config.skills, options.env, &mut notices);
-    let tools = Arc::new(build_tools(options.home, store.as_ref(), &skills));
+    let memory = crate::knowledge::MemorySettings::from_config(&config.memory);
+    let tools = Arc::new(build_tools(options.home, store.as_ref(), &skills, &memory));
     let (skills_index, slash_commands) = skills_overview(&skills, &mut notices);
     let (soul, source) = load_soul(&options.home.soul_path());
     if let SoulSource::DefaultAfterError(why) = source {
@@ -120,7 +121,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             .map(|d| d.as_secs())
             .unwrap_or(0),
     );
-    let mut sections = prompt_sections(options.home, &cwd, &mut notices);
+    let mut sections = prompt_sections(options.home, &cwd, &memory, &mut notices);
     sections.push(skills_index);
     let built_prompt = build_system_prompt(
         &soul,
@@ -144,9 +145,12 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         None => (new_session_id(), built_prompt, None),
     };
     let cwd_for_discovery = cwd.clone();
+    let bytes = |n: u64, floor: usize| usize::try_from(n).unwrap_or(usize::MAX).max(floor);
     let limits = ToolLimits {
         terminal_timeout: std::time::Duration::from_secs(config.terminal.timeout.max(1)),
-        ..ToolLimits::default()
+        // `tool_output.max_bytes` and `file_read_max_chars` (Hermes's keys).
+        max_output_bytes: bytes(config.tool_output.max_bytes, 1_024),
+        max_read_bytes: bytes(config.file_read_max_chars.0, 1_024),
     };
     let summariser = auxiliary_endpoint(
         &model_config,

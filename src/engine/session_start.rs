@@ -101,6 +101,7 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         pending: PendingRequests::default(),
         steer: SteerBuffer::default(),
         queue: VecDeque::new(),
+        budget: super::super::turn_budget::MessageBudget::new(spec.max_iterations),
         images: Default::default(),
         status: StatusUpdate {
             context_window: spec.endpoint.context_window,

@@ -17,6 +17,7 @@ use crate::config::HermesHome;
 use crate::config::SkillsConfig;
 use crate::config::env::EnvLookup;
 use crate::knowledge::context_files;
+use crate::knowledge::memory_settings::MemorySettings;
 use crate::knowledge::memory_snapshot::MemorySnapshot;
 use crate::protocol::SlashCommandInfo;
 use crate::protocol::StatusUpdate;
@@ -80,10 +81,17 @@ pub fn build_tools(
     home: &HermesHome,
     store: Option<&Arc<SessionStore>>,
     skills: &Arc<SkillLoader>,
+    memory: &MemorySettings,
 ) -> ToolRegistry {
     let mut tools = ToolRegistry::core();
-    // Names are unique by construction, so registration cannot collide.
-    let _ = tools.register(Arc::new(MemoryTool::new(home.memories_dir())));
+    // Names are unique by construction, so registration cannot collide. With both memory
+    // stores switched off there is no memory tool at all.
+    if memory.any_enabled() {
+        let _ = tools.register(Arc::new(MemoryTool::with_settings(
+            home.memories_dir(),
+            *memory,
+        )));
+    }
     if let Some(store) = store {
         let _ = tools.register(Arc::new(SessionSearchTool::new(store.clone())));
     }
@@ -137,9 +145,15 @@ pub fn skills_overview(
     (catalog.render_index_for_prompt(), commands)
 }
 
-/// Frozen system-prompt sections: the memory snapshot and the project context file.
-pub fn prompt_sections(home: &HermesHome, cwd: &Path, notices: &mut Vec<String>) -> Vec<String> {
-    let memory = MemorySnapshot::load(&home.memories_dir()).render_for_prompt();
+/// Frozen system-prompt sections: the memory snapshot (of the stores switched on) and the
+/// project context file.
+pub fn prompt_sections(
+    home: &HermesHome,
+    cwd: &Path,
+    memory: &MemorySettings,
+    notices: &mut Vec<String>,
+) -> Vec<String> {
+    let memory = MemorySnapshot::load_with(&home.memories_dir(), memory).render_for_prompt();
     let project = context_files::load_project_context(cwd);
     notices.extend(project.notes.iter().cloned());
     vec![memory, context_files::render_for_prompt(&project)]
@@ -227,6 +241,7 @@ pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
             mode: config.approvals.mode,
             timeout: std::time::Duration::from_secs(config.approvals.timeout.clamp(1, 3_600)),
             allowlist: config.command_allowlist.clone(),
+            deny: config.approvals.deny.clone(),
         },
         shell: ShellContext {
             home: user_home,
