@@ -63,6 +63,8 @@ pub mod exit_code {
     pub const HANG: i32 = 6;
     pub const BAD_RESPONSE: i32 = 7;
     pub const CONTEXT_TOO_LONG: i32 = 8;
+    /// The message used up `agent.max_turns` API calls (its turn plus the turns its
+    /// subagents' results started).
     pub const ITERATION_LIMIT: i32 = 9;
     /// `hermes -z "/goal …"` stopped with the goal paused (budget, guard, `/goal pause`).
     /// Shares its value with `AUTH`, as the goals spec asks; a pause caused by an
@@ -386,7 +388,10 @@ impl Printer<'_> {
                     self.line_err(&format!("interrupted: {done}"));
                 }
                 TurnOutcome::IterationLimit { limit } => {
-                    self.line_err(&format!("stopped: reached agent.max_iterations ({limit})"));
+                    self.line_err(&format!(
+                        "stopped: reached agent.max_turns ({limit} API calls for this message, \
+                         counting the turns its subagents' results started)"
+                    ));
                 }
                 TurnOutcome::Completed | TurnOutcome::Failed { .. } => {}
             },

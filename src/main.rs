@@ -264,7 +264,7 @@ fn overrides(global: &GlobalArgs) -> ModelOverrides {
 fn resume_target(global: &GlobalArgs) -> Option<ResumeTarget> {
     match (&global.resume, global.continue_last) {
         (Some(key), _) => Some(ResumeTarget::Session(key.clone())),
-        (None, true) => Some(ResumeTarget::LastInDirectory),
+        (None, true) => Some(ResumeTarget::MostRecent),
         (None, false) => None,
     }
 }
@@ -359,6 +359,7 @@ impl hermes::tui::SessionFactory for TuiSessionFactory {
             launch_dir,
             // Resume only once: a later restart (after onboarding) starts fresh.
             resume: self.resume.take(),
+            exit_reason: hermes::store::EndReason::CliClose,
         });
         match started {
             Ok(session) => Ok(hermes::tui::StartedSession {
@@ -402,6 +403,7 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
             accept_hooks: accept_hooks(global),
             launch_dir: std::env::current_dir()?,
             resume: resume_target(global),
+            exit_reason: hermes::store::EndReason::AgentClose,
         });
         let session = match started_session {
             Ok(session) => session,

@@ -541,7 +541,6 @@ async fn a_goal_survives_a_restart_and_resumes_where_it_stood() {
     let (row, resumed) = hermes::engine::setup::load_resumed(
         Some(&store),
         &hermes::engine::setup::ResumeTarget::Session("goal-session".into()),
-        s.dir.path(),
     )
     .unwrap();
     let mut second = spec(&server, s.dir.path(), BusyInputMode::Queue);

@@ -1,6 +1,8 @@
 //! The knowledge layer through the real binary: every completed message reaches state.db
 //! (even when hermes is killed with SIGKILL mid-stream), `--continue` resumes with history and
-//! token counts, `hermes sessions` lists and exports, and skills run as slash commands.
+//! token counts, `hermes sessions` lists and exports, skills run as slash commands, and every
+//! way a run ends marks its session ended with Hermes's reason (`-z` success and failure and
+//! subagents: `agent_close`; the app's Ctrl+D, SIGTERM and SIGHUP: `cli_close`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -150,4 +152,118 @@ async fn bundled_skills_are_seeded_and_offered_to_the_model() {
     let (code, out, _) = fx.run(&["skills", "list"]).await;
     assert_eq!(code, 0);
     assert!(out.contains("code-review"), "{out}");
+}
+
+fn all_sessions(store: &SessionStore) -> Vec<hermes::store::SessionRow> {
+    store
+        .list_sessions(&hermes::store::ListQuery {
+            include_hidden: hermes::store::Hidden::Include,
+            ..hermes::store::ListQuery::default()
+        })
+        .unwrap()
+        .iter()
+        .map(|s| store.session(&s.id).unwrap().unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_shot_runs_end_their_session_whether_they_succeed_or_fail() {
+    let server = ScriptedServer::start([Response::text(["fine"]), Response::status(401)]).await;
+    let fx = Fixture::new(&server);
+    let (code, _, err) = fx.run(&["-z", "works"]).await;
+    assert_eq!(code, 0, "{err}");
+    let (code, _, _) = fx.run(&["-z", "fails"]).await;
+    assert_ne!(code, 0);
+    let rows = all_sessions(&fx.store());
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        assert!(row.ended_at.is_some(), "{row:?}");
+        assert_eq!(row.end_reason.as_deref(), Some("agent_close"), "{row:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subagent_session_carries_hermes_delegate_marker_and_ends_with_its_run() {
+    let server = ScriptedServer::start_echo().await;
+    let fx = Fixture::new(&server);
+    let (code, _, err) = fx.run(&["-z", "delegate: say alpha"]).await;
+    assert_eq!(code, 0, "{err}");
+    let rows = all_sessions(&fx.store());
+    let parent = rows.iter().find(|r| r.source.as_str() == "cli").unwrap();
+    let child = rows
+        .iter()
+        .find(|r| r.source.as_str() == "subagent")
+        .expect("the subagent's session");
+    assert_eq!(child.parent_session_id.as_deref(), Some(parent.id.as_str()));
+    assert_eq!(
+        child.model_config.as_ref().unwrap()["_delegate_from"],
+        parent.id.as_str()
+    );
+    assert_eq!(child.end_reason.as_deref(), Some("agent_close"));
+    assert_eq!(parent.end_reason.as_deref(), Some("agent_close"));
+}
+
+/// The app's own exits: Ctrl+D on an empty composer, SIGTERM, SIGHUP.
+#[test]
+fn the_app_ends_its_session_however_it_is_closed() {
+    use support::tmux::Tmux;
+    use support::tmux_app::TmuxApp;
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let server = ScriptedServer::start_echo_on_own_thread();
+    for how in ["ctrl-d", "TERM", "HUP"] {
+        let app = TmuxApp::new(&server, "");
+        let tmux = app.start_with("", &[]);
+        tmux.type_text("hello there");
+        tmux.keys(&["Enter"]);
+        tmux.wait_for_chat_text("You said: hello there", Duration::from_secs(15));
+        let pid = app_pid(&tmux);
+        match how {
+            "ctrl-d" => tmux.keys(&["C-d"]),
+            signal => {
+                let status = std::process::Command::new("kill")
+                    .args([&format!("-{signal}"), &pid.to_string()])
+                    .status()
+                    .unwrap();
+                assert!(status.success());
+            }
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(8);
+        while std::path::Path::new(&format!("/proc/{pid}")).exists()
+            && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .unwrap_or_default()
+                .contains(") Z ")
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{how}: hermes still running"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let store = SessionStore::open(&app.dir.path().join("home/state.db")).unwrap();
+        let rows = all_sessions(&store);
+        assert_eq!(rows.len(), 1, "{how}");
+        assert_eq!(rows[0].end_reason.as_deref(), Some("cli_close"), "{how}");
+        assert!(rows[0].ended_at.is_some(), "{how}");
+    }
+}
+
+/// hermes's pid: the tmux pane runs a shell that runs hermes.
+fn app_pid(tmux: &support::tmux::Tmux) -> u32 {
+    let out = std::process::Command::new("tmux")
+        .args(["display", "-p", "-t", tmux.name(), "#{pane_pid}"])
+        .output()
+        .unwrap();
+    let shell: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    let children = std::process::Command::new("pgrep")
+        .args(["-P", &shell.to_string()])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&children.stdout)
+        .lines()
+        .next()
+        .map(|l| l.trim().parse().unwrap())
+        .unwrap_or(shell)
 }

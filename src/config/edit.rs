@@ -17,7 +17,7 @@ use super::load::yaml_warning;
 use super::yaml_lines::{self, LineEditError};
 use crate::util::fs::{FileMode, atomic_write};
 
-pub(super) use super::known_keys::{FieldKind, KNOWN_KEYS, KnownKey, SECTIONS};
+pub(super) use super::known_keys::{ALIASES, FieldKind, KNOWN_KEYS, KnownKey, SECTIONS};
 
 /// How `config set` wrote the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +82,12 @@ pub fn config_set(home: &HermesHome, key: &str, value: &str) -> Result<SetOutcom
         ConfigError::Malformed(yaml_warning(&file, &e, "fix the file before `config set`"))
     })?;
     let new_leaf: Value = serde_norway::from_str(&scalar).unwrap_or(Value::String(value.into()));
+    if let Some(name) = shadowing_names(&old_doc, key).first() {
+        notices.push(format!(
+            "{name} is also in the file and wins over {key} (it is Hermes's name for it); \
+             set {name} instead"
+        ));
+    }
     let mut expected = old_doc;
     set_path(&mut expected, &path, new_leaf, key)?;
 
@@ -142,8 +148,32 @@ pub(super) fn write_edited(
     Ok(method)
 }
 
+/// The key hermes knows `key` as: itself, or the hermes key a Hermes name stands for.
+pub(super) fn canonical(key: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(hermes_name, _)| *hermes_name == key)
+        .map_or(key, |(_, ours)| ours)
+}
+
+/// A settable key (a Hermes name resolves to the hermes key it stands for).
 pub(super) fn known(key: &str) -> Option<&'static KnownKey> {
+    let key = canonical(key);
     KNOWN_KEYS.iter().find(|k| k.key == key)
+}
+
+/// The Hermes names of `key` that are set in `doc` and so win over it.
+fn shadowing_names<'a>(doc: &Value, key: &str) -> Vec<&'a str> {
+    ALIASES
+        .iter()
+        .filter(|(hermes_name, ours)| *ours == key && *hermes_name != key)
+        .map(|(hermes_name, _)| *hermes_name)
+        .filter(|name| {
+            name.split('.')
+                .try_fold(doc, |v, seg| v.get(seg))
+                .is_some_and(|v| !v.is_null())
+        })
+        .collect()
 }
 
 pub(super) fn split_key(key: &str) -> Result<Vec<&str>, ConfigError> {

@@ -254,3 +254,28 @@ fn secret_in_config_gets_a_notice() {
     let outcome = config_set(&home, "model.api_key", "sk-test-1234567890abcdef").unwrap();
     assert!(outcome.notices.iter().any(|n| n.contains(".env")));
 }
+
+#[test]
+fn hermes_names_are_set_and_read_like_the_key_they_stand_for() {
+    let (_d, home) = home_with(Some("agent:\n  max_turns: 40\n"));
+    assert_eq!(config_get(&home, "agent.max_turns").unwrap(), "40");
+    assert_eq!(config_get(&home, "agent.max_iterations").unwrap(), "40");
+    assert_eq!(config_get(&home, "agent.api_max_retries").unwrap(), "3");
+    // Validated as the hermes key, written under the name given.
+    let err = config_set(&home, "agent.max_turns", "lots").unwrap_err();
+    assert!(matches!(err, ConfigError::InvalidValue { .. }), "{err}");
+    let outcome = config_set(&home, "agent.max_turns", "12").unwrap();
+    assert!(outcome.notices.is_empty(), "{:?}", outcome.notices);
+    assert_eq!(read(&home), "agent:\n  max_turns: 12\n");
+    // Setting hermes's own name under a Hermes name that wins says so.
+    let outcome = config_set(&home, "agent.max_iterations", "5").unwrap();
+    assert_eq!(
+        outcome.notices,
+        vec![
+            "agent.max_turns is also in the file and wins over agent.max_iterations (it is \
+             Hermes's name for it); set agent.max_turns instead"
+                .to_string()
+        ]
+    );
+    assert_eq!(config_get(&home, "agent.max_iterations").unwrap(), "12");
+}

@@ -81,15 +81,16 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
         Value::Mapping(_) => {
             let config = &mut loaded.config;
             let w = &mut loaded.warnings;
-            // Hermes accepts `model: <id>` as shorthand for `model: {default: <id>}`.
-            if let Some(Value::String(id)) = raw.get("model") {
-                config.model.default = id.clone();
-            } else {
+            // `model: <id>` (a plain string) is handled with Hermes's other names below.
+            if !matches!(raw.get("model"), Some(Value::String(_))) {
                 config.model = section(text, &raw, path, "model", w);
             }
             config.terminal = section(text, &raw, path, "terminal", w);
             config.agent = section(text, &raw, path, "agent", w);
-            config.provider = section(text, &raw, path, "provider", w);
+            // A top-level `provider: <name>` is Hermes's stale spelling of `model.provider`.
+            if !matches!(raw.get("provider"), Some(Value::String(_))) {
+                config.provider = section(text, &raw, path, "provider", w);
+            }
             config.display = section(text, &raw, path, "display", w);
             config.skills = section(text, &raw, path, "skills", w);
             config.compression = section(text, &raw, path, "compression", w);
@@ -104,9 +105,15 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.stt = section(text, &raw, path, "stt", w);
             config.tts = section(text, &raw, path, "tts", w);
             config.vision = section(text, &raw, path, "vision", w);
+            config.prompt_caching = section(text, &raw, path, "prompt_caching", w);
+            config.memory = section(text, &raw, path, "memory", w);
+            config.tool_output = section(text, &raw, path, "tool_output", w);
+            config.file_read_max_chars = section(text, &raw, path, "file_read_max_chars", w);
             config.hooks = raw.get("hooks").cloned().unwrap_or(Value::Null);
             config.hooks_auto_accept = section(text, &raw, path, "hooks_auto_accept", w);
             config.mcp_servers = super::mcp_servers::parse_mcp_servers(text, &raw, path, w);
+            super::hermes_names::apply(text, &raw, path, config, w);
+            warn_unsupported(text, path, config, w);
         }
         _ => loaded.warnings.push(ConfigWarning::new(
             path,
@@ -115,6 +122,24 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
     }
     loaded.raw = raw;
     loaded
+}
+
+/// Values hermes cannot honour where carrying on silently would surprise the user.
+fn warn_unsupported(text: &str, path: &Path, config: &Config, warnings: &mut Vec<ConfigWarning>) {
+    let backend = config.terminal.backend.trim();
+    if !backend.is_empty() && !backend.eq_ignore_ascii_case("local") {
+        let mut warning = ConfigWarning::new(
+            path,
+            format!(
+                "terminal.backend `{backend}` is not supported by hermes: commands run locally, \
+                 on this machine"
+            ),
+        );
+        if let Some((line, column)) = yaml_lines::locate(text, &["terminal", "backend"]) {
+            warning = warning.at(line, column);
+        }
+        warnings.push(warning);
+    }
 }
 
 /// Formats a serde_norway error as `cause (key.path) — fallback`, with its location.

@@ -86,7 +86,7 @@ fn type_error_names_key_and_keeps_other_sections_and_fields() {
 model:
   default: kept-model
 terminal:
-  backend: docker
+  cwd: /srv
   timeout: abc
 agent:
   max_iterations: 7
@@ -94,7 +94,7 @@ agent:
     let loaded = parse(text, &path());
     assert_eq!(loaded.config.model.default, "kept-model");
     assert_eq!(loaded.config.agent.max_iterations, 7);
-    assert_eq!(loaded.config.terminal.backend, "docker");
+    assert_eq!(loaded.config.terminal.cwd, "/srv");
     assert_eq!(loaded.config.terminal.timeout, 180);
     assert_eq!(loaded.warnings.len(), 1);
     let shown = loaded.warnings[0].to_string();
@@ -191,4 +191,37 @@ fn every_section_of_the_schema_is_read() {
     let loaded = parse(&text, &path());
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
     assert_eq!(loaded.config, config, "{text}");
+}
+
+#[test]
+fn a_terminal_backend_hermes_lacks_is_a_warning() {
+    let loaded = parse("terminal:\n  backend: docker\n", &path());
+    assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+    assert_eq!(
+        loaded.warnings[0].to_string(),
+        "/home/u/.hermes/config.yaml:2:12: terminal.backend `docker` is not supported by \
+         hermes: commands run locally, on this machine"
+    );
+    assert!(
+        parse("terminal:\n  backend: local\n", &path())
+            .warnings
+            .is_empty()
+    );
+}
+
+#[test]
+fn memory_and_tool_output_sections_load() {
+    let loaded = parse(
+        "memory:\n  memory_enabled: false\n  user_char_limit: 500\ntool_output:\n  max_bytes: 1000\nfile_read_max_chars: 4096\n",
+        &path(),
+    );
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let c = &loaded.config;
+    assert!(!c.memory.memory_enabled);
+    assert!(c.memory.user_profile_enabled);
+    assert_eq!(c.memory.user_char_limit, 500);
+    assert_eq!(c.memory.memory_char_limit, 2_200);
+    assert_eq!(c.tool_output.max_bytes, 1000);
+    assert_eq!(c.file_read_max_chars.0, 4096);
+    assert_eq!(Config::default().file_read_max_chars.0, 256 * 1024);
 }

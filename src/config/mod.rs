@@ -4,6 +4,8 @@
 pub mod edit;
 pub mod env;
 pub mod error;
+pub mod hermes_keys;
+mod hermes_names;
 pub mod home;
 mod known_keys;
 pub mod load;
@@ -11,8 +13,10 @@ pub mod mcp_edit;
 mod mcp_servers;
 pub mod schema;
 mod schema_mcp;
+mod schema_memory;
 mod schema_vision;
 mod schema_voice;
+pub mod used_keys;
 pub mod view;
 mod yaml_lines;
 

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde::Serialize;
 
 pub use super::schema_mcp::*;
+pub use super::schema_memory::*;
 pub use super::schema_vision::*;
 pub use super::schema_voice::*;
 
@@ -33,6 +34,11 @@ pub struct Config {
     pub stt: SttConfig,
     pub tts: TtsConfig,
     pub vision: VisionConfig,
+    pub prompt_caching: PromptCachingConfig,
+    pub memory: MemoryConfig,
+    pub tool_output: ToolOutputConfig,
+    /// `read_file`'s cap without offset/limit (Hermes's key).
+    pub file_read_max_chars: FileReadLimit,
     /// Shell hooks: event name → list of `{matcher, command, timeout}`. Kept raw here and
     /// validated by `safety::hooks` (unknown events get a "did you mean" warning there).
     #[serde(skip_serializing)]
@@ -43,6 +49,18 @@ pub struct Config {
     /// warning (see `config::mcp_servers`).
     #[serde(skip)]
     pub mcp_servers: Vec<NamedMcpServer>,
+}
+
+/// `file_read_max_chars`: the most `read_file` returns without offset/limit. hermes counts
+/// bytes of the file (Hermes counts characters of its numbered output); unset, 256 KiB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FileReadLimit(pub u64);
+
+impl Default for FileReadLimit {
+    fn default() -> Self {
+        Self(256 * 1024)
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,7 +107,9 @@ impl Default for TerminalConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AgentConfig {
-    /// Most API calls in one turn.
+    /// Most API calls for one user message: its turn plus the turns its subagents' results
+    /// start. Hermes's name, `agent.max_turns` (or a top-level `max_turns`), is read too and
+    /// wins (see `config::hermes_names`).
     pub max_iterations: u32,
 }
 
@@ -171,6 +191,22 @@ impl Default for CompressionConfig {
     }
 }
 
+/// Hermes's `prompt_caching:`: the TTL of Anthropic-style cache breakpoints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PromptCachingConfig {
+    /// `5m` (default) or `1h`; any other value means `5m`, as in Hermes.
+    pub cache_ttl: String,
+}
+
+impl Default for PromptCachingConfig {
+    fn default() -> Self {
+        Self {
+            cache_ttl: "5m".to_string(),
+        }
+    }
+}
+
 /// Models for side tasks (Hermes's `auxiliary.<task>`); empty fields mean "the main model".
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -203,6 +239,8 @@ pub struct ApprovalsConfig {
     pub bell: bool,
     /// Ask before `/reload-mcp` changes the tool list (Hermes's default: ask).
     pub mcp_reload_confirm: bool,
+    /// Globs (fnmatch, case-insensitive) of commands that never run, YOLO included.
+    pub deny: Vec<String>,
 }
 
 impl Default for ApprovalsConfig {
@@ -212,6 +250,7 @@ impl Default for ApprovalsConfig {
             timeout: 60,
             bell: true,
             mcp_reload_confirm: true,
+            deny: Vec::new(),
         }
     }
 }
@@ -325,6 +364,20 @@ impl Default for DelegationConfig {
             base_url: String::new(),
             subagent_approvals: "ask".into(),
         }
+    }
+}
+
+/// `tool_output:` — how much of a tool's output reaches the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolOutputConfig {
+    /// Bytes of output kept per call; above it the head and tail are kept.
+    pub max_bytes: u64,
+}
+
+impl Default for ToolOutputConfig {
+    fn default() -> Self {
+        Self { max_bytes: 50_000 }
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_norway::{Mapping, Value};
 
-use super::edit::{FieldKind, SECTIONS, known, split_key};
+use super::edit::{FieldKind, SECTIONS, canonical, known, split_key};
 use super::env::{KNOWN_SECRET_VARS, read_dotenv};
 use super::error::ConfigError;
 use super::home::HermesHome;
@@ -54,19 +54,7 @@ pub fn render_show(
         let shown = shown_mcp_servers(&config.mcp_servers).map_err(|e| ser_error(loaded, &e))?;
         out.push_str(&to_yaml(&shown, loaded)?);
     }
-    if let Value::Mapping(top) = &loaded.raw {
-        let other: Vec<&str> = top
-            .keys()
-            .filter_map(Value::as_str)
-            .filter(|k| !SECTIONS.contains(k) && *k != "mcp_servers")
-            .collect();
-        if !other.is_empty() {
-            out.push_str(&format!(
-                "# also in the file, kept but not used by hermes yet: {}\n",
-                other.join(", ")
-            ));
-        }
-    }
+    out.push_str(&unused_lines(&loaded.raw));
     out.push_str(&format!("# .env: {}", env_path.display()));
     if dotenv_keys.is_empty() {
         out.push_str(" (no keys)\n");
@@ -90,6 +78,33 @@ pub fn render_show(
     Ok(out)
 }
 
+/// One line per section for the keys in the file hermes keeps but does not use (why:
+/// docs/configuration.md), and one for keys neither hermes nor Hermes 0.19 knows.
+fn unused_lines(raw: &Value) -> String {
+    let unused = super::used_keys::unused_keys(raw);
+    let mut out = String::new();
+    for (section, keys) in &unused.kept {
+        let place = match section {
+            None => "also in the file,".to_owned(),
+            Some(section) => format!("{section}:"),
+        };
+        out.push_str(&format!(
+            "# {place} kept but not used by hermes yet: {}\n",
+            keys.join(", ")
+        ));
+    }
+    if !unused.kept.is_empty() {
+        out.push_str("#   (docs/configuration.md says why, key by key)\n");
+    }
+    if !unused.unknown.is_empty() {
+        out.push_str(&format!(
+            "# not a key of hermes or Hermes 0.19 (a typo?), kept: {}\n",
+            unused.unknown.join(", ")
+        ));
+    }
+    out
+}
+
 /// The effective value of `key`: typed (with defaults) for keys hermes knows, raw from
 /// the file otherwise. Secrets print as `***`.
 pub fn config_get(home: &HermesHome, key: &str) -> Result<String, ConfigError> {
@@ -98,9 +113,13 @@ pub fn config_get(home: &HermesHome, key: &str) -> Result<String, ConfigError> {
 
 /// [`config_get`] over an already-loaded config (lets the caller show load warnings once).
 pub fn get_value(loaded: &LoadedConfig, key: &str) -> Result<String, ConfigError> {
+    split_key(key)?;
+    // A Hermes name (`agent.max_turns`) shows the effective value of the key it stands for.
+    let key = canonical(key);
     let path = split_key(key)?;
     let typed = serde_norway::to_value(&loaded.config).map_err(|e| ser_error(loaded, &e))?;
-    let value = if SECTIONS.contains(&path[0]) && (path.len() == 1 || known(key).is_some()) {
+    let whole_section = path.len() == 1 && SECTIONS.contains(&path[0]);
+    let value = if whole_section || known(key).is_some() {
         let mut v = lookup(&typed, &path).cloned().unwrap_or(Value::Null);
         // A whole section also shows the file's keys hermes does not model (yet).
         if let (Value::Mapping(typed_map), Some(Value::Mapping(raw_map))) =

@@ -71,6 +71,9 @@ pub struct StartOptions<'a> {
     pub launch_dir: PathBuf,
     /// Continue a stored session instead of starting a new one.
     pub resume: Option<ResumeTarget>,
+    /// How the stored session ends when the session stops (`cli_close` for the app,
+    /// `agent_close` for `-z`, as Hermes records them).
+    pub exit_reason: crate::store::EndReason,
 }
 
 pub struct StartedSession {
@@ -98,11 +101,12 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let mut notices = Vec::new();
     let store = open_store(options.home, &mut notices);
     let resumed = match &options.resume {
-        Some(target) => Some(load_resumed(store.as_ref(), target, &cwd)?),
+        Some(target) => Some(load_resumed(store.as_ref(), target)?),
         None => None,
     };
     let skills = skill_loader(options.home, &config.skills, options.env, &mut notices);
-    let tools = Arc::new(build_tools(options.home, store.as_ref(), &skills));
+    let memory = crate::knowledge::MemorySettings::from_config(&config.memory);
+    let tools = Arc::new(build_tools(options.home, store.as_ref(), &skills, &memory));
     let (skills_index, slash_commands) = skills_overview(&skills, &mut notices);
     let (soul, source) = load_soul(&options.home.soul_path());
     if let SoulSource::DefaultAfterError(why) = source {
@@ -117,7 +121,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             .map(|d| d.as_secs())
             .unwrap_or(0),
     );
-    let mut sections = prompt_sections(options.home, &cwd, &mut notices);
+    let mut sections = prompt_sections(options.home, &cwd, &memory, &mut notices);
     sections.push(skills_index);
     let built_prompt = build_system_prompt(
         &soul,
@@ -141,9 +145,12 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         None => (new_session_id(), built_prompt, None),
     };
     let cwd_for_discovery = cwd.clone();
+    let bytes = |n: u64, floor: usize| usize::try_from(n).unwrap_or(usize::MAX).max(floor);
     let limits = ToolLimits {
         terminal_timeout: std::time::Duration::from_secs(config.terminal.timeout.max(1)),
-        ..ToolLimits::default()
+        // `tool_output.max_bytes` and `file_read_max_chars` (Hermes's keys).
+        max_output_bytes: bytes(config.tool_output.max_bytes, 1_024),
+        max_read_bytes: bytes(config.file_read_max_chars.0, 1_024),
     };
     let summariser = auxiliary_endpoint(
         &model_config,
@@ -249,6 +256,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         },
         vision: crate::engine::images::VisionSettings::from_config(&config.vision, describer),
         mcp: Some(mcp),
+        exit_reason: options.exit_reason,
     };
     Ok(StartedSession {
         handle: spawn_session(spec),
@@ -393,7 +401,9 @@ fn resolve_endpoint(
     client: &reqwest::Client,
 ) -> Result<ModelEndpoint, ProviderSetupError> {
     let lookup = env.as_fn();
-    let resolved = registry::resolve(model, &config.provider, &lookup)?;
+    let mut resolved = registry::resolve(model, &config.provider, &lookup)?;
+    resolved.prompt_cache_ttl =
+        crate::providers::prompt_cache::CacheTtl::from_config(&config.prompt_caching.cache_ttl);
     Ok(ModelEndpoint {
         provider: crate::providers::build(&resolved, client.clone()),
         provider_name: resolved.name.clone(),

@@ -13,6 +13,7 @@ use crate::providers::Message;
 use crate::providers::Provider;
 use crate::providers::ProviderError;
 use crate::providers::Role;
+use crate::providers::Usage;
 
 /// Settings from `compression:` in config.yaml.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -96,13 +97,13 @@ pub fn middle_range(history: &[Message], settings: &CompressionSettings) -> Opti
     (end > start + 1).then_some((start, end))
 }
 
-/// Ask the model for the structured summary of `middle`.
+/// Ask the model for the structured summary of `middle`; with the call's token usage.
 pub async fn summarise(
     provider: &dyn Provider,
     model: &str,
     middle: &[Message],
     cancel: &CancellationToken,
-) -> Result<String, ProviderError> {
+) -> Result<(String, Usage), ProviderError> {
     let request = ChatRequest {
         model: model.to_string(),
         system: SUMMARISER_SYSTEM.to_string(),
@@ -115,7 +116,7 @@ pub async fn summarise(
         max_tokens: Some(4_096),
     };
     let completion = provider.complete(&request, &|_| {}, cancel).await?;
-    Ok(completion.text.trim().to_string())
+    Ok((completion.text.trim().to_string(), completion.usage))
 }
 
 /// The new history: head, the summary as a user message, tail.

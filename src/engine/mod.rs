@@ -17,8 +17,10 @@ pub mod session;
 pub mod setup;
 pub mod spec;
 pub mod turn;
+mod turn_budget;
 mod turn_hooks;
 pub mod turn_images;
+mod turn_stream;
 
 pub use session::BusyInputMode;
 pub use session::McpLaunch;

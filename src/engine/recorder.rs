@@ -1,8 +1,13 @@
 //! Persists a session to the store as it happens: the session row is created with the first
-//! message, every message is written (and committed) the moment it completes, and token usage
-//! after every API call. Writes run on the blocking pool and are awaited, so by the time the
-//! engine reports a message complete it is on disk — a crash loses at most the message still
-//! streaming.
+//! message, every message is written (and committed) the moment it completes, and each API
+//! call's tokens right after the call (Hermes's per-call accounting, see `store::usage`).
+//! Writes run on the blocking pool and are awaited, so by the time the engine reports a
+//! message complete it is on disk — a crash loses at most the message still streaming.
+//!
+//! It also ends sessions the way Hermes does (`sessions.ended_at` / `end_reason`): the current
+//! session when the app or run finishes (`finish`), the one left behind by `/new`, `/resume`,
+//! `/branch` or a compression split. A session without a row (nothing was said) has nothing
+//! to end. Ending twice is harmless: the store keeps the first reason.
 //!
 //! Persistence is best effort for the conversation: if the database fails, the session goes
 //! on in memory and the user is told once.
@@ -14,12 +19,15 @@ use std::sync::PoisonError;
 use super::events::EventSink;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
-use crate::protocol::StatusUpdate;
 use crate::providers::Message;
+use crate::providers::Usage;
+use crate::store::AuxTask;
+use crate::store::BillingRoute;
+use crate::store::CallTokens;
+use crate::store::EndReason;
 use crate::store::NewSession;
 use crate::store::SessionStore;
 use crate::store::StoredMessage;
-use crate::store::UsageTotals;
 
 pub struct Recorder {
     store: Option<Arc<SessionStore>>,
@@ -31,6 +39,8 @@ struct State {
     session: NewSession,
     created: Created,
     failure: Failure,
+    /// A compression continuation: its title is the next one in the parent's lineage.
+    title: ChildTitle,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -45,6 +55,12 @@ enum Failure {
     Reported,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ChildTitle {
+    AsIs,
+    NextInLineage,
+}
+
 impl Recorder {
     /// Record into `store` (or nowhere, when `None`) under `session`'s id.
     pub fn new(store: Option<Arc<SessionStore>>, session: NewSession, events: EventSink) -> Self {
@@ -55,6 +71,7 @@ impl Recorder {
                 session,
                 created: Created::No,
                 failure: Failure::None,
+                title: ChildTitle::AsIs,
             })),
         }
     }
@@ -70,30 +87,86 @@ impl Recorder {
         recorder
     }
 
-    /// Start recording a new session (after `/new`): the next message creates its row.
+    /// Start recording a new session (after `/new`): the old one ends (`new_session`); the
+    /// next message creates the new one's row.
     pub fn restart(&self, id: String) {
         let mut state = self.lock();
+        self.end_in_background(&state, EndReason::NewSession);
         state.session.id = id;
         state.session.title = None;
         state.session.parent_session_id = None;
         state.created = Created::No;
+        state.title = ChildTitle::AsIs;
     }
 
-    /// Continue in a new child session of the current one (after compression): its row is
-    /// created with its first message, linked by `parent_session_id`.
+    /// Continue in a new child session of the current one (after compression): the current
+    /// one ends (`compression`); the child's row is created with its first message, linked by
+    /// `parent_session_id` and titled next in the lineage (`title #2`).
     pub fn continue_in_child(&self, id: String) {
         let mut state = self.lock();
+        self.end_in_background(&state, EndReason::Compression);
         let parent = std::mem::replace(&mut state.session.id, id);
         state.session.parent_session_id = Some(parent);
         state.created = Created::No;
+        state.title = ChildTitle::NextInLineage;
     }
 
-    /// Continue recording into another stored session (after resume or branch).
-    pub fn switch_to(&self, id: String, title: Option<String>) {
+    /// Continue recording into another stored session (after resume or branch); the one left
+    /// behind ends with `reason` (`resumed_other`, `branched`).
+    pub fn switch_to(&self, id: String, title: Option<String>, reason: EndReason) {
         let mut state = self.lock();
+        if state.session.id != id {
+            self.end_in_background(&state, reason);
+        }
         state.session.id = id;
         state.session.title = title;
         state.created = Created::Yes;
+        state.title = ChildTitle::AsIs;
+    }
+
+    /// The model route sessions created from now on start with (after `/model`).
+    pub fn set_route(&self, route: &BillingRoute) {
+        let mut state = self.lock();
+        state.session.model.clone_from(&route.model);
+        state.session.provider.clone_from(&route.provider);
+        state.session.base_url.clone_from(&route.base_url);
+    }
+
+    /// End the current session (the app quit, the run or subagent finished); returns when it
+    /// is committed.
+    pub async fn finish(&self, reason: EndReason) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        let state = self.state.clone();
+        let ended = tokio::task::spawn_blocking(move || {
+            let state = state.lock().unwrap_or_else(PoisonError::into_inner);
+            if state.created == Created::No {
+                return Ok(false);
+            }
+            store.end_session(&state.session.id, reason)
+        })
+        .await;
+        if let Ok(Err(err)) = ended {
+            tracing::warn!(error = %err, "could not mark the session ended");
+        }
+    }
+
+    /// End the session `state` records, off this task (the caller is the actor, which must
+    /// not block).
+    fn end_in_background(&self, state: &State, reason: EndReason) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        if state.created == Created::No {
+            return;
+        }
+        let id = state.session.id.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Err(err) = store.end_session(&id, reason) {
+                tracing::warn!(error = %err, session = %id, "could not mark the session ended");
+            }
+        });
     }
 
     /// The store, for one-off operations the actor runs on the blocking pool.
@@ -115,6 +188,7 @@ impl Recorder {
         tokio::task::spawn_blocking(move || {
             let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
             state.session.title = Some(title.clone());
+            state.title = ChildTitle::AsIs;
             match state.created {
                 Created::Yes => store
                     .set_title(&state.session.id, &title)
@@ -158,18 +232,19 @@ impl Recorder {
             .await;
     }
 
-    /// Write the session's cumulative usage.
-    pub async fn usage(&self, status: &StatusUpdate) {
-        let totals = UsageTotals {
-            input: status.input_tokens,
-            output: status.output_tokens,
-            cache_read: status.cache_read_tokens,
-            cache_write: status.cache_write_tokens,
-            reasoning: status.reasoning_tokens,
-            api_calls: status.api_calls,
-            cost_usd: status.cost_usd,
-        };
-        self.write(move |store, id| store.update_usage(id, &totals))
+    /// Account one main-loop API call made through `route`.
+    pub async fn api_call(&self, route: &BillingRoute, usage: &Usage) {
+        let route = route.clone();
+        let tokens = CallTokens::from_usage(usage);
+        self.write(move |store, id| store.record_api_call(id, &route, &tokens))
+            .await;
+    }
+
+    /// Account one auxiliary call (a compression summary, …) made through `route`.
+    pub async fn auxiliary_call(&self, task: AuxTask, route: &BillingRoute, usage: &Usage) {
+        let route = route.clone();
+        let tokens = CallTokens::from_usage(usage);
+        self.write(move |store, id| store.record_auxiliary_call(id, task, &route, &tokens))
             .await;
     }
 
@@ -184,8 +259,14 @@ impl Recorder {
         let result = tokio::task::spawn_blocking(move || {
             let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
             if state.created == Created::No {
+                if state.title == ChildTitle::NextInLineage
+                    && let Some(title) = state.session.title.clone()
+                {
+                    state.session.title = Some(store.next_title_in_lineage(&title)?);
+                }
                 store.create_session(&state.session)?;
                 state.created = Created::Yes;
+                state.title = ChildTitle::AsIs;
             }
             op(&store, &state.session.id)
         })

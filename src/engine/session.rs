@@ -111,7 +111,9 @@ struct Actor {
     events: EventSink,
     pending: PendingRequests,
     steer: SteerBuffer,
-    queue: VecDeque<super::turn_images::UserInput>,
+    queue: VecDeque<TurnInput>,
+    /// `agent.max_turns`, shared by a user message and the turns its results start.
+    budget: super::turn_budget::MessageBudget,
     /// Image payloads and embed counts, shared by the turns and `vision_analyze`.
     images: Arc<super::images::ImageState>,
     status: StatusUpdate,
@@ -202,7 +204,7 @@ impl Actor {
                 None => self.start_turn(text.into()),
             },
             Op::Queue { text } => match self.running {
-                Some(_) => self.queue.push_back(text.into()),
+                Some(_) => self.queue.push_back(TurnInput::User(text.into())),
                 None => self.start_turn(text.into()),
             },
             Op::SecretReply { id, value } => self.secret_reply(&id, value),
@@ -269,10 +271,10 @@ impl Actor {
         }
         match self.spec.busy_input {
             BusyInputMode::Interrupt => {
-                self.queue.push_front(input);
+                self.queue.push_front(TurnInput::User(input));
                 self.interrupt();
             }
-            BusyInputMode::Queue => self.queue.push_back(input),
+            BusyInputMode::Queue => self.queue.push_back(TurnInput::User(input)),
             // A steer is text only; a message with images waits for the next turn instead.
             BusyInputMode::Steer if !input.images.is_empty() => {
                 self.notice(
@@ -281,7 +283,7 @@ impl Actor {
                      sent when the turn ends"
                         .to_string(),
                 );
-                self.queue.push_back(input);
+                self.queue.push_back(TurnInput::User(input));
             }
             BusyInputMode::Steer => self.steer_running(input.text),
         }
@@ -351,7 +353,8 @@ impl Actor {
             tools: self.spec.tools.clone(),
             tool_ctx,
             events: self.events.clone(),
-            max_iterations: self.spec.max_iterations,
+            max_iterations: self.budget.for_turn(&input),
+            message_limit: self.budget.limit(),
             max_tokens: self.spec.max_tokens,
             steer: self.steer.clone(),
             status: self.status.clone(),
@@ -362,7 +365,8 @@ impl Actor {
                 .spec
                 .summariser
                 .as_ref()
-                .map(|e| (e.provider.clone(), e.model.clone())),
+                .map(|e| (e.provider.clone(), e.billing_route())),
+            route: self.spec.endpoint.billing_route(),
             context_window: self.spec.endpoint.context_window,
             session_id: self.spec.session_id.clone(),
             wrapping: CallWrapping {
@@ -391,6 +395,7 @@ impl Actor {
         };
         let outcome = match joined {
             Ok(result) => {
+                self.budget.spend(result.api_calls);
                 self.history = result.history;
                 self.status = result.status;
                 if result.session_id != self.spec.session_id {
@@ -434,7 +439,7 @@ impl Actor {
             return;
         }
         if let Some(next) = self.queue.pop_front() {
-            self.start_turn(next);
+            self.start(next);
         }
     }
 
@@ -449,6 +454,9 @@ impl Actor {
                 self.history = result.history;
             }
         }
+        // First, so the session is marked ended even if stopping the rest outlasts the
+        // frontend's wait.
+        self.recorder.finish(self.spec.exit_reason).await;
         self.pending.decline_all();
         self.guard.asker.pending.decline_all();
         self.delegations

@@ -273,6 +273,7 @@ impl Actor {
             Ok(endpoint) => {
                 self.status.context_window = endpoint.context_window;
                 self.spec.endpoint = endpoint;
+                self.recorder.set_route(&self.spec.endpoint.billing_route());
                 self.events.send(Event::SessionInfo(self.session_info()));
                 let when = if self.running.is_some() {
                     "from the next turn"

@@ -1,5 +1,6 @@
-//! Starting a session actor: the recorder for its first stored row, its guard (approvals,
-//! hooks), its subagents, and the task that runs it; and the Hermes-style session id.
+//! Starting a session actor: the recorder for its first stored row (a subagent's row carries
+//! Hermes's `_delegate_from` marker), its guard (approvals, hooks), its subagents, and the task
+//! that runs it; and the Hermes-style session id.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -42,6 +43,14 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         system_prompt: spec.system_prompt.clone(),
         cwd: spec.cwd.display().to_string(),
         parent_session_id: spec.delegation.parent_session_id.clone(),
+        // Hermes's marker for a delegate's run: its pickers hide it and deleting the parent
+        // deletes it too.
+        model_config: spec
+            .delegation
+            .parent_session_id
+            .as_ref()
+            .filter(|_| spec.delegation.depth > 0)
+            .map(|parent| serde_json::json!({ "_delegate_from": parent })),
         ..NewSession::default()
     };
     let mut resumed = resumed;
@@ -92,6 +101,7 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         pending: PendingRequests::default(),
         steer: SteerBuffer::default(),
         queue: VecDeque::new(),
+        budget: super::super::turn_budget::MessageBudget::new(spec.max_iterations),
         images: Default::default(),
         status: StatusUpdate {
             context_window: spec.endpoint.context_window,

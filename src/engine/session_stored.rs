@@ -1,5 +1,6 @@
 //! The session actor's operations on stored sessions: listing, resuming, titling, branching
-//! and undoing. Database work runs on the blocking pool and comes back to the actor as an
+//! and undoing. Leaving a session for another one (`/resume`, `/branch`) ends it with Hermes's
+//! reason; the resumed session was re-opened when it was loaded (`setup::load_resumed`). Database work runs on the blocking pool and comes back to the actor as an
 //! `Internal` message, so the actor never blocks and history changes stay on its task.
 
 use super::Actor;
@@ -13,6 +14,7 @@ use crate::protocol::ReplayMessage;
 use crate::protocol::SessionListItem;
 use crate::providers::Message;
 use crate::providers::Role;
+use crate::store::EndReason;
 use crate::store::Hidden;
 use crate::store::ListQuery;
 use crate::store::time::format_utc;
@@ -77,10 +79,9 @@ impl Actor {
             return;
         }
         let store = self.recorder.store();
-        let cwd = self.spec.cwd.clone();
         let tx = self.internal.clone();
         tokio::task::spawn_blocking(move || {
-            let result = load_resumed(store.as_ref(), &ResumeTarget::Session(target), &cwd)
+            let result = load_resumed(store.as_ref(), &ResumeTarget::Session(target))
                 .map(Box::new)
                 .map_err(|e| e.to_string());
             let _ = tx.send(Internal::Stored(StoredDone::Resumed(result)));
@@ -188,7 +189,8 @@ impl Actor {
                     // The resumed session keeps the prompt it was started with.
                     self.spec.system_prompt = prompt;
                 }
-                self.recorder.switch_to(row.id, resumed.title);
+                self.recorder
+                    .switch_to(row.id, resumed.title, EndReason::ResumedOther);
                 self.forget_goal();
                 self.events.send(Event::SessionInfo(self.session_info()));
                 self.events.send(Event::StatusUpdate(self.status.clone()));
@@ -201,7 +203,8 @@ impl Actor {
             StoredDone::Branched(Ok((id, title))) => {
                 self.spec.session_id = id.clone();
                 self.title.clone_from(&title);
-                self.recorder.switch_to(id.clone(), title);
+                self.recorder
+                    .switch_to(id.clone(), title, EndReason::Branched);
                 self.save_goal();
                 self.events.send(Event::SessionInfo(self.session_info()));
                 self.notice(

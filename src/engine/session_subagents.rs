@@ -1,12 +1,15 @@
 //! The session actor's subagent side: steering and stopping children, pausing new spawns,
 //! the per-turn delegator tools call, and the main agent's background results arriving as a
-//! new message (queued behind a running turn, never interrupting it).
+//! new message (queued behind a running turn, never interrupting it). A results turn spends
+//! what is left of its user message's `agent.max_turns` budget, so a model that delegates
+//! from every result stops there (with `TurnOutcome::IterationLimit`) instead of looping.
 
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
 use super::Actor;
+use super::TurnInput;
 use crate::engine::delegation::TurnDelegator;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
@@ -107,9 +110,10 @@ impl Actor {
             NoticeLevel::Info,
             format!("{headline} — sent to the agent as the next message"),
         );
+        let results = TurnInput::SubagentResults(text.into());
         match self.running {
-            Some(_) => self.queue.push_back(text.into()),
-            None => self.start_turn(text.into()),
+            Some(_) => self.queue.push_back(results),
+            None => self.start(results),
         }
     }
 }

@@ -17,6 +17,7 @@ use crate::config::HermesHome;
 use crate::config::SkillsConfig;
 use crate::config::env::EnvLookup;
 use crate::knowledge::context_files;
+use crate::knowledge::memory_settings::MemorySettings;
 use crate::knowledge::memory_snapshot::MemorySnapshot;
 use crate::protocol::SlashCommandInfo;
 use crate::protocol::StatusUpdate;
@@ -46,8 +47,8 @@ use crate::util::redact::Redactor;
 pub enum ResumeTarget {
     /// An id, a unique id prefix, or a title (`--resume X`, `/resume X`).
     Session(String),
-    /// The most recent session started in this directory (`--continue`).
-    LastInDirectory,
+    /// The CLI session used most recently (`--continue`; Hermes's rule, see `store::resume`).
+    MostRecent,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -56,8 +57,8 @@ pub enum ResumeError {
     NoStore(String),
     #[error("no session matches {0:?} (hermes sessions list shows them)")]
     NotFound(String),
-    #[error("no earlier session was started in {0}")]
-    NoneInDirectory(String),
+    #[error("no previous CLI session found to continue")]
+    NothingToContinue,
     #[error("could not read the session history: {0}")]
     Store(String),
 }
@@ -80,10 +81,17 @@ pub fn build_tools(
     home: &HermesHome,
     store: Option<&Arc<SessionStore>>,
     skills: &Arc<SkillLoader>,
+    memory: &MemorySettings,
 ) -> ToolRegistry {
     let mut tools = ToolRegistry::core();
-    // Names are unique by construction, so registration cannot collide.
-    let _ = tools.register(Arc::new(MemoryTool::new(home.memories_dir())));
+    // Names are unique by construction, so registration cannot collide. With both memory
+    // stores switched off there is no memory tool at all.
+    if memory.any_enabled() {
+        let _ = tools.register(Arc::new(MemoryTool::with_settings(
+            home.memories_dir(),
+            *memory,
+        )));
+    }
     if let Some(store) = store {
         let _ = tools.register(Arc::new(SessionSearchTool::new(store.clone())));
     }
@@ -137,43 +145,53 @@ pub fn skills_overview(
     (catalog.render_index_for_prompt(), commands)
 }
 
-/// Frozen system-prompt sections: the memory snapshot and the project context file.
-pub fn prompt_sections(home: &HermesHome, cwd: &Path, notices: &mut Vec<String>) -> Vec<String> {
-    let memory = MemorySnapshot::load(&home.memories_dir()).render_for_prompt();
+/// Frozen system-prompt sections: the memory snapshot (of the stores switched on) and the
+/// project context file.
+pub fn prompt_sections(
+    home: &HermesHome,
+    cwd: &Path,
+    memory: &MemorySettings,
+    notices: &mut Vec<String>,
+) -> Vec<String> {
+    let memory = MemorySnapshot::load_with(&home.memories_dir(), memory).render_for_prompt();
     let project = context_files::load_project_context(cwd);
     notices.extend(project.notes.iter().cloned());
     vec![memory, context_files::render_for_prompt(&project)]
 }
 
-/// Find and load the session to resume.
+/// Find and load the session to resume, as Hermes does: the target (or, for `--continue`,
+/// the CLI session used most recently), moved on to where compression continued it; the
+/// session is re-opened (`ended_at` and `end_reason` cleared).
 pub fn load_resumed(
     store: Option<&Arc<SessionStore>>,
     target: &ResumeTarget,
-    cwd: &Path,
 ) -> Result<(SessionRow, ResumedSession), ResumeError> {
     let store = store.ok_or_else(|| ResumeError::NoStore("state.db could not be opened".into()))?;
     let store_err = |e: crate::store::StoreError| ResumeError::Store(e.to_string());
-    let row = match target {
-        ResumeTarget::Session(key) => store
-            .get_session(key)
-            .map_err(store_err)?
-            .ok_or_else(|| ResumeError::NotFound(key.clone()))?,
-        ResumeTarget::LastInDirectory => {
-            let cwd_text = cwd.display().to_string();
-            let summary = store
-                .last_session_in(&cwd_text)
-                .map_err(store_err)?
-                .ok_or_else(|| ResumeError::NoneInDirectory(cwd_text.clone()))?;
+    let asked = match target {
+        ResumeTarget::Session(key) => {
             store
-                .session(&summary.id)
+                .get_session(key)
                 .map_err(store_err)?
-                .ok_or_else(|| ResumeError::NotFound(summary.id.clone()))?
+                .ok_or_else(|| ResumeError::NotFound(key.clone()))?
+                .id
         }
+        ResumeTarget::MostRecent => store
+            .most_recent_session(&crate::store::Source::Cli)
+            .map_err(store_err)?
+            .ok_or(ResumeError::NothingToContinue)?,
     };
+    let id = store.resume_target(&asked).map_err(store_err)?;
+    store.reopen_session(&id).map_err(store_err)?;
+    let row = store
+        .session(&id)
+        .map_err(store_err)?
+        .ok_or_else(|| ResumeError::NotFound(id.clone()))?;
     let history = store.load_history(&row.id).map_err(store_err)?;
     let usage = row.usage();
     let status = StatusUpdate {
-        input_tokens: usage.input,
+        // The engine counts whole prompts; the store, Hermes's uncached part.
+        input_tokens: usage.input + usage.cache_read + usage.cache_write,
         output_tokens: usage.output,
         cache_read_tokens: usage.cache_read,
         cache_write_tokens: usage.cache_write,
@@ -223,6 +241,7 @@ pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
             mode: config.approvals.mode,
             timeout: std::time::Duration::from_secs(config.approvals.timeout.clamp(1, 3_600)),
             allowlist: config.command_allowlist.clone(),
+            deny: config.approvals.deny.clone(),
         },
         shell: ShellContext {
             home: user_home,

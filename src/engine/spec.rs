@@ -41,6 +41,17 @@ pub struct ModelEndpoint {
     pub supports_vision: bool,
 }
 
+impl ModelEndpoint {
+    /// The route calls through this endpoint are accounted under (`session_model_usage`).
+    pub fn billing_route(&self) -> crate::store::BillingRoute {
+        crate::store::BillingRoute {
+            model: self.model.clone(),
+            provider: self.provider_name.clone(),
+            base_url: self.base_url.clone(),
+        }
+    }
+}
+
 /// Builds a new endpoint for `Op::SwitchModel`.
 pub trait ModelSwitcher: Send + Sync {
     fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String>;
@@ -89,6 +100,9 @@ pub struct SessionSpec {
     pub vision: super::images::VisionSettings,
     /// MCP servers to connect; `None`: no MCP in this session (subagents, tests).
     pub mcp: Option<McpLaunch>,
+    /// How the stored session ends when the session stops (`Op::Shutdown`): `cli_close` for
+    /// the app, `agent_close` for a one-shot run or a subagent, as Hermes records them.
+    pub exit_reason: crate::store::EndReason,
 }
 
 /// What a session needs to run its MCP servers.

@@ -1,9 +1,10 @@
 //! One turn: the tool loop for a single user input.
 //!
 //! Call the model, stream its text as events, run the tools it asks for, append everything to
-//! the history, and repeat until it answers without tool calls, the iteration budget
-//! (`agent.max_iterations` API calls) is spent, the user interrupts, or a provider error ends
-//! the turn. The turn owns the history while it runs and hands it back when it ends, so the
+//! the history, and repeat until it answers without tool calls, the turn's share of the
+//! iteration budget is spent (`agent.max_turns` API calls per user message, shared with the
+//! turns its subagents' results start — the actor works out the share), the user interrupts,
+//! or a provider error ends the turn. The turn owns the history while it runs and hands it back when it ends, so the
 //! history never needs a lock. Invariants: every assistant tool call in the history has a tool
 //! result; an empty model reply never becomes an empty assistant message; an interrupted reply
 //! keeps the text that had arrived.
@@ -18,6 +19,7 @@ use super::dispatch::ToolRun;
 use super::dispatch::run_tool_calls;
 use super::events::EventSink;
 use super::turn_hooks;
+use super::turn_stream::StreamState;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
 use crate::protocol::StatusUpdate;
@@ -27,7 +29,6 @@ use crate::providers::Completion;
 use crate::providers::Message;
 use crate::providers::Provider;
 use crate::providers::ProviderError;
-use crate::providers::StreamDelta;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutcome;
 use crate::tools::registry::ToolRegistry;
@@ -44,7 +45,10 @@ pub struct TurnContext {
     pub tools: Arc<ToolRegistry>,
     pub tool_ctx: ToolContext,
     pub events: EventSink,
+    /// API calls this turn may make: what is left of its user message's budget.
     pub max_iterations: u32,
+    /// The whole budget of one user message (`agent.max_turns`), for the stop notice.
+    pub message_limit: u32,
     pub max_tokens: Option<u32>,
     pub steer: SteerBuffer,
     pub status: StatusUpdate,
@@ -53,7 +57,9 @@ pub struct TurnContext {
     pub compression: CompressionSettings,
     /// The model that writes compression summaries (`auxiliary.compression`), else the
     /// main one.
-    pub summariser: Option<(Arc<dyn Provider>, String)>,
+    pub summariser: Option<(Arc<dyn Provider>, crate::store::BillingRoute)>,
+    /// The route the main model's calls are accounted under.
+    pub route: crate::store::BillingRoute,
     pub context_window: u64,
     pub session_id: String,
     /// Hooks and redaction around tool calls; `pre_llm_call`/`post_llm_call` hooks.
@@ -65,6 +71,10 @@ pub struct TurnContext {
 pub enum TurnInput {
     /// A user message.
     User(super::turn_images::UserInput),
+    /// The main agent's background subagents' results, as the next user message. The turn
+    /// spends what is left of the budget of the user message that led to it, so a model that
+    /// delegates again from every result cannot loop without end.
+    SubagentResults(super::turn_images::UserInput),
     /// `/compress`: summarise the conversation now, without a model reply.
     Compress,
 }
@@ -75,6 +85,8 @@ pub struct TurnResult {
     pub status: StatusUpdate,
     /// Set when compression moved the conversation into a child session.
     pub session_id: String,
+    /// Model calls this turn made (each counts against the message's budget).
+    pub api_calls: u32,
 }
 
 /// What finished during the turn, for the "interrupted" summary.
@@ -89,14 +101,14 @@ pub async fn run_turn(
     input: TurnInput,
 ) -> TurnResult {
     let input = match input {
-        TurnInput::User(input) => input,
+        TurnInput::User(input) | TurnInput::SubagentResults(input) => input,
         TurnInput::Compress => {
             let outcome = match compress_now(&mut ctx, &mut history, Trigger::Requested).await {
                 Ok(()) => TurnOutcome::Completed,
                 Err(ProviderError::Cancelled) => interrupted(&Progress::default(), ""),
                 Err(err) => failed(&ctx, &err),
             };
-            return finish(ctx, history, outcome);
+            return finish(ctx, history, outcome, 0);
         }
     };
     let text = turn_hooks::with_hook_context(&ctx, input.text, history.is_empty()).await;
@@ -112,9 +124,10 @@ pub async fn run_turn(
     record_last(&ctx, &history).await;
     let mut progress = Progress::default();
     let cancel = ctx.tool_ctx.cancel.clone();
+    let mut calls_made = 0;
     for _ in 0..ctx.max_iterations {
         if cancel.is_cancelled() {
-            return finish(ctx, history, interrupted(&progress, ""));
+            return finish(ctx, history, interrupted(&progress, ""), calls_made);
         }
         let prompt_tokens = ctx
             .status
@@ -124,7 +137,7 @@ pub async fn run_turn(
             match compress_now(&mut ctx, &mut history, Trigger::Threshold).await {
                 Ok(()) => {}
                 Err(ProviderError::Cancelled) => {
-                    return finish(ctx, history, interrupted(&progress, ""));
+                    return finish(ctx, history, interrupted(&progress, ""), calls_made);
                 }
                 // A failed summary is not fatal: carry on with the full history.
                 Err(err) => ctx.events.send(Event::Notice {
@@ -148,6 +161,7 @@ pub async fn run_turn(
             .complete(&request, &|delta| stream.on_delta(delta), &cancel)
             .await;
         ctx.status.api_calls += 1;
+        calls_made += 1;
         let completion = match result {
             Ok(completion) => completion,
             Err(ProviderError::Cancelled) => {
@@ -159,7 +173,7 @@ pub async fn run_turn(
                     ));
                     record_last(&ctx, &history).await;
                 }
-                return finish(ctx, history, interrupted(&progress, &partial));
+                return finish(ctx, history, interrupted(&progress, &partial), calls_made);
             }
             Err(err) => {
                 stream.finish_partial();
@@ -170,7 +184,7 @@ pub async fn run_turn(
                     &history,
                 );
                 let outcome = failed(&ctx, &err);
-                return finish(ctx, history, outcome);
+                return finish(ctx, history, outcome, calls_made);
             }
         };
         record_usage(&mut ctx.status, &completion);
@@ -184,12 +198,12 @@ pub async fn run_turn(
         history.push(assistant);
         // On disk before the frontend hears the message is complete.
         record_last(&ctx, &history).await;
-        ctx.recorder.usage(&ctx.status).await;
+        ctx.recorder.api_call(&ctx.route, &completion.usage).await;
         ctx.events.send(Event::StatusUpdate(ctx.status.clone()));
         stream.complete(&completion);
         if calls.is_empty() {
             turn_hooks::after_reply(&ctx, &history, &completion.text);
-            return finish(ctx, history, TurnOutcome::Completed);
+            return finish(ctx, history, TurnOutcome::Completed, calls_made);
         }
         let mut runs = run_tool_calls(
             &calls,
@@ -208,17 +222,21 @@ pub async fn run_turn(
             ctx.recorder.message(message).await;
         }
         if cancel.is_cancelled() {
-            return finish(ctx, history, interrupted(&progress, ""));
+            return finish(ctx, history, interrupted(&progress, ""), calls_made);
         }
     }
-    let limit = ctx.max_iterations;
+    let limit = ctx.message_limit;
+    let text = super::turn_budget::spent_notice(ctx.max_iterations, limit, calls_made);
     ctx.events.send(Event::Notice {
         level: NoticeLevel::Warning,
-        text: format!(
-            "stopped after {limit} API calls in one turn (agent.max_iterations); send a message to continue"
-        ),
+        text,
     });
-    finish(ctx, history, TurnOutcome::IterationLimit { limit })
+    finish(
+        ctx,
+        history,
+        TurnOutcome::IterationLimit { limit },
+        calls_made,
+    )
 }
 
 /// Context files of subdirectories the tools just touched ride on those tools' results
@@ -253,12 +271,13 @@ async fn record_last(ctx: &TurnContext, history: &[Message]) {
     }
 }
 
-fn finish(ctx: TurnContext, history: Vec<Message>, outcome: TurnOutcome) -> TurnResult {
+fn finish(ctx: TurnContext, history: Vec<Message>, outcome: TurnOutcome, calls: u32) -> TurnResult {
     TurnResult {
         history,
         outcome,
         status: ctx.status,
         session_id: ctx.session_id,
+        api_calls: calls,
     }
 }
 
@@ -298,17 +317,20 @@ async fn compress_now(
         text: format!("compressing {} earlier messages…", range.1 - range.0),
     });
     let cancel = ctx.tool_ctx.cancel.clone();
-    let (provider, model) = match &ctx.summariser {
-        Some((provider, model)) => (provider.clone(), model.clone()),
-        None => (ctx.provider.clone(), ctx.model.clone()),
+    let (provider, route) = match &ctx.summariser {
+        Some((provider, route)) => (provider.clone(), route.clone()),
+        None => (ctx.provider.clone(), ctx.route.clone()),
     };
-    let summary = compress::summarise(
+    let (summary, usage) = compress::summarise(
         provider.as_ref(),
-        &model,
+        &route.model,
         &history[range.0..range.1],
         &cancel,
     )
     .await?;
+    ctx.recorder
+        .auxiliary_call(crate::store::AuxTask::Compression, &route, &usage)
+        .await;
     *history = compress::rebuild(history, range, &summary);
     let child = super::session::new_session_id();
     ctx.recorder.continue_in_child(child.clone());
@@ -318,7 +340,6 @@ async fn compress_now(
     ctx.session_id = child;
     ctx.status.compressions += 1;
     ctx.status.context_tokens = compress::estimate_tokens(&ctx.system, history);
-    ctx.recorder.usage(&ctx.status).await;
     ctx.events.send(Event::StatusUpdate(ctx.status.clone()));
     ctx.events.send(Event::Notice {
         level: NoticeLevel::Info,
@@ -395,100 +416,4 @@ fn interrupted(progress: &Progress, partial_reply: &str) -> TurnOutcome {
         parts.join("; ")
     };
     TurnOutcome::Interrupted { done }
-}
-
-/// Turns provider deltas into events for one API call, remembering the text so far so an
-/// interrupted reply can be kept.
-struct StreamState {
-    turn_id: u64,
-    events: EventSink,
-    inner: Mutex<StreamInner>,
-}
-
-#[derive(Default)]
-struct StreamInner {
-    started: bool,
-    text: String,
-    reasoning: String,
-}
-
-impl StreamState {
-    fn new(turn_id: u64, events: EventSink) -> Self {
-        Self {
-            turn_id,
-            events,
-            inner: Mutex::new(StreamInner::default()),
-        }
-    }
-
-    fn on_delta(&self, delta: StreamDelta) {
-        let Ok(mut inner) = self.inner.lock() else {
-            return;
-        };
-        match delta {
-            StreamDelta::Text(text) => {
-                if !inner.started {
-                    inner.started = true;
-                    self.events.send(Event::MessageStart {
-                        turn_id: self.turn_id,
-                    });
-                }
-                inner.text.push_str(&text);
-                self.events.send(Event::MessageDelta {
-                    turn_id: self.turn_id,
-                    text,
-                });
-            }
-            StreamDelta::Reasoning(text) => {
-                inner.reasoning.push_str(&text);
-                self.events.send(Event::ReasoningDelta {
-                    turn_id: self.turn_id,
-                    text,
-                });
-            }
-            StreamDelta::ToolCallStarted { .. } => {}
-        }
-    }
-
-    /// The call ended without a completion: close an open message and return its text.
-    fn finish_partial(&self) -> String {
-        let Ok(inner) = self.inner.lock() else {
-            return String::new();
-        };
-        if inner.started {
-            self.events.send(Event::MessageComplete {
-                turn_id: self.turn_id,
-                text: inner.text.clone(),
-                reasoning: non_empty(&inner.reasoning),
-            });
-        }
-        inner.text.clone()
-    }
-
-    /// The call completed: emit the final message when it has visible text. Non-streaming
-    /// fallbacks deliver text only here, so the message may start and end at once.
-    fn complete(&self, completion: &Completion) {
-        if completion.text.is_empty() {
-            return;
-        }
-        let started = self
-            .inner
-            .lock()
-            .map(|inner| inner.started)
-            .unwrap_or(false);
-        if !started {
-            self.events.send(Event::MessageStart {
-                turn_id: self.turn_id,
-            });
-        }
-        self.events.send(Event::MessageComplete {
-            turn_id: self.turn_id,
-            text: completion.text.clone(),
-            reasoning: completion.reasoning.clone(),
-        });
-    }
-}
-
-fn non_empty(text: &str) -> Option<String> {
-    (!text.is_empty()).then(|| text.to_string())
 }

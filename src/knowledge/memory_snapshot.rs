@@ -10,7 +10,8 @@
 //! entry
 //! ```
 //!
-//! (`USER PROFILE (who the user is)` for `USER.md`). What it does not do: it never changes
+//! (`USER PROFILE (who the user is)` for `USER.md`); a store switched off in `memory:` is not
+//! read and renders as "". What it does not do: it never changes
 //! after loading — writes made by the `memory` tool reach disk at once and this block at the
 //! next session, so the prompt prefix stays cacheable. Invariants: entries failing the strict
 //! injection scan are replaced by a `[BLOCKED: …]` placeholder here (the file keeps them so
@@ -27,6 +28,7 @@ use crate::knowledge::memory::percent;
 use crate::knowledge::memory::read_entries;
 use crate::knowledge::memory::serialize;
 use crate::knowledge::memory::thousands;
+use crate::knowledge::memory_settings::MemorySettings;
 
 /// The rule above and below a block header: 46 `═`.
 pub const RULE: &str = "══════════════════════════════════════════════";
@@ -45,7 +47,22 @@ impl MemorySnapshot {
     }
 
     pub fn load_with_limits(memories_dir: &Path, limits: MemoryLimits) -> MemorySnapshot {
+        Self::load_with(
+            memories_dir,
+            &MemorySettings {
+                limits,
+                ..MemorySettings::default()
+            },
+        )
+    }
+
+    /// Read the stores `settings` enables, with its limits.
+    pub fn load_with(memories_dir: &Path, settings: &MemorySettings) -> MemorySnapshot {
+        let limits = settings.limits;
         let block = |target: MemoryTarget| {
+            if !settings.enabled(target) {
+                return String::new();
+            }
             let entries = read_entries(&memories_dir.join(target.file_name())).unwrap_or_default();
             render_block(
                 target,

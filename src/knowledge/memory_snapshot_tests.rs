@@ -87,3 +87,51 @@ fn oversized_hand_edited_file_is_capped_in_the_prompt() {
     assert!(block.contains("chars truncated — memory over budget"));
     assert!(block.chars().count() < 4_000 + 400);
 }
+
+#[test]
+fn disabled_stores_and_configured_limits() {
+    use crate::config::MemoryConfig;
+    use crate::knowledge::memory_settings::MemorySettings;
+    let dir = tempfile::tempdir().unwrap();
+    let mem = dir.path().join("memories");
+    let s = MemoryStore::new(mem.clone());
+    s.add(MemoryTarget::Memory, "note").unwrap();
+    s.add(MemoryTarget::User, "Name: Ada").unwrap();
+    let settings = |config: MemoryConfig| MemorySettings::from_config(&config);
+
+    let no_memory = MemorySnapshot::load_with(
+        &mem,
+        &settings(MemoryConfig {
+            memory_enabled: false,
+            ..MemoryConfig::default()
+        }),
+    );
+    assert_eq!(no_memory.memory_block(), "");
+    assert!(no_memory.user_block().contains("Name: Ada"));
+
+    let no_user = MemorySnapshot::load_with(
+        &mem,
+        &settings(MemoryConfig {
+            user_profile_enabled: false,
+            memory_char_limit: 400,
+            ..MemoryConfig::default()
+        }),
+    );
+    assert_eq!(no_user.user_block(), "");
+    assert!(
+        no_user
+            .memory_block()
+            .contains("MEMORY (your personal notes) [1% — 4/400 chars]"),
+        "{}",
+        no_user.memory_block()
+    );
+    let neither = MemorySnapshot::load_with(
+        &mem,
+        &settings(MemoryConfig {
+            memory_enabled: false,
+            user_profile_enabled: false,
+            ..MemoryConfig::default()
+        }),
+    );
+    assert_eq!(neither.render_for_prompt(), "");
+}

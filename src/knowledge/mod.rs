@@ -12,6 +12,7 @@ pub mod discovery;
 pub mod file_lock;
 pub mod injection;
 pub mod memory;
+pub mod memory_settings;
 pub mod memory_snapshot;
 
 pub use context_files::ProjectContext;
@@ -23,4 +24,5 @@ pub use injection::FindingKind;
 pub use injection::ScanScope;
 pub use memory::MemoryStore;
 pub use memory::MemoryTarget;
+pub use memory_settings::MemorySettings;
 pub use memory_snapshot::MemorySnapshot;

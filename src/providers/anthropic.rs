@@ -14,9 +14,11 @@
 //! block followed by the image blocks. Request bodies carry the base64 data and are never
 //! logged.
 //!
-//! Prompt caching (Hermes's `system_and_3` layout): `cache_control: ephemeral` on the system
-//! block and on the last block of each of the last 3 messages — 4 breakpoints, the API's
-//! maximum. Decoding lives in `anthropic_stream`; retries in `retry`.
+//! Prompt caching (Hermes's `system_and_3` layout, see `prompt_cache`): for the routes Hermes
+//! caches, `cache_control` (with the configured TTL) on the system block and on the last block
+//! of each of the last 3 history messages (counted before same-role merging, as Hermes counts
+//! them) — 4 breakpoints, the API's maximum. Decoding lives in `anthropic_stream`; retries in
+//! `retry`.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
@@ -27,6 +29,7 @@ use serde_json::Value;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use super::ApiMode;
 use super::ChatRequest;
 use super::Completion;
 use super::DeltaSink;
@@ -38,6 +41,9 @@ use super::StreamDelta;
 use super::anthropic_stream::read_messages_stream;
 use super::http;
 use super::image_blocks;
+use super::prompt_cache;
+use super::prompt_cache::CacheTtl;
+use super::prompt_cache::Layout;
 use super::registry::ResolvedProvider;
 use super::registry::Secret;
 use super::retry;
@@ -47,15 +53,15 @@ use super::retry::RetryPolicy;
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 /// `max_tokens` is mandatory for this API; used when the config sets none.
 pub const DEFAULT_MAX_TOKENS: u32 = 8192;
-/// Messages (besides the system prompt) that get a cache breakpoint.
-const CACHED_TAIL: usize = 3;
 
 pub struct AnthropicMessages {
     name: String,
     client: reqwest::Client,
     endpoint: String,
+    base_url: String,
     target: String,
     api_key: Option<Secret>,
+    cache_ttl: CacheTtl,
     idle: Duration,
     retry: RetryPolicy,
 }
@@ -66,8 +72,10 @@ impl AnthropicMessages {
             name: resolved.name.clone(),
             client,
             endpoint: resolved.endpoint.clone(),
+            base_url: resolved.base_url.clone(),
             target: http::target_of(&resolved.endpoint),
             api_key: resolved.api_key.clone(),
+            cache_ttl: resolved.prompt_cache_ttl,
             idle: resolved.stream_idle_timeout,
             retry: resolved.retry,
         }
@@ -106,7 +114,14 @@ impl Provider for AnthropicMessages {
         cancel: &CancellationToken,
     ) -> Result<Completion, ProviderError> {
         tracing::debug!(provider = %self.name, model = %request.model, messages = request.messages.len(), "messages request");
-        let body = build_body(request);
+        let layout = prompt_cache::policy(
+            &self.name,
+            &self.base_url,
+            ApiMode::AnthropicMessages,
+            &request.model,
+        );
+        let cache = (layout == Some(Layout::Native)).then_some(self.cache_ttl);
+        let body = build_body(request, cache);
         let emitted = AtomicBool::new(false);
         let sink = |delta: StreamDelta| {
             emitted.store(true, Ordering::SeqCst);
@@ -121,17 +136,23 @@ impl Provider for AnthropicMessages {
     }
 }
 
-fn ephemeral() -> Value {
-    json!({ "type": "ephemeral" })
-}
-
-/// The JSON request body (always streaming).
-pub fn build_body(request: &ChatRequest) -> Value {
-    let mut messages = convert_history(&request.messages);
-    let tail_start = messages.len().saturating_sub(CACHED_TAIL);
-    for message in &mut messages[tail_start..] {
-        if let Some(last) = message["content"].as_array_mut().and_then(|b| b.last_mut()) {
-            last["cache_control"] = ephemeral();
+/// The JSON request body (always streaming), with cache breakpoints of `cache`'s TTL when
+/// given (`None`: a route Hermes does not cache).
+pub fn build_body(request: &ChatRequest, cache: Option<CacheTtl>) -> Value {
+    let (mut messages, last_blocks) = convert(&request.messages);
+    let has_system = !request.system.is_empty();
+    if let Some(ttl) = cache {
+        // Hermes counts history messages (tool results one by one), not merged API messages.
+        let candidates: Vec<(usize, usize)> = request
+            .messages
+            .iter()
+            .zip(&last_blocks)
+            .filter(|(m, _)| m.role != Role::System)
+            .filter_map(|(_, at)| *at)
+            .collect();
+        let take = prompt_cache::tail_breakpoints(has_system).min(candidates.len());
+        for &(message, block) in &candidates[candidates.len() - take..] {
+            messages[message]["content"][block]["cache_control"] = ttl.marker();
         }
     }
     let mut body = json!({
@@ -140,9 +161,12 @@ pub fn build_body(request: &ChatRequest) -> Value {
         "messages": messages,
         "stream": true,
     });
-    if !request.system.is_empty() {
-        body["system"] =
-            json!([{ "type": "text", "text": request.system, "cache_control": ephemeral() }]);
+    if has_system {
+        let mut block = json!({ "type": "text", "text": request.system });
+        if let Some(ttl) = cache {
+            block["cache_control"] = ttl.marker();
+        }
+        body["system"] = json!([block]);
     }
     if !request.tools.is_empty() {
         let tools: Vec<Value> = request
@@ -158,7 +182,14 @@ pub fn build_body(request: &ChatRequest) -> Value {
 /// Converts OpenAI-shaped history to Anthropic messages (role + content blocks), merging
 /// consecutive same-role messages and dropping messages left without blocks.
 pub fn convert_history(history: &[Message]) -> Vec<Value> {
+    convert(history).0
+}
+
+/// `convert_history`, plus where each history message's last block landed
+/// (`(message, block)`, `None` for a message that produced no block).
+fn convert(history: &[Message]) -> (Vec<Value>, Vec<Option<(usize, usize)>>) {
     let mut out: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    let mut last_blocks = Vec::with_capacity(history.len());
     for m in history {
         let (role, blocks) = match m.role {
             // No mid-conversation system role in this API; the text still reaches the model.
@@ -173,16 +204,20 @@ pub fn convert_history(history: &[Message]) -> Vec<Value> {
             }
         };
         if blocks.is_empty() {
+            last_blocks.push(None);
             continue;
         }
         match out.last_mut() {
-            Some((last_role, last_blocks)) if *last_role == role => last_blocks.extend(blocks),
+            Some((last_role, merged)) if *last_role == role => merged.extend(blocks),
             _ => out.push((role, blocks)),
         }
+        last_blocks.push(Some((out.len() - 1, out[out.len() - 1].1.len() - 1)));
     }
-    out.into_iter()
+    let messages = out
+        .into_iter()
         .map(|(role, content)| json!({ "role": role, "content": content }))
-        .collect()
+        .collect();
+    (messages, last_blocks)
 }
 
 fn text_block(text: &str) -> Option<Value> {

@@ -8,6 +8,9 @@ use crate::providers::test_images::with_images;
 use crate::providers::ImagePart;
 use crate::providers::ToolCall;
 use crate::providers::ToolSchema;
+use crate::providers::prompt_cache::CacheTtl;
+
+const FIVE: Option<CacheTtl> = Some(CacheTtl::FiveMinutes);
 
 fn call(id: &str, name: &str, args: &str) -> ToolCall {
     ToolCall {
@@ -78,14 +81,17 @@ fn user_images_come_before_the_text() {
 
 #[test]
 fn two_images_with_empty_text_have_no_text_block_and_keep_the_cache_marker() {
-    let body = build_body(&request(vec![
-        Message::user("earlier"),
-        Message::assistant("ok", vec![]),
-        with_images(
-            Message::user(""),
-            vec![png("/i/a.png", "AAAA"), png("/i/b.png", "BBBB")],
-        ),
-    ]));
+    let body = build_body(
+        &request(vec![
+            Message::user("earlier"),
+            Message::assistant("ok", vec![]),
+            with_images(
+                Message::user(""),
+                vec![png("/i/a.png", "AAAA"), png("/i/b.png", "BBBB")],
+            ),
+        ]),
+        FIVE,
+    );
     let mut marked_b = image_block("BBBB");
     marked_b["cache_control"] = json!({"type":"ephemeral"});
     assert_eq!(
@@ -149,13 +155,16 @@ fn tool_input_variants() {
 #[test]
 fn body_has_cache_control_on_system_and_last_three_messages() {
     let a = call("t1", "read_file", "{}");
-    let body = build_body(&request(vec![
-        Message::user("one"),
-        Message::assistant("two", vec![a.clone()]),
-        Message::tool_result(&a, "three"),
-        Message::assistant("four", vec![]),
-        Message::user("five"),
-    ]));
+    let body = build_body(
+        &request(vec![
+            Message::user("one"),
+            Message::assistant("two", vec![a.clone()]),
+            Message::tool_result(&a, "three"),
+            Message::assistant("four", vec![]),
+            Message::user("five"),
+        ]),
+        FIVE,
+    );
     assert_eq!(body["model"], "claude-sonnet-4");
     assert_eq!(body["max_tokens"], DEFAULT_MAX_TOKENS);
     assert_eq!(body["stream"], true);
@@ -180,10 +189,10 @@ fn body_has_cache_control_on_system_and_last_three_messages() {
         .collect();
     assert_eq!(marked, vec![false, false, true, true, true]);
     // The assistant message with a tool call is marked on its last block (the tool_use).
-    let with_tool = build_body(&request(vec![
-        Message::user("x"),
-        Message::assistant("y", vec![a]),
-    ]));
+    let with_tool = build_body(
+        &request(vec![Message::user("x"), Message::assistant("y", vec![a])]),
+        FIVE,
+    );
     assert_eq!(with_tool["messages"][1]["content"][1]["type"], "tool_use");
     assert_eq!(
         with_tool["messages"][1]["content"][1]["cache_control"],
@@ -200,10 +209,73 @@ fn body_omits_empty_system_and_tools_and_honours_max_tokens() {
     req.system.clear();
     req.tools.clear();
     req.max_tokens = Some(1000);
-    let body = build_body(&req);
+    let body = build_body(&req, FIVE);
     assert!(body.get("system").is_none());
     assert!(body.get("tools").is_none());
     assert_eq!(body["max_tokens"], 1000);
+}
+
+#[test]
+fn breakpoints_count_history_messages_not_merged_ones() {
+    let a = call("t1", "read_file", "{}");
+    let b = call("t2", "read_file", "{}");
+    let body = build_body(
+        &request(vec![
+            Message::user("one"),
+            Message::assistant("", vec![a.clone(), b.clone()]),
+            Message::tool_result(&a, "ra"),
+            Message::tool_result(&b, "rb"),
+            Message::assistant("done", vec![]),
+        ]),
+        Some(CacheTtl::OneHour),
+    );
+    let hour = json!({"type":"ephemeral","ttl":"1h"});
+    assert_eq!(body["system"][0]["cache_control"], hour);
+    // The two results share one API message; each is one of Hermes's last 3 messages.
+    let results = body["messages"][2]["content"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["cache_control"], hour);
+    assert_eq!(results[1]["cache_control"], hour);
+    assert_eq!(body["messages"][3]["content"][0]["cache_control"], hour);
+    assert!(
+        body["messages"][1]["content"][1]
+            .get("cache_control")
+            .is_none()
+    );
+    assert_eq!(body.to_string().matches("cache_control").count(), 4);
+}
+
+#[test]
+fn without_a_system_prompt_the_last_four_messages_are_marked() {
+    let mut req = request((0..6).map(|i| Message::user(format!("m{i}"))).collect());
+    // Alternate roles so nothing merges.
+    for (i, m) in req.messages.iter_mut().enumerate() {
+        if i % 2 == 1 {
+            m.role = Role::Assistant;
+        }
+    }
+    req.system.clear();
+    let body = build_body(&req, FIVE);
+    let marked: Vec<bool> = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"][0].get("cache_control").is_some())
+        .collect();
+    assert_eq!(marked, [false, false, true, true, true, true]);
+}
+
+#[test]
+fn an_uncached_route_has_no_breakpoints() {
+    let body = build_body(
+        &request(vec![Message::user("a"), Message::assistant("b", vec![])]),
+        None,
+    );
+    assert!(!body.to_string().contains("cache_control"), "{body}");
+    assert_eq!(
+        body["system"],
+        json!([{"type":"text","text":"You are Hermes."}])
+    );
 }
 
 mod network {

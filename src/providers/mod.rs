@@ -19,6 +19,7 @@ pub mod openai_chat;
 pub mod openai_responses;
 pub mod openai_stream;
 pub mod output;
+pub mod prompt_cache;
 pub mod registry;
 pub mod responses_stream;
 pub mod retry;

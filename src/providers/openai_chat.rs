@@ -14,6 +14,10 @@
 //! messages can only carry text here, so images returned by tools go in one extra `user`
 //! message after the last tool message of a consecutive run (tool messages must directly
 //! follow the assistant message that called them).
+//!
+//! Prompt caching: Claude (and Kimi) models through OpenRouter or Nous Portal, and the other
+//! routes Hermes caches, get Hermes's envelope-layout `cache_control` breakpoints (system + the
+//! last 3 messages, see `prompt_cache`); every other route's body has none.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
@@ -24,6 +28,7 @@ use serde_json::Value;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use super::ApiMode;
 use super::ChatRequest;
 use super::Completion;
 use super::DeltaSink;
@@ -37,6 +42,9 @@ use super::http::ErrorResponse;
 use super::image_blocks;
 use super::openai_stream::parse_chat_completion;
 use super::openai_stream::read_chat_stream;
+use super::prompt_cache;
+use super::prompt_cache::CacheTtl;
+use super::prompt_cache::Layout;
 use super::registry::ResolvedProvider;
 use super::registry::Secret;
 use super::retry;
@@ -62,8 +70,10 @@ pub struct OpenAiChat {
     name: String,
     client: reqwest::Client,
     endpoint: String,
+    base_url: String,
     target: String,
     api_key: Option<Secret>,
+    cache_ttl: CacheTtl,
     extra_headers: Vec<(&'static str, &'static str)>,
     idle: Duration,
     retry: RetryPolicy,
@@ -82,8 +92,10 @@ impl OpenAiChat {
             name: resolved.name.clone(),
             client,
             endpoint: resolved.endpoint.clone(),
+            base_url: resolved.base_url.clone(),
             target: http::target_of(&resolved.endpoint),
             api_key: resolved.api_key.clone(),
+            cache_ttl: resolved.prompt_cache_ttl,
             extra_headers,
             idle: resolved.stream_idle_timeout,
             retry: resolved.retry,
@@ -102,14 +114,23 @@ impl OpenAiChat {
         req
     }
 
+    /// The TTL of the breakpoints a request to `model` gets, `None` when this route is not
+    /// cached.
+    fn cache_for(&self, model: &str) -> Option<CacheTtl> {
+        let layout =
+            prompt_cache::policy(&self.name, &self.base_url, ApiMode::ChatCompletions, model);
+        (layout == Some(Layout::Envelope)).then_some(self.cache_ttl)
+    }
+
     async fn attempt(
         &self,
         request: &ChatRequest,
         sink: DeltaSink<'_>,
         cancel: &CancellationToken,
     ) -> Result<Completion, Failure> {
+        let cache = self.cache_for(&request.model);
         if !self.non_streaming.load(Ordering::Relaxed) {
-            let body = build_body(request, Streaming::On);
+            let body = build_body(request, Streaming::On, cache);
             let resp = http::send_raw(self.post(&body), &self.target, self.idle, cancel).await?;
             if resp.status().is_success() {
                 return Ok(self.read_success(resp, self.idle, sink, cancel).await?);
@@ -124,7 +145,7 @@ impl OpenAiChat {
             );
             self.non_streaming.store(true, Ordering::Relaxed);
         }
-        let body = build_body(request, Streaming::Off);
+        let body = build_body(request, Streaming::Off, cache);
         // Nothing arrives until the whole answer is generated, so the idle limit would cut
         // long answers off; wait longer for the response head.
         let head_wait = (self.idle * NON_STREAMING_WAIT_FACTOR).max(NON_STREAMING_MIN_WAIT);
@@ -200,13 +221,16 @@ fn rejects_streaming(error: &ErrorResponse) -> bool {
         .any(|m| body.contains(m))
 }
 
-/// The JSON request body.
-pub fn build_body(request: &ChatRequest, streaming: Streaming) -> Value {
+/// The JSON request body, with envelope cache breakpoints of `cache`'s TTL when given.
+pub fn build_body(request: &ChatRequest, streaming: Streaming, cache: Option<CacheTtl>) -> Value {
     let mut messages = Vec::with_capacity(request.messages.len() + 1);
     if !request.system.is_empty() {
         messages.push(json!({ "role": "system", "content": request.system }));
     }
     messages.extend(wire_messages(&request.messages));
+    if let Some(ttl) = cache {
+        prompt_cache::apply_envelope(&mut messages, ttl);
+    }
     let mut body = json!({ "model": request.model, "messages": messages });
     if !request.tools.is_empty() {
         let tools: Vec<Value> = request

@@ -50,7 +50,7 @@ fn body_in_openai_format() {
         max_tokens: Some(99),
     };
     assert_eq!(
-        build_body(&req, Streaming::On),
+        build_body(&req, Streaming::On, None),
         json!({
             "model": "gpt",
             "messages": [
@@ -67,7 +67,7 @@ fn body_in_openai_format() {
             "max_tokens": 99,
         })
     );
-    let plain = build_body(&request(), Streaming::Off);
+    let plain = build_body(&request(), Streaming::Off, None);
     assert!(plain.get("stream").is_none() && plain.get("stream_options").is_none());
     assert!(plain.get("tools").is_none() && plain.get("max_tokens").is_none());
 }
@@ -78,7 +78,7 @@ fn messages_of(history: Vec<Message>) -> serde_json::Value {
         messages: history,
         ..request()
     };
-    build_body(&req, Streaming::Off)["messages"].clone()
+    build_body(&req, Streaming::Off, None)["messages"].clone()
 }
 
 #[test]

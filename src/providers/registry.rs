@@ -63,6 +63,8 @@ pub struct ResolvedProvider {
     pub retry: RetryPolicy,
     /// The AWS variables of the environment (Bedrock only; empty for other wire formats).
     pub aws: AwsEnv,
+    /// `prompt_caching.cache_ttl`, for the routes that get cache breakpoints.
+    pub prompt_cache_ttl: super::prompt_cache::CacheTtl,
 }
 
 struct Profile {
@@ -272,6 +274,7 @@ pub fn resolve_with(
             ApiMode::BedrockConverse => AwsEnv::capture(&lookup),
             _ => AwsEnv::default(),
         },
+        prompt_cache_ttl: Default::default(),
     })
 }
 

@@ -20,6 +20,7 @@ use crate::protocol::Yolo;
 use crate::safety::classify::Classification;
 use crate::safety::classify::Finding;
 use crate::safety::classify::Tier;
+use crate::safety::deny_rules::DenyRules;
 
 /// What the model is told when the user refuses.
 pub const USER_REFUSED: &str = "The user denied permission to run this. It was not run. Do not \
@@ -36,6 +37,8 @@ pub struct ApprovalSettings {
     pub timeout: Duration,
     /// `command_allowlist`: pattern keys approved "always".
     pub allowlist: Vec<String>,
+    /// `approvals.deny`: globs of commands that never run, YOLO included.
+    pub deny: Vec<String>,
 }
 
 impl Default for ApprovalSettings {
@@ -44,6 +47,7 @@ impl Default for ApprovalSettings {
             mode: ApprovalMode::Manual,
             timeout: Duration::from_secs(60),
             allowlist: Vec::new(),
+            deny: Vec::new(),
         }
     }
 }
@@ -68,6 +72,7 @@ pub enum Assessment {
 #[derive(Debug)]
 pub struct SessionApprovals {
     settings: ApprovalSettings,
+    deny: DenyRules,
     state: Mutex<SessionState>,
 }
 
@@ -106,6 +111,7 @@ impl SessionApprovals {
     pub fn new(settings: ApprovalSettings, yolo: Yolo) -> Self {
         let always: BTreeSet<String> = settings.allowlist.iter().cloned().collect();
         Self {
+            deny: DenyRules::new(&settings.deny),
             settings,
             state: Mutex::new(SessionState {
                 yolo,
@@ -117,6 +123,11 @@ impl SessionApprovals {
 
     pub fn settings(&self) -> &ApprovalSettings {
         &self.settings
+    }
+
+    /// The `approvals.deny` pattern a shell command matches: it must not run, in any mode.
+    pub fn deny_rule(&self, command: &str, normalized: &str) -> Option<&str> {
+        self.deny.matching(command, normalized)
     }
 
     pub fn yolo(&self) -> Yolo {

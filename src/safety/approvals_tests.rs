@@ -21,6 +21,7 @@ fn session(mode: ApprovalMode, yolo: Yolo, allowlist: &[&str]) -> SessionApprova
             mode,
             timeout: Duration::from_secs(60),
             allowlist: allowlist.iter().map(|s| s.to_string()).collect(),
+            deny: Vec::new(),
         },
         yolo,
     )
@@ -178,4 +179,20 @@ fn always_returns_the_allowlist_to_save_once() {
         s.record(ApprovalDecision::Always, &c.findings, "git push -f", &turn),
         None
     );
+}
+
+#[test]
+fn deny_rules_come_from_the_settings() {
+    let s = SessionApprovals::new(
+        ApprovalSettings {
+            deny: vec!["git push --force*".to_string()],
+            ..ApprovalSettings::default()
+        },
+        Yolo::On,
+    );
+    assert_eq!(
+        s.deny_rule("git push --force origin", "git push --force origin"),
+        Some("git push --force*")
+    );
+    assert_eq!(s.deny_rule("git push", "git push"), None);
 }

@@ -9,6 +9,7 @@
 pub mod approvals;
 pub mod checkpoints;
 pub mod classify;
+pub mod deny_rules;
 pub mod hardline;
 pub mod hooks;
 pub mod paths;

@@ -120,7 +120,7 @@ pub fn delete(store: &SessionStore, key: &str) -> Result<String> {
 pub fn prune(store: &SessionStore, days: u32) -> Result<String> {
     let removed = store.prune_older_than(days)?;
     Ok(format!(
-        "removed {removed} session(s) older than {days} days\n"
+        "removed {removed} ended session(s) started more than {days} days ago\n"
     ))
 }
 

@@ -2,7 +2,6 @@ use crate::providers::Message;
 use crate::providers::ToolCall;
 use crate::store::StoreError;
 use crate::store::StoredMessage;
-use crate::store::UsageTotals;
 use crate::store::test_support::new_session;
 use crate::store::test_support::temp_store;
 use crate::util::redact::RedactSecrets;
@@ -27,17 +26,11 @@ fn setup() -> (tempfile::TempDir, crate::store::SessionStore) {
             .append_message("s", &StoredMessage::from_message(&m))
             .unwrap();
     }
-    store
-        .update_usage(
-            "s",
-            &UsageTotals {
-                input: 10,
-                output: 5,
-                cost_usd: Some(0.5),
-                ..UsageTotals::default()
-            },
-        )
-        .unwrap();
+    crate::store::test_support::exec(
+        &store,
+        "UPDATE sessions SET input_tokens = 10, output_tokens = 5, estimated_cost_usd = 0.5 \
+         WHERE id = 's'",
+    );
     (dir, store)
 }
 

@@ -1,14 +1,20 @@
-//! Bringing any `state.db` up to the layout this crate needs, without losing anything.
+//! Bringing any `state.db` up to the layout Hermes 0.19 and this crate share, without losing
+//! anything.
 //!
-//! Every open runs `migrate` in one IMMEDIATE transaction: create missing tables, add missing
-//! columns (`PRAGMA table_info`), create missing indexes, create the FTS5 tables and their
-//! triggers (backfilling an index created over existing rows), then run the numbered
-//! migrations newer than the version recorded in `state_meta` and record the new version.
+//! Every open runs `migrate` in one IMMEDIATE transaction, doing what Hermes's `_init_schema`
+//! does (so whichever program opens the file next finds nothing to change): create missing
+//! tables from Hermes's `CREATE TABLE` text, add missing columns (declared by that same text,
+//! read back through an in-memory database), create missing indexes, rebuild a v20/v21
+//! `session_model_usage` whose primary key lacks `task` (Hermes's v22 step), create the FTS5
+//! tables and triggers (backfilling an index created over existing rows), write Hermes's
+//! schema version into an empty `schema_version`, then run our numbered migrations newer than
+//! the version recorded in `state_meta`.
 //!
-//! What it never does: DROP a table, column, index or trigger; touch tables it does not know
-//! (Hermes's `compression_locks`, plugins' tables); lower Hermes's `schema_version`; or replace
-//! an FTS table of another layout (Hermes ≥ v23's external-content tables are left to Hermes
-//! and still answer our `MATCH` queries).
+//! What it never does: DROP a table, column, index or trigger (the v22 rebuild renames, copies
+//! every row and drops only the renamed copy, as Hermes does); touch tables it does not know
+//! (plugins', Telegram's); change an existing `schema_version` (Hermes's own data migrations
+//! key on it); or replace an FTS table of another layout (Hermes ≥ v23's external-content
+//! tables are left to Hermes and still answer our `MATCH` queries).
 
 use std::collections::HashSet;
 
@@ -29,11 +35,18 @@ struct Migration {
 
 /// Forward-only data migrations, by version. The structural "ensure" steps run on every open
 /// and are not listed here.
-const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    what: "base schema: Hermes v16 tables, indexes and FTS5 (unicode61 + trigram)",
-    run: |_| Ok(()),
-}];
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        what: "base schema: Hermes tables, indexes and FTS5 (unicode61 + trigram)",
+        run: |_| Ok(()),
+    },
+    Migration {
+        version: 2,
+        what: "per-model usage rows seeded from session totals (Hermes's v20 step)",
+        run: seed_model_usage,
+    },
+];
 
 /// The newest migration version this build knows.
 pub fn current_version() -> i64 {
@@ -43,12 +56,15 @@ pub fn current_version() -> i64 {
 /// Bring the database up to date. Idempotent.
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    ensure_tables(&tx)?;
-    ensure_columns(&tx, "sessions", schema::SESSION_COLUMNS)?;
-    ensure_columns(&tx, "messages", schema::MESSAGE_COLUMNS)?;
+    tx.execute_batch(schema::HERMES_TABLES_SQL)?;
+    reconcile_columns(&tx)?;
     for sql in schema::INDEXES {
-        tx.execute_batch(sql)?;
+        if let Err(e) = tx.execute_batch(sql) {
+            // An old table that could not gain the column (NOT NULL without a default).
+            tracing::warn!("state.db: index skipped ({e}): {sql}");
+        }
     }
+    ensure_usage_task_key(&tx)?;
     ensure_unique_titles(&tx)?;
     for table in schema::FTS_TABLES {
         ensure_fts(&tx, table)?;
@@ -56,18 +72,6 @@ pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     ensure_hermes_version(&tx)?;
     run_migrations(&tx)?;
     tx.commit()
-}
-
-fn ensure_tables(tx: &Transaction<'_>) -> rusqlite::Result<()> {
-    for sql in [
-        schema::CREATE_SCHEMA_VERSION,
-        schema::CREATE_SESSIONS,
-        schema::CREATE_MESSAGES,
-        schema::CREATE_STATE_META,
-    ] {
-        tx.execute_batch(sql)?;
-    }
-    Ok(())
 }
 
 /// The column names of `table`.
@@ -79,23 +83,128 @@ pub(crate) fn columns(conn: &Connection, table: &str) -> rusqlite::Result<HashSe
     Ok(names)
 }
 
-fn ensure_columns(
-    tx: &Transaction<'_>,
-    table: &str,
-    wanted: &[(&str, &str)],
-) -> rusqlite::Result<()> {
-    let have = columns(tx, table)?;
-    for (name, decl) in wanted {
-        if !have.contains(*name) {
-            tracing::info!("state.db: adding column {table}.{name}");
-            tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {name} {decl}"))?;
+/// `(table, column, ADD COLUMN declaration)` for every column of Hermes's tables, read from
+/// the DDL through an in-memory database (as Hermes's `_parse_schema_columns` does), then ours.
+pub(crate) fn declared_columns() -> rusqlite::Result<Vec<(String, String, String)>> {
+    let reference = Connection::open_in_memory()?;
+    reference.execute_batch(schema::HERMES_TABLES_SQL)?;
+    let mut tables = reference.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+         ORDER BY rowid",
+    )?;
+    let tables = tables
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
+    let mut out = Vec::new();
+    for table in tables {
+        let mut info = reference.prepare(
+            "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?1) ORDER BY cid",
+        )?;
+        let rows = info
+            .query_map([&table], |r| {
+                let name: String = r.get(0)?;
+                let kind: String = r.get::<_, Option<String>>(1)?.unwrap_or_default();
+                let not_null: bool = r.get(2)?;
+                let default: Option<String> = r.get(3)?;
+                let pk: i64 = r.get(4)?;
+                let mut parts: Vec<String> = Vec::new();
+                if !kind.is_empty() {
+                    parts.push(kind);
+                }
+                if not_null && pk == 0 {
+                    parts.push("NOT NULL".to_string());
+                }
+                if let Some(default) = default {
+                    parts.push(format!("DEFAULT {default}"));
+                }
+                Ok((name, parts.join(" ")))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        out.extend(rows.into_iter().map(|(c, d)| (table.clone(), c, d)));
+    }
+    out.extend(
+        schema::OUR_COLUMNS
+            .iter()
+            .map(|(t, c, d)| (t.to_string(), c.to_string(), d.to_string())),
+    );
+    Ok(out)
+}
+
+fn reconcile_columns(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    let mut live: std::collections::HashMap<String, HashSet<String>> = Default::default();
+    for (table, column, decl) in declared_columns()? {
+        if !live.contains_key(&table) {
+            live.insert(table.clone(), columns(tx, &table)?);
+        }
+        if live.get(&table).is_some_and(|have| have.contains(&column)) {
+            continue;
+        }
+        tracing::info!("state.db: adding column {table}.{column}");
+        if let Err(e) = tx.execute_batch(&format!(
+            "ALTER TABLE \"{table}\" ADD COLUMN \"{column}\" {decl}"
+        )) {
+            // As Hermes: e.g. NOT NULL without a default cannot be added to a table with rows.
+            tracing::warn!("state.db: could not add {table}.{column}: {e}");
         }
     }
     Ok(())
 }
 
+/// Hermes's v22 step: a `session_model_usage` without `task` in its primary key (written by
+/// Hermes v20/v21) is rebuilt with it, every row kept as main-loop usage (`task = ''`).
+fn ensure_usage_task_key(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    let keyed: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('session_model_usage') \
+         WHERE name = 'task' AND pk > 0",
+        [],
+        |r| r.get(0),
+    )?;
+    if keyed > 0 {
+        return Ok(());
+    }
+    tracing::info!("state.db: rebuilding session_model_usage with task in its key");
+    tx.execute_batch(&format!(
+        "ALTER TABLE session_model_usage RENAME TO session_model_usage_v21;
+         {create};
+         INSERT INTO session_model_usage (
+             session_id, model, billing_provider, billing_base_url,
+             billing_mode, task, api_call_count, input_tokens,
+             output_tokens, cache_read_tokens, cache_write_tokens,
+             reasoning_tokens, estimated_cost_usd, actual_cost_usd,
+             cost_status, cost_source, first_seen, last_seen
+         )
+         SELECT session_id, model, billing_provider, billing_base_url,
+                billing_mode, '', api_call_count, input_tokens,
+                output_tokens, cache_read_tokens, cache_write_tokens,
+                reasoning_tokens, estimated_cost_usd, actual_cost_usd,
+                cost_status, cost_source, first_seen, last_seen
+         FROM session_model_usage_v21;
+         DROP TABLE session_model_usage_v21;
+         CREATE INDEX IF NOT EXISTS idx_session_model_usage_session
+             ON session_model_usage(session_id);
+         CREATE INDEX IF NOT EXISTS idx_session_model_usage_model
+             ON session_model_usage(model);",
+        create = schema::SESSION_MODEL_USAGE_V22
+    ))
+}
+
+/// Migration 2: when Hermes's own v20 seed has not run on this file (its `schema_version` is
+/// below 20, e.g. a database an older hermes created), seed it the same way, so sessions
+/// written before per-call rows existed count in Hermes's per-model usage. Python repeating it
+/// later is a no-op (`INSERT OR IGNORE` on the same keys).
+fn seed_model_usage(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    let version: Option<i64> = tx
+        .query_row("SELECT MAX(version) FROM schema_version", [], |r| r.get(0))
+        .optional()?
+        .flatten();
+    if version.is_some_and(|v| v < 20) {
+        tx.execute_batch(schema::SEED_MODEL_USAGE_V20)?;
+    }
+    Ok(())
+}
+
 /// Hermes keeps titles unique; an older database with duplicate titles keeps working without
-/// the index.
+/// the index (Hermes would clear the older titles; we never change rows on open).
 fn ensure_unique_titles(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     match tx.execute_batch(schema::UNIQUE_TITLE_INDEX) {
         Ok(()) => Ok(()),
@@ -130,10 +239,7 @@ fn trigger_exists(tx: &Transaction<'_>, name: &str) -> rusqlite::Result<bool> {
 fn ensure_fts(tx: &Transaction<'_>, table: &FtsTable) -> rusqlite::Result<()> {
     match table_sql(tx, table.name)? {
         None => {
-            tx.execute_batch(&table.create_sql())?;
-            for sql in table.trigger_sql() {
-                tx.execute_batch(&sql)?;
-            }
+            tx.execute_batch(table.ddl)?;
             let has_rows: bool =
                 tx.query_row("SELECT EXISTS(SELECT 1 FROM messages)", [], |r| r.get(0))?;
             if has_rows {
@@ -149,9 +255,7 @@ fn ensure_fts(tx: &Transaction<'_>, table: &FtsTable) -> rusqlite::Result<()> {
             if missing {
                 // Rows written while a trigger was absent are not indexed: rebuild.
                 tracing::info!("state.db: restoring {} triggers and rebuilding", table.name);
-                for sql in table.trigger_sql() {
-                    tx.execute_batch(&sql)?;
-                }
+                tx.execute_batch(table.ddl)?;
                 tx.execute_batch(&format!("DELETE FROM {}", table.name))?;
                 tx.execute_batch(&table.backfill_sql())?;
             }

@@ -43,38 +43,71 @@ fn search_hits(store: &SessionStore, q: &str) -> usize {
         .len()
 }
 
+/// `(column, type, notnull, default, pk)` of `table`, in order.
+fn table_info(conn: &Connection, table: &str) -> Vec<(String, String, i64, Option<String>, i64)> {
+    let mut stmt = conn
+        .prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?1)")
+        .unwrap();
+    stmt.query_map([table], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    })
+    .unwrap()
+    .collect::<rusqlite::Result<_>>()
+    .unwrap()
+}
+
+const HERMES_TABLES: [&str; 8] = [
+    "schema_version",
+    "sessions",
+    "messages",
+    "session_model_usage",
+    "state_meta",
+    "gateway_routing",
+    "compression_locks",
+    "async_delegations",
+];
+
 #[test]
 fn fresh_database_has_hermes_layout() {
     let (_dir, store) = temp_store();
     let conn = store.conn();
     let tables = names(&conn, "table");
-    for t in [
-        "sessions",
-        "messages",
-        "state_meta",
-        "schema_version",
-        "messages_fts",
-        "messages_fts_trigram",
-    ] {
-        assert!(tables.contains(t), "missing table {t}: {tables:?}");
+    for t in HERMES_TABLES
+        .iter()
+        .chain(&["messages_fts", "messages_fts_trigram"])
+    {
+        assert!(tables.contains(*t), "missing table {t}: {tables:?}");
     }
-    let want: HashSet<String> = schema::SESSION_COLUMNS
-        .iter()
-        .map(|(n, _)| n.to_string())
-        .collect();
-    assert_eq!(columns(&conn, "sessions").unwrap(), want);
-    let want: HashSet<String> = schema::MESSAGE_COLUMNS
-        .iter()
-        .map(|(n, _)| n.to_string())
-        .collect();
-    assert_eq!(columns(&conn, "messages").unwrap(), want);
+    // Every table is column for column Hermes's (types, NOT NULL, defaults, keys); messages
+    // has our `images` column after Hermes's.
+    let reference = Connection::open_in_memory().unwrap();
+    reference.execute_batch(schema::HERMES_TABLES_SQL).unwrap();
+    for t in HERMES_TABLES {
+        let mut want = table_info(&reference, t);
+        if t == "messages" {
+            let next = want.len();
+            assert!(next > 0);
+            want.push(("images".into(), "TEXT".into(), 0, None, 0));
+        }
+        assert_eq!(table_info(&conn, t), want, "table {t}");
+    }
     let indexes = names(&conn, "index");
     for i in [
         "idx_sessions_source",
+        "idx_sessions_source_id",
         "idx_sessions_parent",
         "idx_sessions_started",
         "idx_messages_session",
+        "idx_compression_locks_expires",
+        "idx_session_model_usage_session",
+        "idx_session_model_usage_model",
+        "idx_async_delegations_delivery",
+        "idx_messages_platform_msg_id",
         "idx_messages_session_active",
+        "idx_messages_active_null",
+        "idx_sessions_session_key",
+        "idx_sessions_gateway_peer",
+        "idx_sessions_handoff_state",
         "idx_messages_session_id",
         "idx_sessions_title_unique",
     ] {
@@ -87,7 +120,7 @@ fn fresh_database_has_hermes_layout() {
     let version: i64 = conn
         .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, schema::HERMES_SCHEMA_VERSION);
+    assert_eq!(version, 22);
     assert_eq!(recorded_version(&conn).unwrap(), current_version());
     let mode: String = conn
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -97,6 +130,67 @@ fn fresh_database_has_hermes_layout() {
         .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
         .unwrap();
     assert_eq!(fk, 1);
+}
+
+/// A database exactly as Hermes 0.19 creates it: our open adds only our column and index,
+/// and leaves every row and every other definition as it was.
+#[test]
+fn a_hermes_database_is_left_as_hermes_made_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(schema::HERMES_TABLES_SQL).unwrap();
+        for sql in &schema::INDEXES[..schema::INDEXES.len() - 1] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.execute_batch(schema::UNIQUE_TITLE_INDEX).unwrap();
+        for t in schema::FTS_TABLES {
+            conn.execute_batch(t.ddl).unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO schema_version VALUES (22);
+             INSERT INTO sessions (id, source, started_at, input_tokens) VALUES ('h', 'cli', 5.0, 7);
+             INSERT INTO messages (session_id, role, content, timestamp) VALUES ('h', 'user', 'hi', 5.0);
+             INSERT INTO session_model_usage (session_id, model, input_tokens) VALUES ('h', 'm', 7);
+             INSERT INTO gateway_routing VALUES ('', 'k', '{}', 1.0);
+             CREATE TABLE telegram_dm_topic_mode (chat_id TEXT PRIMARY KEY, enabled INTEGER);
+             INSERT INTO telegram_dm_topic_mode VALUES ('c', 1);",
+        )
+        .unwrap();
+    }
+    let before = {
+        let conn = Connection::open(&path).unwrap();
+        schema_snapshot(&conn)
+    };
+    let store = SessionStore::open(&path).unwrap();
+    let conn = store.conn();
+    let after = schema_snapshot(&conn);
+    let added: Vec<_> = after.iter().filter(|e| !before.contains(e)).collect();
+    let lost: Vec<_> = before
+        .iter()
+        .filter(|e| !after.contains(e) && e.1 != "messages")
+        .collect();
+    assert!(lost.is_empty(), "definitions changed or lost: {lost:?}");
+    let added_names: Vec<&str> = added.iter().map(|e| e.1.as_str()).collect();
+    assert_eq!(added_names, ["idx_messages_session_id", "messages"]);
+    let count = |t: &str| -> i64 {
+        conn.query_row(&format!("SELECT COUNT(*) FROM {t}"), [], |r| r.get(0))
+            .unwrap()
+    };
+    for t in [
+        "sessions",
+        "messages",
+        "session_model_usage",
+        "gateway_routing",
+        "telegram_dm_topic_mode",
+    ] {
+        assert_eq!(count(t), 1, "{t}");
+    }
+    let version: i64 = conn
+        .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 22);
 }
 
 #[test]
@@ -228,8 +322,7 @@ fn an_fts_table_of_another_layout_is_left_alone() {
                     content='messages', content_rowid='id')";
     {
         let conn = Connection::open(&path).unwrap();
-        conn.execute_batch(schema::CREATE_SESSIONS).unwrap();
-        conn.execute_batch(schema::CREATE_MESSAGES).unwrap();
+        conn.execute_batch(schema::HERMES_TABLES_SQL).unwrap();
         conn.execute_batch(external).unwrap();
     }
     let store = SessionStore::open(&path).unwrap();
@@ -276,4 +369,110 @@ fn a_malformed_database_is_a_typed_error() {
     std::fs::write(&path, bytes).unwrap();
     let err = SessionStore::open(&path).unwrap_err();
     assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+}
+
+/// Hermes v20/v21 kept `task` out of `session_model_usage`'s key; like Hermes's v22 step, the
+/// table is rebuilt with it and every row kept as main-loop usage.
+#[test]
+fn a_v21_usage_table_is_rebuilt_with_task_in_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE schema_version (version INTEGER NOT NULL);
+             INSERT INTO schema_version VALUES (21);
+             CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL,
+                 started_at REAL NOT NULL);
+             INSERT INTO sessions VALUES ('s', 'cli', 1.0);
+             CREATE TABLE session_model_usage (
+                 session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                 model TEXT NOT NULL,
+                 billing_provider TEXT NOT NULL DEFAULT '',
+                 billing_base_url TEXT NOT NULL DEFAULT '',
+                 billing_mode TEXT NOT NULL DEFAULT '',
+                 api_call_count INTEGER NOT NULL DEFAULT 0,
+                 input_tokens INTEGER NOT NULL DEFAULT 0,
+                 output_tokens INTEGER NOT NULL DEFAULT 0,
+                 cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+                 cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+                 reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+                 estimated_cost_usd REAL NOT NULL DEFAULT 0,
+                 actual_cost_usd REAL NOT NULL DEFAULT 0,
+                 cost_status TEXT, cost_source TEXT, first_seen REAL, last_seen REAL,
+                 PRIMARY KEY (session_id, model, billing_provider, billing_base_url, billing_mode));
+             INSERT INTO session_model_usage (session_id, model, api_call_count, input_tokens)
+                 VALUES ('s', 'm', 3, 40);",
+        )
+        .unwrap();
+    }
+    let store = SessionStore::open(&path).unwrap();
+    let conn = store.conn();
+    let keyed: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('session_model_usage') \
+             WHERE name = 'task' AND pk > 0",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(keyed, 1);
+    let row: (String, i64, i64) = conn
+        .query_row(
+            "SELECT task, api_call_count, input_tokens FROM session_model_usage",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(row, (String::new(), 3, 40));
+    assert!(!names(&conn, "table").contains("session_model_usage_v21"));
+    let version: i64 = conn
+        .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 21, "Hermes's version is Hermes's to raise");
+}
+
+/// A database whose Hermes version predates per-model usage (an older hermes wrote 16) gets
+/// Hermes's v20 seed once: sessions with tokens count in the per-model table.
+#[test]
+fn totals_written_before_usage_rows_are_seeded_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE schema_version (version INTEGER NOT NULL);
+             INSERT INTO schema_version VALUES (16);
+             CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT,
+                 started_at REAL NOT NULL, input_tokens INTEGER DEFAULT 0,
+                 output_tokens INTEGER DEFAULT 0, api_call_count INTEGER DEFAULT 0,
+                 billing_provider TEXT);
+             INSERT INTO sessions VALUES ('old', 'cli', 'm', 1.0, 100, 20, 2, 'openrouter');
+             INSERT INTO sessions VALUES ('idle', 'cli', 'm', 1.0, 0, 0, 0, NULL);
+             CREATE TABLE state_meta (key TEXT PRIMARY KEY, value TEXT);
+             INSERT INTO state_meta VALUES ('hermes_rs_schema_version', '1');",
+        )
+        .unwrap();
+    }
+    let rows = |store: &SessionStore| -> Vec<(String, String, String, i64, i64)> {
+        let conn = store.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT session_id, model, billing_provider, api_call_count, input_tokens \
+                 FROM session_model_usage ORDER BY session_id",
+            )
+            .unwrap();
+        stmt.query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+    };
+    let store = SessionStore::open(&path).unwrap();
+    let want = vec![("old".into(), "m".into(), "openrouter".into(), 2, 100)];
+    assert_eq!(rows(&store), want);
+    drop(store);
+    let store = SessionStore::open(&path).unwrap();
+    assert_eq!(rows(&store), want, "not seeded twice");
 }

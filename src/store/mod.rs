@@ -1,5 +1,6 @@
-//! The session store: sessions, messages and `state_meta` in SQLite at `HERMES_HOME/state.db`,
-//! in Hermes's layout so Hermes and hermes can share the file (see `schema`).
+//! The session store: sessions, messages, per-model usage and `state_meta` in SQLite at
+//! `HERMES_HOME/state.db`, in Hermes 0.19's layout so Hermes and hermes can share the file
+//! (see `schema`).
 //!
 //! `SessionStore` owns one `rusqlite::Connection` behind a `std::sync::Mutex`. **Every method
 //! is synchronous and may block** (disk I/O, or up to the 5 s busy timeout while another
@@ -17,11 +18,13 @@ pub mod cli;
 pub mod export;
 pub mod messages;
 pub mod migrate;
+pub mod resume;
 pub mod schema;
 pub mod search;
 pub mod sessions;
 pub mod time;
 pub mod types;
+pub mod usage;
 
 #[cfg(test)]
 pub(crate) mod test_support;
@@ -39,6 +42,7 @@ pub use search::SearchHit;
 pub use search::SearchMode;
 pub use search::SearchRequest;
 pub use search::SearchResults;
+pub use types::EndReason;
 pub use types::Hidden;
 pub use types::ListQuery;
 pub use types::MessageRow;
@@ -48,6 +52,9 @@ pub use types::SessionSummary;
 pub use types::Source;
 pub use types::StoredMessage;
 pub use types::UsageTotals;
+pub use usage::AuxTask;
+pub use usage::BillingRoute;
+pub use usage::CallTokens;
 
 /// How long a statement waits for another writer before failing with "database is locked".
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -1,26 +1,39 @@
-//! The SQL of `state.db`, modelled on Hermes's `hermes_state.py` (schema version 16) so the two
-//! programs can share one database: table and column names, index names, the FTS5 tables and
-//! the trigger names are Hermes's.
+//! The SQL of `state.db`: Hermes 0.19's `hermes_state.py` (schema version 22) verbatim, so the
+//! two programs share one database and neither one's reconciliation fights the other. Table,
+//! column, default, index, FTS5 table and trigger definitions are Hermes's; the only things of
+//! ours are the `messages.images` column and the `idx_messages_session_id` index, both extra
+//! (Hermes ignores them).
 //!
 //! Only DDL lives here; `migrate` decides what to run. Invariants: every statement is
-//! idempotent (`IF NOT EXISTS`); nothing here drops anything. The column lists are what
-//! `migrate` adds to an existing table that lacks them, so each entry must be valid in
-//! `ALTER TABLE … ADD COLUMN` (no PRIMARY KEY, no NOT NULL without a default).
+//! idempotent (`IF NOT EXISTS`); nothing here drops anything. The `CREATE TABLE` text is also
+//! the list of columns `migrate` adds to an older table that lacks them (read back through an
+//! in-memory database, as Hermes's `_reconcile_columns` does), so editing a table here is all a
+//! new column needs.
 
-/// The value written to Hermes's `schema_version` table when it is empty. Never lowered.
-pub const HERMES_SCHEMA_VERSION: i64 = 16;
+/// Hermes's `SCHEMA_VERSION`: written to `schema_version` only when that table is empty.
+/// Never lowered or raised on an existing database (Hermes's own data migrations key on it).
+pub const HERMES_SCHEMA_VERSION: i64 = 22;
 
 /// `state_meta` key holding this crate's own migration version.
 pub const OUR_VERSION_KEY: &str = "hermes_rs_schema_version";
 
-pub const CREATE_SCHEMA_VERSION: &str =
-    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)";
+/// The tables of Hermes's `SCHEMA_SQL`, verbatim.
+pub const HERMES_TABLES_SQL: &str = "
+CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER NOT NULL
+);
 
-pub const CREATE_SESSIONS: &str = "
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
     source TEXT NOT NULL,
     user_id TEXT,
+    session_key TEXT,
+    chat_id TEXT,
+    chat_type TEXT,
+    thread_id TEXT,
+    display_name TEXT,
+    origin_json TEXT,
+    expiry_finalized INTEGER DEFAULT 0,
     model TEXT,
     model_config TEXT,
     system_prompt TEXT,
@@ -36,6 +49,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     cache_write_tokens INTEGER DEFAULT 0,
     reasoning_tokens INTEGER DEFAULT 0,
     cwd TEXT,
+    git_branch TEXT,
+    git_repo_root TEXT,
     billing_provider TEXT,
     billing_base_url TEXT,
     billing_mode TEXT,
@@ -49,49 +64,15 @@ CREATE TABLE IF NOT EXISTS sessions (
     handoff_state TEXT,
     handoff_platform TEXT,
     handoff_error TEXT,
-    rewind_count INTEGER DEFAULT 0,
-    archived INTEGER DEFAULT 0,
+    compression_failure_cooldown_until REAL,
+    compression_failure_error TEXT,
+    compression_fallback_streak INTEGER NOT NULL DEFAULT 0,
+    profile_name TEXT,
+    rewind_count INTEGER NOT NULL DEFAULT 0,
+    archived INTEGER NOT NULL DEFAULT 0,
     FOREIGN KEY (parent_session_id) REFERENCES sessions(id)
-)";
+);
 
-/// `sessions` columns and their `ADD COLUMN` declarations.
-pub const SESSION_COLUMNS: &[(&str, &str)] = &[
-    ("id", "TEXT"),
-    ("source", "TEXT"),
-    ("user_id", "TEXT"),
-    ("model", "TEXT"),
-    ("model_config", "TEXT"),
-    ("system_prompt", "TEXT"),
-    ("parent_session_id", "TEXT"),
-    ("started_at", "REAL"),
-    ("ended_at", "REAL"),
-    ("end_reason", "TEXT"),
-    ("message_count", "INTEGER DEFAULT 0"),
-    ("tool_call_count", "INTEGER DEFAULT 0"),
-    ("input_tokens", "INTEGER DEFAULT 0"),
-    ("output_tokens", "INTEGER DEFAULT 0"),
-    ("cache_read_tokens", "INTEGER DEFAULT 0"),
-    ("cache_write_tokens", "INTEGER DEFAULT 0"),
-    ("reasoning_tokens", "INTEGER DEFAULT 0"),
-    ("cwd", "TEXT"),
-    ("billing_provider", "TEXT"),
-    ("billing_base_url", "TEXT"),
-    ("billing_mode", "TEXT"),
-    ("estimated_cost_usd", "REAL"),
-    ("actual_cost_usd", "REAL"),
-    ("cost_status", "TEXT"),
-    ("cost_source", "TEXT"),
-    ("pricing_version", "TEXT"),
-    ("title", "TEXT"),
-    ("api_call_count", "INTEGER DEFAULT 0"),
-    ("handoff_state", "TEXT"),
-    ("handoff_platform", "TEXT"),
-    ("handoff_error", "TEXT"),
-    ("rewind_count", "INTEGER DEFAULT 0"),
-    ("archived", "INTEGER DEFAULT 0"),
-];
-
-pub const CREATE_MESSAGES: &str = "
 CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     session_id TEXT NOT NULL REFERENCES sessions(id),
@@ -100,6 +81,7 @@ CREATE TABLE IF NOT EXISTS messages (
     tool_call_id TEXT,
     tool_calls TEXT,
     tool_name TEXT,
+    effect_disposition TEXT,
     timestamp REAL NOT NULL,
     token_count INTEGER,
     finish_reason TEXT,
@@ -111,115 +93,247 @@ CREATE TABLE IF NOT EXISTS messages (
     platform_message_id TEXT,
     observed INTEGER DEFAULT 0,
     active INTEGER NOT NULL DEFAULT 1,
-    images TEXT
-)";
+    compacted INTEGER NOT NULL DEFAULT 0,
+    api_content TEXT
+);
 
-/// `messages` columns and their `ADD COLUMN` declarations.
-pub const MESSAGE_COLUMNS: &[(&str, &str)] = &[
-    ("id", "INTEGER"),
-    ("session_id", "TEXT"),
-    ("role", "TEXT"),
-    ("content", "TEXT"),
-    ("tool_call_id", "TEXT"),
-    ("tool_calls", "TEXT"),
-    ("tool_name", "TEXT"),
-    ("timestamp", "REAL"),
-    ("token_count", "INTEGER"),
-    ("finish_reason", "TEXT"),
-    ("reasoning", "TEXT"),
-    ("reasoning_content", "TEXT"),
-    ("reasoning_details", "TEXT"),
-    ("codex_reasoning_items", "TEXT"),
-    ("codex_message_items", "TEXT"),
-    ("platform_message_id", "TEXT"),
-    ("observed", "INTEGER DEFAULT 0"),
-    ("active", "INTEGER NOT NULL DEFAULT 1"),
-    // Ours: a JSON array of the image files sent with a message (never the pixels).
-    ("images", "TEXT"),
+CREATE TABLE IF NOT EXISTS session_model_usage (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    billing_provider TEXT NOT NULL DEFAULT '',
+    billing_base_url TEXT NOT NULL DEFAULT '',
+    billing_mode TEXT NOT NULL DEFAULT '',
+    task TEXT NOT NULL DEFAULT '',
+    api_call_count INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+    reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+    estimated_cost_usd REAL NOT NULL DEFAULT 0,
+    actual_cost_usd REAL NOT NULL DEFAULT 0,
+    cost_status TEXT,
+    cost_source TEXT,
+    first_seen REAL,
+    last_seen REAL,
+    PRIMARY KEY (session_id, model, billing_provider, billing_base_url, billing_mode, task)
+);
+
+CREATE TABLE IF NOT EXISTS state_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT
+);
+
+CREATE TABLE IF NOT EXISTS gateway_routing (
+    scope TEXT NOT NULL DEFAULT '',
+    session_key TEXT NOT NULL,
+    entry_json TEXT NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (scope, session_key)
+);
+
+CREATE TABLE IF NOT EXISTS compression_locks (
+    session_id TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    acquired_at REAL NOT NULL,
+    expires_at REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS async_delegations (
+    delegation_id TEXT PRIMARY KEY,
+    origin_session TEXT NOT NULL,
+    origin_ui_session_id TEXT NOT NULL DEFAULT '',
+    parent_session_id TEXT,
+    state TEXT NOT NULL,
+    dispatched_at REAL NOT NULL,
+    completed_at REAL,
+    updated_at REAL NOT NULL,
+    event_json TEXT,
+    result_json TEXT,
+    delivery_state TEXT NOT NULL DEFAULT 'pending',
+    delivery_attempts INTEGER NOT NULL DEFAULT 0,
+    delivered_at REAL,
+    owner_pid INTEGER,
+    owner_started_at INTEGER,
+    task_json TEXT,
+    delivery_claim TEXT,
+    delivery_claimed_at REAL
+);
+";
+
+/// Columns of ours, added after Hermes's (table, column, `ADD COLUMN` declaration).
+pub const OUR_COLUMNS: &[(&str, &str, &str)] = &[
+    // A JSON array of the image files sent with a message (never the pixels).
+    ("messages", "images", "TEXT"),
 ];
 
-pub const CREATE_STATE_META: &str =
-    "CREATE TABLE IF NOT EXISTS state_meta (key TEXT PRIMARY KEY, value TEXT)";
-
-/// Hermes's indexes (same names), plus `idx_messages_session_id`: messages are read in `id`
-/// order per session (history, windows), which no Hermes v16 index serves. The unique title
-/// index is separate: an old database may hold duplicate titles, and then it cannot be created.
+/// Hermes's indexes (`SCHEMA_SQL`, the platform-message index and `DEFERRED_INDEX_SQL`), in
+/// its order, then ours: `idx_messages_session_id` serves reading a session's messages in `id`
+/// order (history, windows). Each runs on its own, after the columns are reconciled, so an
+/// index over a column an old table could not gain is skipped instead of failing the open.
 pub const INDEXES: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS idx_sessions_source ON sessions(source)",
     "CREATE INDEX IF NOT EXISTS idx_sessions_source_id ON sessions(source, id)",
     "CREATE INDEX IF NOT EXISTS idx_sessions_parent ON sessions(parent_session_id)",
     "CREATE INDEX IF NOT EXISTS idx_sessions_started ON sessions(started_at DESC)",
     "CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, timestamp)",
-    "CREATE INDEX IF NOT EXISTS idx_messages_session_active ON messages(session_id, active, timestamp)",
+    "CREATE INDEX IF NOT EXISTS idx_compression_locks_expires ON compression_locks(expires_at)",
+    "CREATE INDEX IF NOT EXISTS idx_session_model_usage_session ON session_model_usage(session_id)",
+    "CREATE INDEX IF NOT EXISTS idx_session_model_usage_model ON session_model_usage(model)",
+    "CREATE INDEX IF NOT EXISTS idx_async_delegations_delivery
+    ON async_delegations(delivery_state, completed_at)",
+    "CREATE INDEX IF NOT EXISTS idx_messages_platform_msg_id \
+     ON messages(session_id, platform_message_id) WHERE platform_message_id IS NOT NULL",
+    "CREATE INDEX IF NOT EXISTS idx_messages_session_active
+    ON messages(session_id, active, timestamp)",
+    "CREATE INDEX IF NOT EXISTS idx_messages_active_null
+    ON messages(active) WHERE active IS NULL",
+    "CREATE INDEX IF NOT EXISTS idx_sessions_session_key
+    ON sessions(session_key, started_at DESC)",
+    "CREATE INDEX IF NOT EXISTS idx_sessions_gateway_peer
+    ON sessions(source, user_id, chat_id, chat_type, thread_id, started_at DESC)",
+    "CREATE INDEX IF NOT EXISTS idx_sessions_handoff_state
+    ON sessions(handoff_state, started_at)",
     "CREATE INDEX IF NOT EXISTS idx_messages_session_id ON messages(session_id, id)",
 ];
 
+/// Hermes keeps titles unique; separate because an old database may hold duplicate titles.
 pub const UNIQUE_TITLE_INDEX: &str = "CREATE UNIQUE INDEX IF NOT EXISTS idx_sessions_title_unique \
      ON sessions(title) WHERE title IS NOT NULL";
 
-/// The text one message contributes to both FTS indexes.
-pub const FTS_TEXT_NEW: &str = "COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') \
-     || ' ' || COALESCE(new.tool_calls, '')";
+/// Hermes's v22 `session_model_usage` (the `task` column in the primary key), for rebuilding a
+/// v20/v21 table.
+pub const SESSION_MODEL_USAGE_V22: &str = "CREATE TABLE session_model_usage (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    billing_provider TEXT NOT NULL DEFAULT '',
+    billing_base_url TEXT NOT NULL DEFAULT '',
+    billing_mode TEXT NOT NULL DEFAULT '',
+    task TEXT NOT NULL DEFAULT '',
+    api_call_count INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+    reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+    estimated_cost_usd REAL NOT NULL DEFAULT 0,
+    actual_cost_usd REAL NOT NULL DEFAULT 0,
+    cost_status TEXT,
+    cost_source TEXT,
+    first_seen REAL,
+    last_seen REAL,
+    PRIMARY KEY (session_id, model, billing_provider, billing_base_url, billing_mode, task)
+)";
 
-/// The same over a `messages` row in a plain SELECT (backfill).
+/// Hermes's v20 data migration: one usage row per session from its totals (sessions written
+/// before per-call rows existed). `INSERT OR IGNORE` keeps it idempotent.
+pub const SEED_MODEL_USAGE_V20: &str = "INSERT OR IGNORE INTO session_model_usage (
+       session_id, model, billing_provider,
+       billing_base_url, billing_mode,
+       api_call_count, input_tokens,
+       output_tokens, cache_read_tokens,
+       cache_write_tokens, reasoning_tokens,
+       estimated_cost_usd, actual_cost_usd,
+       cost_status, cost_source, first_seen, last_seen
+   )
+   SELECT id, COALESCE(model, 'unknown'),
+          COALESCE(billing_provider, ''),
+          COALESCE(billing_base_url, ''),
+          COALESCE(billing_mode, ''),
+          COALESCE(api_call_count, 0),
+          COALESCE(input_tokens, 0),
+          COALESCE(output_tokens, 0),
+          COALESCE(cache_read_tokens, 0),
+          COALESCE(cache_write_tokens, 0),
+          COALESCE(reasoning_tokens, 0),
+          COALESCE(estimated_cost_usd, 0),
+          COALESCE(actual_cost_usd, 0),
+          cost_status, cost_source,
+          started_at, COALESCE(ended_at, started_at)
+   FROM sessions
+   WHERE COALESCE(input_tokens, 0)
+         + COALESCE(output_tokens, 0)
+         + COALESCE(cache_read_tokens, 0)
+         + COALESCE(cache_write_tokens, 0)
+         + COALESCE(reasoning_tokens, 0) > 0";
+
+/// The text one `messages` row contributes to both FTS indexes, in a plain SELECT (backfill).
 pub const FTS_TEXT_ROW: &str =
     "COALESCE(content, '') || ' ' || COALESCE(tool_name, '') || ' ' || COALESCE(tool_calls, '')";
 
 /// One FTS5 table over `messages` (Hermes's inline layout: the table keeps its own copy of the
-/// text, `rowid` = `messages.id`).
+/// text, `rowid` = `messages.id`) and its three triggers.
 pub struct FtsTable {
     pub name: &'static str,
-    /// `fts5(...)` arguments.
-    pub args: &'static str,
+    /// Hermes's `FTS_SQL` / `FTS_TRIGRAM_SQL`: the table and its triggers, all `IF NOT EXISTS`.
+    pub ddl: &'static str,
 }
 
 pub const FTS_TABLES: &[FtsTable] = &[
     FtsTable {
         name: "messages_fts",
-        args: "content",
+        ddl: "
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
+    content
+);
+
+CREATE TRIGGER IF NOT EXISTS messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, content) VALUES (
+        new.id,
+        COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') || ' ' || COALESCE(new.tool_calls, '')
+    );
+END;
+
+CREATE TRIGGER IF NOT EXISTS messages_fts_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM messages_fts WHERE rowid = old.id;
+END;
+
+CREATE TRIGGER IF NOT EXISTS messages_fts_update AFTER UPDATE ON messages BEGIN
+    DELETE FROM messages_fts WHERE rowid = old.id;
+    INSERT INTO messages_fts(rowid, content) VALUES (
+        new.id,
+        COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') || ' ' || COALESCE(new.tool_calls, '')
+    );
+END;
+",
     },
     FtsTable {
         name: "messages_fts_trigram",
-        args: "content, tokenize='trigram'",
+        ddl: "
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts_trigram USING fts5(
+    content,
+    tokenize='trigram'
+);
+
+CREATE TRIGGER IF NOT EXISTS messages_fts_trigram_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts_trigram(rowid, content) VALUES (
+        new.id,
+        COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') || ' ' || COALESCE(new.tool_calls, '')
+    );
+END;
+
+CREATE TRIGGER IF NOT EXISTS messages_fts_trigram_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM messages_fts_trigram WHERE rowid = old.id;
+END;
+
+CREATE TRIGGER IF NOT EXISTS messages_fts_trigram_update AFTER UPDATE ON messages BEGIN
+    DELETE FROM messages_fts_trigram WHERE rowid = old.id;
+    INSERT INTO messages_fts_trigram(rowid, content) VALUES (
+        new.id,
+        COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') || ' ' || COALESCE(new.tool_calls, '')
+    );
+END;
+",
     },
 ];
 
 impl FtsTable {
-    pub fn create_sql(&self) -> String {
-        format!(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS {} USING fts5({})",
-            self.name, self.args
-        )
-    }
-
     /// Names of the insert, delete and update triggers (Hermes's names).
     pub fn trigger_names(&self) -> [String; 3] {
         [
             format!("{}_insert", self.name),
             format!("{}_delete", self.name),
             format!("{}_update", self.name),
-        ]
-    }
-
-    /// The three triggers that keep the table in step with `messages`. The update trigger
-    /// fires only for the indexed columns, so `active` changes (undo) cost nothing.
-    pub fn trigger_sql(&self) -> [String; 3] {
-        let t = self.name;
-        [
-            format!(
-                "CREATE TRIGGER IF NOT EXISTS {t}_insert AFTER INSERT ON messages BEGIN \
-                 INSERT INTO {t}(rowid, content) VALUES (new.id, {FTS_TEXT_NEW}); END"
-            ),
-            format!(
-                "CREATE TRIGGER IF NOT EXISTS {t}_delete AFTER DELETE ON messages BEGIN \
-                 DELETE FROM {t} WHERE rowid = old.id; END"
-            ),
-            format!(
-                "CREATE TRIGGER IF NOT EXISTS {t}_update \
-                 AFTER UPDATE OF content, tool_name, tool_calls ON messages BEGIN \
-                 DELETE FROM {t} WHERE rowid = old.id; \
-                 INSERT INTO {t}(rowid, content) VALUES (new.id, {FTS_TEXT_NEW}); END"
-            ),
         ]
     }
 

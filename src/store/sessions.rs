@@ -1,10 +1,13 @@
-//! Session rows: create, usage totals, end/reopen, titles, lookup by id / prefix / title,
-//! listings, delete and prune.
+//! Session rows: create, end/reopen, titles, lookup by id / prefix / title, listings, delete
+//! and prune.
 //!
-//! Not here: messages (`messages`), search (`search`), export (`export`). Invariants: every
-//! write is one committed transaction; deleting a session deletes its messages (and their FTS
-//! rows, via triggers) and detaches, never deletes, its child sessions; titles are unique among
-//! sessions (Hermes's `idx_sessions_title_unique`).
+//! Not here: messages (`messages`), token accounting (`usage`), `--continue` and resume
+//! targets (`resume`), search (`search`), export (`export`). Invariants: every write is one
+//! committed transaction; a session ends once (the first end reason wins, as in Hermes) until
+//! it is re-opened; deleting a session deletes its messages (and their FTS rows, via triggers)
+//! and its usage rows (foreign-key cascade) and detaches, never deletes, its child sessions;
+//! titles are unique among sessions (Hermes's `idx_sessions_title_unique`); prune selects only
+//! ended sessions, as Hermes's does.
 
 use rusqlite::Connection;
 use rusqlite::OptionalExtension;
@@ -15,6 +18,7 @@ use crate::store::Result;
 use crate::store::SessionStore;
 use crate::store::StoreError;
 use crate::store::time;
+use crate::store::types::EndReason;
 use crate::store::types::HIDDEN_SOURCES_SQL;
 use crate::store::types::Hidden;
 use crate::store::types::ListQuery;
@@ -22,13 +26,19 @@ use crate::store::types::NewSession;
 use crate::store::types::SessionRow;
 use crate::store::types::SessionSummary;
 use crate::store::types::Source;
-use crate::store::types::UsageTotals;
 use crate::store::types::one_line;
+
+/// The estimated cost, NULL when the writer could not price the calls (Hermes's
+/// `cost_status = 'unknown'` with a 0 amount).
+const KNOWN_COST_SQL: &str =
+    "CASE WHEN cost_status = 'unknown' THEN NULL ELSE estimated_cost_usd END";
 
 pub(crate) const SESSION_COLS: &str = "id, source, user_id, model, model_config, system_prompt, \
      parent_session_id, started_at, ended_at, end_reason, message_count, tool_call_count, \
      input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cwd, \
-     billing_provider, billing_base_url, estimated_cost_usd, title, api_call_count, archived";
+     billing_provider, billing_base_url, \
+     CASE WHEN cost_status = 'unknown' THEN NULL ELSE estimated_cost_usd END, \
+     title, api_call_count, archived";
 
 /// A non-negative count from a nullable integer column.
 pub(crate) fn count(r: &Row<'_>, i: usize) -> rusqlite::Result<u64> {
@@ -106,13 +116,6 @@ const FIRST_USER_SQL: &str = "(SELECT SUBSTR(m.content, 1, 400) FROM messages m 
      WHERE m.session_id = s.id AND m.role = 'user' AND COALESCE(m.active, 1) = 1 \
      ORDER BY m.timestamp, m.id LIMIT 1)";
 
-/// Whether a listing skips sessions with no messages.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Empty {
-    Include,
-    Skip,
-}
-
 impl SessionStore {
     /// Create a session row (started now).
     pub fn create_session(&self, s: &NewSession) -> Result<()> {
@@ -139,7 +142,7 @@ impl SessionStore {
                 time::now(),
                 non_empty(&s.cwd),
                 non_empty(&s.provider),
-                non_empty(&s.base_url),
+                non_empty(&crate::store::usage::billing_base_url(&s.base_url)),
                 title,
             ],
         )
@@ -154,38 +157,23 @@ impl SessionStore {
         Ok(())
     }
 
-    /// Overwrite the session's token, API-call and cost totals.
-    pub fn update_usage(&self, session_id: &str, u: &UsageTotals) -> Result<()> {
+    /// Mark the session ended now. Like Hermes's `end_session`, an already-ended session keeps
+    /// its first end time and reason (re-open it first to end it again). Returns whether this
+    /// call ended it.
+    pub fn end_session(&self, session_id: &str, reason: EndReason) -> Result<bool> {
         let conn = self.conn();
         let n = conn.execute(
-            "UPDATE sessions SET input_tokens = ?2, output_tokens = ?3, cache_read_tokens = ?4, \
-             cache_write_tokens = ?5, reasoning_tokens = ?6, api_call_count = ?7, \
-             estimated_cost_usd = ?8 WHERE id = ?1",
-            params![
-                session_id,
-                u.input as i64,
-                u.output as i64,
-                u.cache_read as i64,
-                u.cache_write as i64,
-                u.reasoning as i64,
-                u.api_calls as i64,
-                u.cost_usd,
-            ],
+            "UPDATE sessions SET ended_at = ?2, end_reason = ?3 \
+             WHERE id = ?1 AND ended_at IS NULL",
+            params![session_id, time::now(), reason.as_str()],
         )?;
-        found(n, session_id)
+        if n == 0 && session_exact(&conn, session_id)?.is_none() {
+            return Err(StoreError::NotFound(session_id.to_string()));
+        }
+        Ok(n > 0)
     }
 
-    /// Mark the session ended now, with a reason (`user_exit`, `compression`, …).
-    pub fn end_session(&self, session_id: &str, reason: &str) -> Result<()> {
-        let conn = self.conn();
-        let n = conn.execute(
-            "UPDATE sessions SET ended_at = ?2, end_reason = ?3 WHERE id = ?1",
-            params![session_id, time::now(), non_empty(reason)],
-        )?;
-        found(n, session_id)
-    }
-
-    /// Clear `ended_at` / `end_reason` (resuming a session).
+    /// Clear `ended_at` / `end_reason` (resuming a session, as Hermes does).
     pub fn reopen_session(&self, session_id: &str) -> Result<()> {
         let conn = self.conn();
         let n = conn.execute(
@@ -193,6 +181,31 @@ impl SessionStore {
             [session_id],
         )?;
         found(n, session_id)
+    }
+
+    /// Hermes's lineage title: `base` when no session has it, else `base #N` one past the
+    /// highest number in use (an existing ` #N` suffix on `title` is taken off first).
+    pub fn next_title_in_lineage(&self, title: &str) -> Result<String> {
+        let base = match title.rsplit_once(" #") {
+            Some((head, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => head,
+            _ => title,
+        };
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare("SELECT title FROM sessions WHERE title = ?1 OR title LIKE ?2 ESCAPE '\\'")?;
+        let titles = stmt
+            .query_map(params![base, format!("{} #%", like_escape(base))], |r| {
+                r.get::<_, String>(0)
+            })?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        if titles.is_empty() {
+            return Ok(base.to_string());
+        }
+        let highest = titles
+            .iter()
+            .filter_map(|t| t.rsplit_once(" #").and_then(|(_, n)| n.parse::<u64>().ok()))
+            .fold(1, u64::max);
+        Ok(format!("{base} #{}", highest + 1))
     }
 
     /// Set (or with an empty string, clear) the title. Titles are unique: a title another
@@ -259,20 +272,6 @@ impl SessionStore {
 
     /// Sessions newest first (by start), filtered as `q` says.
     pub fn list_sessions(&self, q: &ListQuery) -> Result<Vec<SessionSummary>> {
-        self.list(q, Empty::Include)
-    }
-
-    /// The most recent visible session with messages started in `cwd` (`--continue`).
-    pub fn last_session_in(&self, cwd: &str) -> Result<Option<SessionSummary>> {
-        let q = ListQuery {
-            limit: 1,
-            cwd: Some(cwd.to_string()),
-            ..ListQuery::default()
-        };
-        Ok(self.list(&q, Empty::Skip)?.into_iter().next())
-    }
-
-    fn list(&self, q: &ListQuery, empty: Empty) -> Result<Vec<SessionSummary>> {
         let search = q
             .search
             .as_deref()
@@ -280,17 +279,16 @@ impl SessionStore {
             .map(|s| format!("%{}%", like_escape(s)));
         let sql = format!(
             "SELECT s.id, s.title, s.source, s.model, s.started_at, s.message_count, s.cwd, \
-             s.input_tokens, s.output_tokens, s.estimated_cost_usd, {FIRST_USER_SQL} \
+             s.input_tokens, s.output_tokens, {KNOWN_COST_SQL}, {FIRST_USER_SQL} \
              FROM sessions s \
              WHERE (?1 IS NULL OR s.cwd = ?1) \
              AND (?2 = 1 OR (COALESCE(s.source, '') NOT IN {HIDDEN_SOURCES_SQL} \
                   AND COALESCE(s.archived, 0) = 0)) \
-             AND (?3 = 0 OR COALESCE(s.message_count, 0) > 0) \
-             AND (?4 IS NULL OR s.title LIKE ?4 ESCAPE '\\' OR s.id LIKE ?4 ESCAPE '\\' \
+             AND (?3 IS NULL OR s.title LIKE ?3 ESCAPE '\\' OR s.id LIKE ?3 ESCAPE '\\' \
                   OR (SELECT m.content FROM messages m WHERE m.session_id = s.id \
                       AND m.role = 'user' AND COALESCE(m.active, 1) = 1 \
-                      ORDER BY m.timestamp, m.id LIMIT 1) LIKE ?4 ESCAPE '\\') \
-             ORDER BY s.started_at DESC LIMIT ?5"
+                      ORDER BY m.timestamp, m.id LIMIT 1) LIKE ?3 ESCAPE '\\') \
+             ORDER BY s.started_at DESC LIMIT ?4"
         );
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(&sql)?;
@@ -299,7 +297,6 @@ impl SessionStore {
                 params![
                     q.cwd.as_deref(),
                     (q.include_hidden == Hidden::Include) as i64,
-                    (empty == Empty::Skip) as i64,
                     search,
                     q.limit.min(i64::MAX as usize) as i64,
                 ],
@@ -336,17 +333,16 @@ impl SessionStore {
         Ok(n > 0)
     }
 
-    /// Delete every session idle (no start, end or message) for more than `days` days.
-    /// Returns how many were deleted.
+    /// Hermes's `sessions prune --older-than DAYS`: delete every *ended* session started
+    /// more than `days` days ago (a live session is never a candidate). Returns how many were
+    /// deleted.
     pub fn prune_older_than(&self, days: u32) -> Result<usize> {
         let cutoff = time::now() - f64::from(days) * 86_400.0;
         let mut conn = self.conn();
-        let tx = conn.transaction()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let ids: Vec<String> = {
             let mut stmt = tx.prepare(
-                "SELECT s.id FROM sessions s WHERE MAX(COALESCE(s.started_at, 0), \
-                 COALESCE(s.ended_at, 0), COALESCE((SELECT MAX(m.timestamp) FROM messages m \
-                 WHERE m.session_id = s.id), 0)) < ?1",
+                "SELECT s.id FROM sessions s WHERE s.ended_at IS NOT NULL AND s.started_at < ?1",
             )?;
             stmt.query_map([cutoff], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<String>>>()?

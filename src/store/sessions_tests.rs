@@ -3,7 +3,6 @@ use pretty_assertions::assert_eq;
 use super::*;
 use crate::providers::Role;
 use crate::store::SearchRequest;
-use crate::store::StoredMessage;
 use crate::store::test_support::exec;
 use crate::store::test_support::new_session;
 use crate::store::test_support::seed;
@@ -197,60 +196,84 @@ fn list_is_newest_first_hides_subagents_and_searches() {
 }
 
 #[test]
-fn last_session_in_skips_empty_hidden_and_other_directories() {
-    let (_dir, store) = temp_store();
-    assert_eq!(store.last_session_in("/work/project").unwrap(), None);
-    seed(&store, "old", &[(Role::User, "hi")]);
-    store.create_session(&new_session("empty")).unwrap();
-    store
-        .create_session(&NewSession {
-            source: Source::Subagent,
-            ..new_session("sub")
-        })
-        .unwrap();
-    store
-        .append_message("sub", &StoredMessage::new(Role::User, "task"))
-        .unwrap();
-    exec(
-        &store,
-        "UPDATE sessions SET started_at = 1 WHERE id = 'old';
-         UPDATE sessions SET started_at = 2 WHERE id = 'sub';",
-    );
-    let last = store.last_session_in("/work/project").unwrap().unwrap();
-    assert_eq!(last.id, "old");
-    assert_eq!(store.last_session_in("/other").unwrap(), None);
-}
-
-#[test]
-fn usage_end_and_reopen() {
+fn end_keeps_the_first_reason_until_reopened() {
     let (_dir, store) = temp_store();
     store.create_session(&new_session("a")).unwrap();
-    let totals = UsageTotals {
-        input: 1200,
-        output: 300,
-        cache_read: 800,
-        cache_write: 100,
-        reasoning: 50,
-        api_calls: 3,
-        cost_usd: Some(0.0123),
-    };
-    store.update_usage("a", &totals).unwrap();
-    store.end_session("a", "user_exit").unwrap();
-    let row = store.session("a").unwrap().unwrap();
-    assert_eq!(row.usage(), totals);
-    assert_eq!(row.end_reason.as_deref(), Some("user_exit"));
-    assert!(row.ended_at.is_some());
+    assert!(store.end_session("a", EndReason::Compression).unwrap());
+    let first = store.session("a").unwrap().unwrap();
+    assert_eq!(first.end_reason.as_deref(), Some("compression"));
+    assert!(first.ended_at.is_some());
+    // A later end (a stale exit path) changes nothing, as in Hermes.
+    assert!(!store.end_session("a", EndReason::CliClose).unwrap());
+    let again = store.session("a").unwrap().unwrap();
+    assert_eq!(
+        (again.ended_at, again.end_reason.as_deref()),
+        (first.ended_at, Some("compression"))
+    );
     store.reopen_session("a").unwrap();
     let row = store.session("a").unwrap().unwrap();
     assert_eq!((row.ended_at, row.end_reason), (None, None));
+    assert!(store.end_session("a", EndReason::CliClose).unwrap());
+    assert_eq!(
+        store.session("a").unwrap().unwrap().end_reason.as_deref(),
+        Some("cli_close")
+    );
     assert!(matches!(
-        store.update_usage("zz", &totals),
+        store.end_session("zz", EndReason::CliClose),
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.end_session("zz", "x"),
+        store.reopen_session("zz"),
         Err(StoreError::NotFound(_))
     ));
+}
+
+#[test]
+fn end_reasons_are_hermes_values() {
+    let values: Vec<&str> = [
+        EndReason::CliClose,
+        EndReason::AgentClose,
+        EndReason::NewSession,
+        EndReason::ResumedOther,
+        EndReason::Branched,
+        EndReason::Compression,
+    ]
+    .iter()
+    .map(|r| r.as_str())
+    .collect();
+    assert_eq!(
+        values,
+        [
+            "cli_close",
+            "agent_close",
+            "new_session",
+            "resumed_other",
+            "branched",
+            "compression"
+        ]
+    );
+}
+
+#[test]
+fn lineage_titles_number_after_the_highest() {
+    let (_dir, store) = temp_store();
+    assert_eq!(store.next_title_in_lineage("plan").unwrap(), "plan");
+    store
+        .create_session(&NewSession {
+            title: Some("plan".into()),
+            ..new_session("a")
+        })
+        .unwrap();
+    assert_eq!(store.next_title_in_lineage("plan").unwrap(), "plan #2");
+    store
+        .create_session(&NewSession {
+            title: Some("plan #4".into()),
+            ..new_session("b")
+        })
+        .unwrap();
+    assert_eq!(store.next_title_in_lineage("plan #2").unwrap(), "plan #5");
+    // LIKE wildcards in the title are literal.
+    assert_eq!(store.next_title_in_lineage("p_an").unwrap(), "p_an");
 }
 
 #[test]
@@ -285,23 +308,39 @@ fn delete_removes_messages_and_index_and_detaches_children() {
 }
 
 #[test]
-fn prune_deletes_only_idle_sessions() {
+fn prune_deletes_only_old_ended_sessions() {
     let (_dir, store) = temp_store();
     seed(&store, "old", &[(Role::User, "ancient")]);
-    seed(&store, "old_but_active", &[(Role::User, "revived")]);
+    seed(&store, "old_but_live", &[(Role::User, "still open")]);
     seed(&store, "new", &[(Role::User, "fresh")]);
+    store
+        .create_session(&NewSession {
+            parent_session_id: Some("old".into()),
+            ..new_session("child")
+        })
+        .unwrap();
+    for id in ["old", "new"] {
+        store.end_session(id, EndReason::CliClose).unwrap();
+    }
     let long_ago = crate::store::time::now() - 40.0 * 86_400.0;
     exec(
         &store,
         &format!(
-            "UPDATE sessions SET started_at = {long_ago} WHERE id IN ('old', 'old_but_active');
-             UPDATE messages SET timestamp = {long_ago} WHERE session_id = 'old';"
+            "UPDATE sessions SET started_at = {long_ago} WHERE id IN ('old', 'old_but_live');"
         ),
     );
     assert_eq!(store.prune_older_than(30).unwrap(), 1);
     assert_eq!(store.session("old").unwrap(), None);
-    assert!(store.session("old_but_active").unwrap().is_some());
+    assert!(
+        store.session("old_but_live").unwrap().is_some(),
+        "never a live one"
+    );
     assert!(store.session("new").unwrap().is_some());
+    let child = store.session("child").unwrap().unwrap();
+    assert_eq!(
+        child.parent_session_id, None,
+        "children are detached, not deleted"
+    );
     assert_eq!(store.prune_older_than(30).unwrap(), 0);
 }
 

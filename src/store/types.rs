@@ -14,7 +14,6 @@ use serde::Serialize;
 use crate::providers::Message;
 use crate::providers::Role;
 use crate::providers::ToolCall;
-use crate::providers::Usage;
 
 /// Where a session came from (`sessions.source`). Subagent and tool sessions are hidden from
 /// listings and from `session_search`.
@@ -58,6 +57,38 @@ impl Source {
 
 /// SQL list of the hidden sources, for `source NOT IN …`.
 pub(crate) const HIDDEN_SOURCES_SQL: &str = "('subagent', 'tool')";
+
+/// Why a session ended (`sessions.end_reason`), with Hermes's values so its `sessions
+/// prune --end-reason`, archive and picker logic treat hermes's sessions like its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndReason {
+    /// The interactive app quit (Ctrl+D, `/quit`, SIGTERM/SIGHUP, the terminal closing).
+    CliClose,
+    /// A one-shot run (`-z`) or a subagent finished, failed or was stopped (Hermes's agent
+    /// teardown).
+    AgentClose,
+    /// `/new` started another session.
+    NewSession,
+    /// `/resume` switched to another session.
+    ResumedOther,
+    /// `/branch` continued in a copy.
+    Branched,
+    /// Context compression continued in a child session.
+    Compression,
+}
+
+impl EndReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::CliClose => "cli_close",
+            EndReason::AgentClose => "agent_close",
+            EndReason::NewSession => "new_session",
+            EndReason::ResumedOther => "resumed_other",
+            EndReason::Branched => "branched",
+            EndReason::Compression => "compression",
+        }
+    }
+}
 
 /// A session to create. Empty strings are stored as NULL.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -125,8 +156,8 @@ impl StoredMessage {
     }
 }
 
-/// A session's running totals. `update_usage` overwrites the stored totals with these, so the
-/// engine keeps cumulative counters (seeded from `SessionRow::usage()` on resume).
+/// A session's stored totals (Hermes's buckets: `input` excludes cache reads and writes), to
+/// seed the engine's counters on resume.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct UsageTotals {
     pub input: u64,
@@ -136,18 +167,6 @@ pub struct UsageTotals {
     pub reasoning: u64,
     pub api_calls: u64,
     pub cost_usd: Option<f64>,
-}
-
-impl UsageTotals {
-    /// Add one API call's usage (and count the call).
-    pub fn add(&mut self, usage: &Usage) {
-        self.input += usage.input_tokens;
-        self.output += usage.output_tokens;
-        self.cache_read += usage.cache_read_tokens;
-        self.cache_write += usage.cache_write_tokens;
-        self.reasoning += usage.reasoning_tokens;
-        self.api_calls += 1;
-    }
 }
 
 /// Whether listings include subagent/tool (and archived) sessions.

@@ -7,7 +7,8 @@
 //! …}` or `{"success": false, "error", "current_entries"?, "usage"?, "matches"?}`, so an agent
 //! trained on Hermes recovers the same way. The work is done by `knowledge::memory`; file I/O
 //! and lock waits run on the blocking pool. Writes reach disk at once, the system prompt at
-//! the next session.
+//! the next session. A store switched off in `memory:` (config.yaml) is refused, for every
+//! action; the limits are the configured ones.
 
 use std::path::PathBuf;
 
@@ -20,6 +21,7 @@ use crate::knowledge::memory::MemoryLimits;
 use crate::knowledge::memory::MemoryStore;
 use crate::knowledge::memory::MemoryTarget;
 use crate::knowledge::memory::MemoryUpdate;
+use crate::knowledge::memory_settings::MemorySettings;
 use crate::providers::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
@@ -49,20 +51,50 @@ enum Action {
 
 pub struct MemoryTool {
     store: MemoryStore,
+    settings: MemorySettings,
 }
 
 impl MemoryTool {
     pub fn new(memories_dir: PathBuf) -> Self {
-        Self {
-            store: MemoryStore::new(memories_dir),
-        }
+        Self::with_settings(memories_dir, MemorySettings::default())
     }
 
     /// With the `memory.memory_char_limit` / `memory.user_char_limit` of the config.
     pub fn with_limits(memories_dir: PathBuf, limits: MemoryLimits) -> Self {
+        Self::with_settings(
+            memories_dir,
+            MemorySettings {
+                limits,
+                ..MemorySettings::default()
+            },
+        )
+    }
+
+    /// With the whole `memory:` section: limits and which stores are switched on.
+    pub fn with_settings(memories_dir: PathBuf, settings: MemorySettings) -> Self {
         Self {
-            store: MemoryStore::new(memories_dir).with_limits(limits),
+            store: MemoryStore::new(memories_dir).with_limits(settings.limits),
+            settings,
         }
+    }
+
+    fn description(&self) -> String {
+        let limits = self.settings.limits;
+        let mut text = format!(
+            "{DESCRIPTION}\nLimits: memory {} chars, user {} chars. When usage is over 80%, \
+             consolidate (replace several entries with one shorter entry) before adding.",
+            crate::knowledge::memory::thousands(limits.memory_chars),
+            crate::knowledge::memory::thousands(limits.user_chars),
+        );
+        for target in [MemoryTarget::Memory, MemoryTarget::User] {
+            if !self.settings.enabled(target) {
+                text.push_str(&format!(
+                    "\ntarget='{}' is switched off by the user; do not use it.",
+                    target.as_str()
+                ));
+            }
+        }
+        text
     }
 }
 
@@ -73,8 +105,7 @@ environment facts, project conventions, tool quirks and workarounds, corrections
 Skip trivial or easily rediscovered facts, raw dumps (code, logs, tables), temporary session details, and anything already in context files.\n\
 Actions: add (new entry in `content`); replace (the entry containing `old_text` becomes `content`); remove (the entry containing `old_text`); \
 read (the live entries; the system prompt shows the snapshot taken when this session started). \
-`old_text` is a short substring that identifies exactly one entry. \
-Limits: memory 2,200 chars, user 1,375 chars. When usage is over 80%, consolidate (replace several entries with one shorter entry) before adding.";
+`old_text` is a short substring that identifies exactly one entry.";
 
 #[async_trait]
 impl Tool for MemoryTool {
@@ -89,7 +120,7 @@ impl Tool for MemoryTool {
     fn schema(&self) -> ToolSchema {
         ToolSchema {
             name: self.name().to_string(),
-            description: DESCRIPTION.to_string(),
+            description: self.description(),
             parameters: json!({
                 "type": "object",
                 "properties": {
@@ -147,6 +178,18 @@ impl Tool for MemoryTool {
             Ok(v) => v,
             Err(message) => return failure(json!({"success": false, "error": message})),
         };
+        if !self.settings.enabled(target) {
+            return failure(json!({
+                "success": false,
+                "error": format!(
+                    "Memory target '{}' ({}) is disabled in config.yaml ({}: false); nothing was \
+                     read or saved.",
+                    target.as_str(),
+                    target.file_name(),
+                    MemorySettings::switch_name(target)
+                ),
+            }));
+        }
         let store = self.store.clone();
         let content = args.content.unwrap_or_default();
         let old_text = args.old_text.unwrap_or_default();

@@ -177,3 +177,52 @@ fn schema_uses_hermes_parameter_names() {
         "add user: Name: Ada"
     );
 }
+
+#[tokio::test]
+async fn a_disabled_store_is_refused_and_the_other_works() {
+    use crate::config::MemoryConfig;
+    let dir = tempfile::tempdir().unwrap();
+    let c = ctx(dir.path());
+    let settings = MemorySettings::from_config(&MemoryConfig {
+        user_profile_enabled: false,
+        memory_char_limit: 20,
+        ..MemoryConfig::default()
+    });
+    let tool = MemoryTool::with_settings(dir.path().join("memories"), settings);
+    for action in [
+        json!({"action": "add", "target": "user", "content": "Name: Ada"}),
+        json!({"action": "read", "target": "user"}),
+    ] {
+        let out = tool.call(action, &c).await;
+        assert_eq!(out.outcome, ToolOutcome::Error);
+        assert_eq!(
+            parse(&out)["error"],
+            "Memory target 'user' (USER.md) is disabled in config.yaml \
+             (memory.user_profile_enabled: false); nothing was read or saved."
+        );
+    }
+    assert!(!dir.path().join("memories/USER.md").exists());
+    // The configured limit, not the default, bounds MEMORY.md.
+    let out = tool
+        .call(json!({"action": "add", "content": "short note"}), &c)
+        .await;
+    assert_eq!(parse(&out)["usage"], "50% — 10/20 chars");
+    let out = tool
+        .call(
+            json!({"action": "add", "content": "a longer second note"}),
+            &c,
+        )
+        .await;
+    assert_eq!(out.outcome, ToolOutcome::Error);
+    assert!(
+        parse(&out)["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Memory at 10/20 chars."),
+        "{}",
+        out.content
+    );
+    let description = tool.schema().description;
+    assert!(description.contains("Limits: memory 20 chars, user 1,375 chars."));
+    assert!(description.contains("target='user' is switched off"));
+}

@@ -413,6 +413,9 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     super::voice_link::shutdown(&app);
     super::input::save_history(&app);
     drop(session);
+    // The engine marks the stored session ended as it stops; the runtime is torn down right
+    // after this returns, so give it a moment (bounded: under the signal watchdog's 3 s).
+    wait_for_engine_stop(&mut engine_events, std::time::Duration::from_secs(2)).await;
     // The skin's farewell, on the restored terminal (ignored if stdout is gone).
     let goodbye = app.theme.branding.goodbye.trim();
     if !goodbye.is_empty() {
@@ -420,6 +423,24 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
         let _ = writeln!(std::io::stdout(), "{goodbye}");
     }
     Ok(())
+}
+
+/// Drain engine events until the engine confirms it stopped, it is gone, or `limit` passes.
+async fn wait_for_engine_stop(
+    events: &mut Option<UnboundedReceiver<Event>>,
+    limit: std::time::Duration,
+) {
+    let Some(rx) = events.as_mut() else {
+        return;
+    };
+    let _ = tokio::time::timeout(limit, async {
+        while let Some(event) = rx.recv().await {
+            if matches!(event, Event::ShutdownComplete) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 async fn recv_engine(events: &mut Option<UnboundedReceiver<Event>>) -> Option<Event> {

@@ -111,6 +111,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
         goals: hermes::engine::spec::GoalSettings::default(),
         vision: Default::default(),
         mcp: None,
+        exit_reason: hermes::store::EndReason::CliClose,
     }
 }
 

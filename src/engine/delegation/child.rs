@@ -88,6 +88,7 @@ pub fn child_spec(
         goals: crate::engine::spec::GoalSettings::default(),
         vision: base.vision.clone(),
         mcp: None,
+        exit_reason: crate::store::EndReason::AgentClose,
     }
 }
 

@@ -6,7 +6,9 @@
 //! The main agent's children run in the background: the tool returns at once and the results
 //! come back as one new message through `DelegationDone`. A subagent's own workers are waited
 //! for inside its turn. Invariants: a batch over `max_concurrent_children` is an error, never
-//! cut; depth never exceeds `max_spawn_depth`; every child that started gets exactly one
+//! cut, and so is a new background batch while `max_concurrent_children` batches still run
+//! (as in Hermes, so a model that keeps delegating cannot pile up work); depth never exceeds
+//! `max_spawn_depth`; every child that started gets exactly one
 //! `Finished`; stopping a session (or /stop) stops its children, a follow-up message does not.
 
 mod child;
@@ -19,6 +21,7 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::PoisonError;
 use std::sync::atomic::AtomicU64;
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering;
 
 use async_trait::async_trait;
@@ -193,6 +196,8 @@ pub struct Delegations {
     all: Mutex<CancellationToken>,
     /// The main agent's subagent events, kept until their batch is saved as a spawn tree.
     recorded: Mutex<Vec<SubagentEvent>>,
+    /// The main agent's background batches still running.
+    background_batches: AtomicUsize,
 }
 
 impl Delegations {
@@ -215,6 +220,7 @@ impl Delegations {
             next: AtomicU64::new(1),
             all: Mutex::new(CancellationToken::new()),
             recorded: Mutex::new(Vec::new()),
+            background_batches: AtomicUsize::new(0),
         })
     }
 
@@ -345,6 +351,23 @@ impl Delegations {
         self.base.spawn_trees.clone()
     }
 
+    /// Takes a background slot for a new batch of the main agent, or says why not.
+    fn take_background_slot(&self) -> Result<(), String> {
+        let limit = self.settings.max_concurrent.max(1);
+        self.background_batches
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |running| {
+                (running < limit).then_some(running + 1)
+            })
+            .map(|_| ())
+            .map_err(|running| {
+                format!(
+                    "{running} background delegation(s) are still running, the most \
+                     delegation.max_concurrent_children ({limit}) allows. Wait for their results \
+                     (they arrive together as a new message), or do this work yourself."
+                )
+            })
+    }
+
     fn refuse(&self, request: &DelegationRequest) -> Option<String> {
         if *lock(&self.spawning) == Spawning::Paused {
             return Some(
@@ -397,6 +420,9 @@ impl Delegator for TurnDelegator {
         if let Some(reason) = this.refuse(&request) {
             return Err(reason);
         }
+        if this.spec.depth == 0 {
+            this.take_background_slot()?;
+        }
         let stop_all = lock(&this.all).clone();
         let mut started = Vec::new();
         for (index, task) in request.tasks.iter().enumerate() {
@@ -429,6 +455,7 @@ impl Delegator for TurnDelegator {
             tokio::spawn(async move {
                 let results = drive::join_all(started).await;
                 this.save_tree(ids).await;
+                this.background_batches.fetch_sub(1, Ordering::AcqRel);
                 (this.done)(drive::combined_message(&results));
             });
             return Ok(format!(

@@ -77,6 +77,13 @@ impl ApprovalGate {
 
     async fn decide(&self, subject: &Subject<'_>) -> CommandVerdict {
         let rules = &self.session.approvals;
+        if subject.kind == ApprovalKind::Command
+            && let Some(pattern) = rules.deny_rule(subject.text, &subject.normalized)
+        {
+            return CommandVerdict::Deny {
+                reason: crate::safety::deny_rules::blocked_reason(pattern),
+            };
+        }
         let assessment = rules.assess(&subject.classification, &subject.normalized, &self.turn);
         let findings = match assessment {
             Assessment::Allow => return CommandVerdict::Allow,
