@@ -23,13 +23,16 @@ use crate::store::time;
 use crate::store::types::MessageRow;
 use crate::store::types::StoredMessage;
 use crate::store::types::decode_images;
+use crate::store::types::decode_reasoning_items;
 use crate::store::types::decode_tool_calls;
 use crate::store::types::encode_images;
+use crate::store::types::encode_reasoning_items;
 use crate::store::types::encode_tool_calls;
 use crate::store::types::role_str;
 
 pub(crate) const MESSAGE_COLS: &str = "id, session_id, role, content, tool_calls, tool_call_id, \
-     tool_name, reasoning, finish_reason, token_count, timestamp, active, images";
+     tool_name, reasoning, finish_reason, token_count, timestamp, active, images, \
+     codex_reasoning_items";
 
 pub(crate) fn message_from_row(r: &Row<'_>) -> rusqlite::Result<MessageRow> {
     let tool_calls: Option<String> = r.get(4)?;
@@ -47,6 +50,7 @@ pub(crate) fn message_from_row(r: &Row<'_>) -> rusqlite::Result<MessageRow> {
         timestamp: r.get::<_, Option<f64>>(10)?.unwrap_or(0.0),
         active: r.get::<_, Option<i64>>(11)?.unwrap_or(1) != 0,
         images: decode_images(r.get::<_, Option<String>>(12)?.as_deref()),
+        codex_reasoning_items: decode_reasoning_items(r.get::<_, Option<String>>(13)?.as_deref()),
     })
 }
 
@@ -105,8 +109,9 @@ impl SessionStore {
         {
             let mut insert = tx.prepare_cached(
                 "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, \
-                 tool_name, timestamp, token_count, finish_reason, reasoning, active, images) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1, ?11)",
+                 tool_name, timestamp, token_count, finish_reason, reasoning, active, images, \
+                 codex_reasoning_items) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 1, ?11, ?12)",
             )?;
             let now = time::now();
             for (m, tool_calls) in messages.iter().zip(&encoded) {
@@ -122,6 +127,7 @@ impl SessionStore {
                     m.finish_reason,
                     m.reasoning,
                     encode_images(&m.images),
+                    encode_reasoning_items(&m.codex_reasoning_items),
                 ])?;
                 ids.push(tx.last_insert_rowid());
             }
@@ -304,9 +310,11 @@ impl SessionStore {
         tx.execute(
             &format!(
                 "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, \
-                 tool_name, timestamp, token_count, finish_reason, reasoning, active, images) \
+                 tool_name, timestamp, token_count, finish_reason, reasoning, active, images, \
+                 codex_reasoning_items) \
                  SELECT ?1, role, content, tool_call_id, tool_calls, tool_name, timestamp, \
-                 token_count, finish_reason, reasoning, 1, images FROM messages \
+                 token_count, finish_reason, reasoning, 1, images, codex_reasoning_items \
+                 FROM messages \
                  WHERE session_id = ?2 AND {ACTIVE} ORDER BY id"
             ),
             [new_id, from_id],

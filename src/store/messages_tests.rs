@@ -69,6 +69,68 @@ fn history_round_trips_with_tool_calls() {
 }
 
 #[test]
+fn responses_reasoning_items_round_trip_in_hermes_column_and_follow_a_branch() {
+    let (_dir, store) = temp_store();
+    store.create_session(&new_session("s")).unwrap();
+    let item = serde_json::json!({
+        "type": "reasoning",
+        "id": "rs_1",
+        "encrypted_content": "gAAAA-opaque",
+        "summary": [{"type": "summary_text", "text": "thinking"}],
+    });
+    let mut answer = Message::assistant("done", vec![]);
+    answer.codex_reasoning_items = vec![item.clone()];
+    let id = store
+        .append_message("s", &StoredMessage::from_message(&answer))
+        .unwrap();
+    store
+        .append_message("s", &StoredMessage::from_message(&Message::user("next")))
+        .unwrap();
+    let history = store.load_history("s").unwrap();
+    assert_eq!(history[0], answer);
+    assert!(history[1].codex_reasoning_items.is_empty());
+    // Hermes's column holds a JSON array (it json.loads it back on resume).
+    let raw: Option<String> = store
+        .conn()
+        .query_row(
+            "SELECT codex_reasoning_items FROM messages WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(raw.as_deref().unwrap()).unwrap();
+    assert_eq!(parsed, serde_json::Value::Array(vec![item.clone()]));
+    let nulls: i64 = store
+        .conn()
+        .query_row(
+            "SELECT COUNT(*) FROM messages WHERE session_id = 's' AND codex_reasoning_items IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(nulls, 1, "no items is NULL, as Hermes writes it");
+    // A branch copies them with the messages.
+    store.branch_session("s", "b", None).unwrap();
+    assert_eq!(
+        store.load_history("b").unwrap()[0].codex_reasoning_items,
+        vec![item]
+    );
+    // A value Hermes could not parse either reads as no items.
+    store
+        .conn()
+        .execute(
+            "UPDATE messages SET codex_reasoning_items = '{broken' WHERE id = ?1",
+            [id],
+        )
+        .unwrap();
+    assert!(
+        store.load_history("s").unwrap()[0]
+            .codex_reasoning_items
+            .is_empty()
+    );
+}
+
+#[test]
 fn image_references_round_trip_and_bad_json_reads_as_none() {
     let (_dir, store) = temp_store();
     store.create_session(&new_session("s")).unwrap();

@@ -122,6 +122,9 @@ pub struct StoredMessage {
     pub token_count: Option<u64>,
     /// The image files sent with the message.
     pub images: Vec<std::path::PathBuf>,
+    /// Responses-API reasoning items of an assistant message (Hermes's
+    /// `codex_reasoning_items` column), replayed on later calls.
+    pub codex_reasoning_items: Vec<serde_json::Value>,
 }
 
 impl StoredMessage {
@@ -137,6 +140,7 @@ impl StoredMessage {
             finish_reason: None,
             token_count: None,
             images: Vec::new(),
+            codex_reasoning_items: Vec::new(),
         }
     }
 
@@ -152,6 +156,7 @@ impl StoredMessage {
             finish_reason: None,
             token_count: None,
             images: m.images.iter().map(|i| i.path.clone()).collect(),
+            codex_reasoning_items: m.codex_reasoning_items.clone(),
         }
     }
 }
@@ -286,6 +291,7 @@ pub struct MessageRow {
     pub timestamp: f64,
     pub active: bool,
     pub images: Vec<std::path::PathBuf>,
+    pub codex_reasoning_items: Vec<serde_json::Value>,
 }
 
 impl MessageRow {
@@ -303,9 +309,22 @@ impl MessageRow {
                 .iter()
                 .map(|p| crate::providers::ImagePart::new(p.clone()))
                 .collect(),
-            // Not stored yet: a resumed session replays without them (the API accepts that).
-            codex_reasoning_items: Vec::new(),
+            codex_reasoning_items: self.codex_reasoning_items.clone(),
         })
+    }
+}
+
+/// The `codex_reasoning_items` column, as Hermes writes it: a JSON array, or NULL for none.
+pub(crate) fn encode_reasoning_items(items: &[serde_json::Value]) -> Option<String> {
+    (!items.is_empty()).then(|| serde_json::Value::Array(items.to_vec()).to_string())
+}
+
+/// Reads the `codex_reasoning_items` column; anything but a JSON array (Hermes falls back to
+/// none on a bad value too) is no items.
+pub(crate) fn decode_reasoning_items(text: Option<&str>) -> Vec<serde_json::Value> {
+    match text.map(serde_json::from_str::<serde_json::Value>) {
+        Some(Ok(serde_json::Value::Array(items))) => items,
+        _ => Vec::new(),
     }
 }
 
