@@ -1,16 +1,25 @@
 //! Skill discovery: `SkillCatalog` scans `HERMES_HOME/skills/` and the external directories,
-//! applies platform filtering and conditional activation, and renders the compact index that
-//! goes into the system prompt once per session (spec-002a §3.3, §3.5, §3.7, §3.10–3.11).
+//! decides where each skill is offered, and renders the compact index that goes into the
+//! system prompt once per session (spec-002a §3.3, §3.5, §3.7, §3.10–3.11).
+//!
+//! Where a skill is offered follows Hermes 0.19 (`tools/skills_tool.py`,
+//! `agent/prompt_builder.py`): `platforms:` excluding this OS hides it everywhere;
+//! `environments:` naming no active environment keeps it out of listings, slash completion
+//! and the index, but it still loads by name; `metadata.hermes` tool conditions only keep it
+//! out of the system prompt's index — it is still listed, viewable and invocable.
 //!
 //! Layout: `<root>/<name>/SKILL.md` (flat) or `<root>/<category>[/<sub>]/<name>/SKILL.md`. A
 //! directory holding `SKILL.md` is a skill and is not searched further (its `references/` etc.
-//! are supporting files). Entries starting with `.` (`.hub`, `.archive`, `.git`) are skipped.
+//! are supporting files). Entries starting with `.` (`.hub`, `.archive`, `.git`) and the
+//! dependency and cache directories Hermes skips (`node_modules`, `venv`, `__pycache__`, …)
+//! are not searched.
 //!
-//! Invariants: the scan never fails — unreadable or malformed skills become `warnings()`
-//! naming the file and line; the result is sorted, so the index is byte-stable for the same
-//! files; local skills shadow same-named external ones (silently, as the spec says), and within
-//! one root the first path in sorted order wins (with a warning). Non-existent external
-//! directories are skipped without a warning.
+//! Invariants: the scan never fails and never drops a skill Hermes would load — unreadable
+//! files and metadata Hermes would silently lose become `warnings()` naming the file and
+//! line; the result is sorted, so the index is byte-stable for the same files; local skills
+//! shadow same-named external ones (silently, as the spec says), and within one root the
+//! first path in sorted order wins (with a warning). Non-existent external directories are
+//! skipped without a warning.
 
 use std::fmt;
 use std::path::Path;
@@ -20,17 +29,20 @@ use std::sync::Arc;
 use crate::skills::bundles;
 use crate::skills::bundles::Bundle;
 use crate::skills::skill::Availability;
+use crate::skills::skill::Environments;
 use crate::skills::skill::Platform;
 use crate::skills::skill::Skill;
 use crate::skills::skill::SkillOrigin;
 use crate::skills::skill::first_prose_line;
-use crate::skills::skill::parse_frontmatter;
+use crate::skills::skill::read_frontmatter;
 use crate::skills::skill::slugify;
 
 /// Longest description shown per skill in the prompt index.
 const INDEX_DESCRIPTION_CHARS: usize = 100;
 /// Deepest category nesting searched below a root.
 const MAX_DEPTH: usize = 4;
+/// Directories Hermes never searches for skills (`EXCLUDED_SKILL_DIRS`, besides dot-dirs).
+const EXCLUDED_DIRS: [&str; 4] = ["venv", "node_modules", "site-packages", "__pycache__"];
 
 /// Environment lookup shared with tools (`std::env::var` in production, a map in tests).
 pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
@@ -53,14 +65,18 @@ impl fmt::Display for SkillWarning {
     }
 }
 
-/// Why a loaded skill is or is not offered.
+/// Where a loaded skill is offered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Visibility {
+    /// Listed, in the prompt index, loadable.
     Visible,
+    /// `fallback_for_*` / `requires_*` exclude it for the current tools: listed and loadable,
+    /// but not in the prompt index.
+    Unindexed,
+    /// `environments:` names no active environment: loadable by name only.
+    HiddenEnvironment,
     /// `platforms:` excludes this OS: hidden everywhere.
     HiddenPlatform,
-    /// `fallback_for_*` / `requires_*` exclude it for the current tools.
-    HiddenByConditions,
 }
 
 #[derive(Debug, Clone)]
@@ -77,16 +93,19 @@ pub struct SkillCatalog {
     warnings: Vec<SkillWarning>,
     local_root: PathBuf,
     external_roots: Vec<PathBuf>,
+    availability: Availability,
 }
 
 impl SkillCatalog {
     /// Scan `skills_dir` then each of `external_dirs` (`~` and `${VAR}` expanded through
-    /// `env`), keeping skills for `platform` whose conditions `available` satisfies visible.
+    /// `env`), deciding visibility for `platform`, the active `environments` and the tools
+    /// `available` (see `Visibility`).
     pub fn load(
         skills_dir: &Path,
         external_dirs: &[PathBuf],
         platform: Platform,
         available: &Availability,
+        environments: &Environments,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Self {
         let external_roots: Vec<PathBuf> = external_dirs
@@ -96,6 +115,7 @@ impl SkillCatalog {
         let mut catalog = Self {
             local_root: skills_dir.to_path_buf(),
             external_roots: external_roots.clone(),
+            availability: available.clone(),
             ..Self::default()
         };
         let mut found = Vec::new();
@@ -131,8 +151,10 @@ impl SkillCatalog {
             }
             let visibility = if !skill.meta.supports(platform) {
                 Visibility::HiddenPlatform
+            } else if !environments.admit(&skill.meta.environments) {
+                Visibility::HiddenEnvironment
             } else if !skill.meta.conditions.allows(available) {
-                Visibility::HiddenByConditions
+                Visibility::Unindexed
             } else {
                 Visibility::Visible
             };
@@ -157,20 +179,42 @@ impl SkillCatalog {
         self
     }
 
-    /// Visible skills, sorted by category (`general` for uncategorised) then name.
+    /// Listed skills (visible or unindexed), sorted by category (`general` for
+    /// uncategorised) then name.
     pub fn list(&self) -> Vec<&Skill> {
         self.entries
             .iter()
-            .filter(|e| e.visibility == Visibility::Visible)
+            .filter(|e| matches!(e.visibility, Visibility::Visible | Visibility::Unindexed))
             .map(|e| &e.skill)
             .collect()
     }
 
-    /// A visible skill by name, slug, directory name or `category/name` path.
+    /// A loadable skill (any but another platform's) by name, slug, directory name or
+    /// `category/name` path.
     pub fn get(&self, name: &str) -> Option<&Skill> {
         self.lookup(name)
-            .filter(|(_, v)| *v == Visibility::Visible)
+            .filter(|(_, v)| *v != Visibility::HiddenPlatform)
             .map(|(s, _)| s)
+    }
+
+    /// Why a loaded skill is not `Visible`, one phrase per reason (empty when it is).
+    pub fn reasons(&self, skill: &Skill) -> Vec<String> {
+        let visibility = self
+            .entries
+            .iter()
+            .find(|e| e.skill.dir == skill.dir)
+            .map_or(Visibility::Visible, |e| e.visibility);
+        match visibility {
+            Visibility::Visible => Vec::new(),
+            Visibility::HiddenPlatform => {
+                vec![format!("for {} only", skill.meta.platforms.join(", "))]
+            }
+            Visibility::HiddenEnvironment => vec![format!(
+                "for the {} environment, not active here",
+                skill.meta.environments.join(" / ")
+            )],
+            Visibility::Unindexed => skill.meta.conditions.unmet(&self.availability),
+        }
     }
 
     /// Any loaded skill (hidden ones too) with its visibility.
@@ -224,7 +268,12 @@ impl SkillCatalog {
     /// (name and a description cut to 100 chars) grouped by category, with Hermes's
     /// instructions around it. Empty when no skill is visible.
     pub fn render_index_for_prompt(&self) -> String {
-        let skills = self.list();
+        let skills: Vec<&Skill> = self
+            .entries
+            .iter()
+            .filter(|e| e.visibility == Visibility::Visible)
+            .map(|e| &e.skill)
+            .collect();
         if skills.is_empty() {
             return String::new();
         }
@@ -279,6 +328,7 @@ pub struct SkillLoader {
     pub bundles_dir: Option<PathBuf>,
     pub platform: Platform,
     pub availability: Availability,
+    pub environments: Environments,
     pub env: EnvLookup,
 }
 
@@ -294,7 +344,8 @@ impl fmt::Debug for SkillLoader {
 }
 
 impl SkillLoader {
-    /// Local skills only, this OS, no tool filtering, the process environment.
+    /// Local skills only, this OS, no tool filtering, the process environment (and the
+    /// runtime environments detected from it).
     pub fn new(skills_dir: impl Into<PathBuf>) -> Self {
         Self {
             skills_dir: skills_dir.into(),
@@ -302,6 +353,7 @@ impl SkillLoader {
             bundles_dir: None,
             platform: Platform::current(),
             availability: Availability::unknown(),
+            environments: Environments::detect(&|k| std::env::var(k).ok()),
             env: Arc::new(|k| std::env::var(k).ok()),
         }
     }
@@ -312,6 +364,7 @@ impl SkillLoader {
             &self.external_dirs,
             self.platform,
             &self.availability,
+            &self.environments,
             &*self.env,
         );
         match &self.bundles_dir {
@@ -384,7 +437,10 @@ fn scan_root(
     dirs.sort();
     for dir in dirs {
         match load_skill(root, &dir, origin) {
-            Ok(skill) => out.push(skill),
+            Ok((skill, problems)) => {
+                warnings.extend(problems);
+                out.push(skill);
+            }
             Err(w) => warnings.push(w),
         }
     }
@@ -404,7 +460,8 @@ pub(crate) fn find_skill_dirs(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) 
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || EXCLUDED_DIRS.contains(&name.as_ref()) {
             continue;
         }
         let path = entry.path();
@@ -414,23 +471,30 @@ pub(crate) fn find_skill_dirs(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) 
     }
 }
 
-/// Read and parse one skill directory found under `root`.
+/// Read and parse one skill directory found under `root`: the skill and the problems in its
+/// frontmatter (it loads regardless), or why it could not be read at all.
 pub(crate) fn load_skill(
     root: &Path,
     dir: &Path,
     origin: &SkillOrigin,
-) -> Result<Skill, SkillWarning> {
+) -> Result<(Skill, Vec<SkillWarning>), SkillWarning> {
     let path = dir.join("SKILL.md");
     let raw = std::fs::read_to_string(&path).map_err(|e| SkillWarning {
         path: path.clone(),
         line: None,
-        message: format!("cannot read: {e}"),
+        message: format!("skipped: cannot read: {e}"),
     })?;
-    let (meta, body) = parse_frontmatter(&raw).map_err(|e| SkillWarning {
-        path: path.clone(),
-        line: Some(e.line),
-        message: format!("skipped: {}", e.message),
-    })?;
+    let read = read_frontmatter(&raw);
+    let problems = read
+        .problems
+        .iter()
+        .map(|p| SkillWarning {
+            path: path.clone(),
+            line: Some(p.line),
+            message: p.message.clone(),
+        })
+        .collect();
+    let (meta, body) = (read.meta, read.body);
     let dir_name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -456,7 +520,7 @@ pub(crate) fn load_skill(
         })
         .filter(|c| !c.is_empty())
         .or_else(|| meta.category.clone());
-    Ok(Skill {
+    let skill = Skill {
         name,
         description,
         category,
@@ -465,7 +529,8 @@ pub(crate) fn load_skill(
         body: body.to_string(),
         meta,
         raw,
-    })
+    };
+    Ok((skill, problems))
 }
 
 #[cfg(test)]
