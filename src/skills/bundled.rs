@@ -192,10 +192,10 @@ pub fn sync_from(skills_dir: &Path, files: &[(&str, &str)]) -> SyncReport {
         ours.remove(name);
     }
     let path = skills_dir.join(HERMES_MANIFEST);
-    if ours != before || !path.exists() {
-        if let Err(e) = manifest::write(&path, &ours) {
-            report.errors.push(e.to_string());
-        }
+    if (ours != before || !path.exists())
+        && let Err(e) = manifest::write(&path, &ours)
+    {
+        report.errors.push(e.to_string());
     }
     report
 }

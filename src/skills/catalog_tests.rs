@@ -15,6 +15,8 @@ fn discovers_categories_and_flat_skills_sorted() {
         "nested",
         "not a skill",
     );
+    // A skill inside another skill's directory (not a support dir) is found, as in Hermes.
+    add_skill(&root, "devops/deploy/canary", "canary", "Nested skill");
     // Dot directories (hub state, archives) are skipped.
     add_skill(&root, ".hub/quarantine/evil", "evil", "quarantined");
 
@@ -28,6 +30,7 @@ fn discovers_categories_and_flat_skills_sorted() {
         names,
         vec![
             ("deploy", Some("devops")),
+            ("canary", Some("devops/deploy")),
             ("flat-one", None),
             ("axolotl", Some("mlops/training")),
         ]

@@ -25,6 +25,7 @@ pub mod frontmatter;
 pub mod invoke;
 pub mod manage;
 pub mod manifest;
+mod scan;
 pub mod skill;
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! whole file. Inheritance follows Hermes: `colors`, `spinner`, `branding`, `tool_prefix` and
 //! the banner art inherit key by key from the base; `light_colors`, `dark_colors` and
 //! `tool_emojis` do not. A colour key that neither the skin nor the default skin sets is
-//! derived from the skin's own colours the way Hermes paints it (`DERIVED`). Not here:
+//! derived from the skin's own colours the way Hermes paints it (`skin_derived`). Not here:
 //! adapting colours to a background (`render`).
 
 use std::collections::BTreeMap;
@@ -20,6 +20,7 @@ use serde_norway::Value;
 use super::Theme;
 use super::color::parse_color;
 use super::palette::Palette;
+use super::skin_derived::derive_unset;
 use super::skin_lines::locate;
 use super::skin_lines::locate_all;
 use crate::util::lenient_yaml;
@@ -35,7 +36,7 @@ pub struct SkinColors {
     /// `dark_colors`: keys to use instead on a dark background.
     pub dark_colors: BTreeMap<String, Color>,
     /// The `colors` keys set by the skin file or the skin it inherits from; the others are
-    /// derived (see `DERIVED`).
+    /// derived (see `skin_derived`).
     pub explicit: BTreeSet<String>,
 }
 
@@ -55,59 +56,6 @@ impl PartialEq for SkinColors {
         self.colors == other.colors
             && self.light_colors == other.light_colors
             && self.dark_colors == other.dark_colors
-    }
-}
-
-/// Where an unset colour key comes from.
-#[derive(Debug, Clone, Copy)]
-enum Derived {
-    /// The skin's own value for another key.
-    Key(&'static str),
-    /// A fixed colour.
-    Rgb(u8, u8, u8),
-}
-
-/// The colour keys Hermes's default skin leaves unset, and what Hermes paints for them when a
-/// skin does not set them either, in dependency order. The status bar, voice bar and
-/// completion menu follow the classic CLI (`get_prompt_toolkit_style_overrides` in
-/// `hermes_cli/skin_engine.py`); `selection_bg` and `shell_dollar`, which only Hermes's TUI
-/// draws, follow it (`fromSkin` in `ui-tui`).
-const DERIVED: [(&str, Derived); 14] = [
-    ("status_bar_text", Derived::Key("banner_text")),
-    ("status_bar_strong", Derived::Key("banner_title")),
-    ("status_bar_dim", Derived::Key("banner_dim")),
-    ("status_bar_good", Derived::Key("ui_ok")),
-    ("status_bar_warn", Derived::Key("ui_warn")),
-    ("status_bar_bad", Derived::Key("banner_accent")),
-    ("status_bar_critical", Derived::Key("ui_error")),
-    ("voice_status_bg", Derived::Key("status_bar_bg")),
-    ("completion_menu_bg", Derived::Rgb(0x1a, 0x1a, 0x2e)),
-    ("completion_menu_current_bg", Derived::Rgb(0x33, 0x33, 0x55)),
-    (
-        "completion_menu_meta_bg",
-        Derived::Key("completion_menu_bg"),
-    ),
-    (
-        "completion_menu_meta_current_bg",
-        Derived::Key("completion_menu_current_bg"),
-    ),
-    ("selection_bg", Derived::Key("completion_menu_current_bg")),
-    ("shell_dollar", Derived::Rgb(0x4d, 0xab, 0xf7)),
-];
-
-/// Fill every derived key the skin (and its base) left unset.
-fn derive_unset(colors: &mut SkinColors) {
-    for (key, source) in DERIVED {
-        if colors.explicit.contains(key) {
-            continue;
-        }
-        let value = match source {
-            Derived::Key(from) => colors.colors.get(from),
-            Derived::Rgb(r, g, b) => Some(Color::Rgb(r, g, b)),
-        };
-        if let Some(value) = value {
-            colors.colors.set(key, value);
-        }
     }
 }
 
