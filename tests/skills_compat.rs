@@ -290,3 +290,23 @@ fn a_python_hermes_python_round_trip_leaves_the_manifest_byte_identical() {
     assert!(!hermes_skill.exists());
     assert_eq!(read(&manifest), before);
 }
+
+#[test]
+fn skills_reset_restores_a_deleted_bundled_skill_from_the_command_line() {
+    let home = tempfile::tempdir().unwrap();
+    hermes(home.path(), &["skills", "list"]);
+    let dir = skill_dir(&home.path().join("skills"), "git-commit");
+    let (removed, _) = hermes(home.path(), &["skills", "remove", "git-commit"]);
+    assert!(
+        removed.contains("hermes skills reset git-commit --restore"),
+        "{removed}"
+    );
+    hermes(home.path(), &["skills", "list"]);
+    assert!(!dir.exists(), "a deleted bundled skill is not re-added");
+    let (restored, _) = hermes(home.path(), &["skills", "reset", "git-commit", "--restore"]);
+    assert!(
+        restored.starts_with("Restored the bundled version of 'git-commit'"),
+        "{restored}"
+    );
+    assert!(dir.join("SKILL.md").exists());
+}

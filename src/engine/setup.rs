@@ -268,3 +268,7 @@ pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
         agent: "main".to_string(),
     }
 }
+
+#[cfg(test)]
+#[path = "setup_tests.rs"]
+mod tests;
