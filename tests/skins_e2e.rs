@@ -116,6 +116,59 @@ fn list_show_and_validate_from_the_command_line() {
     assert!(err.contains("thinking_verbs"), "{err}");
 }
 
+/// Every skin Hermes 0.19 ships or documents, through `hermes skins validate`: its nine
+/// built-ins (as its code resolves them, written out as skin files; the fixture comes from
+/// the real Python code, see tests/fixtures/dump_hermes_skins.py) and the template in its
+/// skin-engine docs, whose repeated `colors.status_bar_bg` is a warning naming both lines.
+#[test]
+fn every_skin_hermes_ships_or_documents_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let dump: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixtures.join("hermes-skins-0.19.json")).unwrap(),
+    )
+    .unwrap();
+    let skins = dump["skins"].as_array().unwrap();
+    assert_eq!(skins.len(), 9);
+    for skin in skins {
+        let mut file = skin.as_object().unwrap().clone();
+        // Not a skin key: what Hermes's CLI paints for the keys a skin leaves unset.
+        file.remove("effective_colors");
+        let name = file["name"].as_str().unwrap().to_string();
+        let path = home.join(format!("{name}.yaml"));
+        // JSON is YAML.
+        std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+        let out = hermes(home, &["skins", "validate", path.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {stderr}");
+        assert!(stderr.is_empty(), "{name}: {stderr}");
+    }
+
+    let template = fixtures.join("hermes-skin-template.yaml");
+    let text = std::fs::read_to_string(&template).unwrap();
+    let lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("status_bar_bg:"))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(lines.len(), 2, "the template repeats the key");
+    let out = hermes(home, &["skins", "validate", template.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with(": ok\n"));
+    assert_eq!(
+        stderr.trim(),
+        format!(
+            "warning: {}:{}: colors.status_bar_bg: repeated (first on line {}); the last value is used, as Hermes does",
+            template.display(),
+            lines[1],
+            lines[0]
+        )
+    );
+}
+
 /// The screen with its colours (`capture-pane -e`).
 fn coloured_screen(tmux: &Tmux) -> String {
     let out = Command::new("tmux")

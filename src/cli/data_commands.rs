@@ -28,6 +28,13 @@ pub enum SkillsAction {
     },
     /// Remove an installed skill.
     Remove { name: String },
+    /// Clear a bundled skill's sync record so updates apply again (the copy is kept).
+    Reset {
+        name: String,
+        /// Also replace your copy with the bundled version.
+        #[arg(long)]
+        restore: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -111,9 +118,23 @@ pub fn skills_command(home: &HermesHome, action: SkillsAction) -> anyhow::Result
         .map(std::path::PathBuf::from)
         .collect();
     loader.bundles_dir = Some(home.root().join("skill-bundles"));
+    let memory = hermes::knowledge::MemorySettings::from_config(&loaded.config.memory);
+    loader.availability = hermes::engine::setup::default_availability(
+        home,
+        &std::sync::Arc::new(loader.clone()),
+        &memory,
+    );
     let catalog = loader.load();
     let text = match action {
-        SkillsAction::List => cli::list(&catalog),
+        SkillsAction::List => {
+            use std::io::IsTerminal as _;
+            let columns = std::io::stdout()
+                .is_terminal()
+                .then(|| crossterm::terminal::size().ok())
+                .flatten()
+                .map(|(w, _)| usize::from(w));
+            cli::list_for_width(&catalog, columns)
+        }
         SkillsAction::Show { name } => cli::show(&catalog, &name)?,
         SkillsAction::Install {
             source,
@@ -130,6 +151,14 @@ pub fn skills_command(home: &HermesHome, action: SkillsAction) -> anyhow::Result
             },
         )?,
         SkillsAction::Remove { name } => cli::remove(&catalog, &name)?,
+        SkillsAction::Reset { name, restore } => {
+            let mode = if restore {
+                hermes::skills::ResetMode::Restore
+            } else {
+                hermes::skills::ResetMode::KeepCopy
+            };
+            hermes::skills::reset_bundled(&home.skills_dir(), &name, mode)?
+        }
     };
     println!("{}", text.trim_end());
     Ok(exit_code::OK)

@@ -28,6 +28,7 @@ use crate::safety::classify::ShellContext;
 use crate::safety::hooks::AcceptHooks;
 use crate::safety::hooks::ConsentStore;
 use crate::safety::hooks::parse_hooks;
+use crate::skills::Availability;
 use crate::skills::bundled::sync_bundled;
 use crate::skills::catalog::SkillLoader;
 use crate::skills::invoke::slash_names;
@@ -128,15 +129,39 @@ pub fn skill_loader(
     Arc::new(loader)
 }
 
-/// The skills index for the prompt and the skills' slash commands, from one catalog load;
-/// skill warnings (malformed SKILL.md) become notices.
+/// The tools and toolsets of `tools`, which decide a skill's `fallback_for_*` /
+/// `requires_*` conditions (as Hermes derives them from the session's tool names).
+pub fn tool_availability(tools: &ToolRegistry) -> Availability {
+    Availability::new(&tools.names(), &tools.toolsets())
+}
+
+/// The tool availability a session started now would have, for `hermes skills list`: the
+/// registered tools, plus session search, which a session has whenever `state.db` opens.
+pub fn default_availability(
+    home: &HermesHome,
+    skills: &Arc<SkillLoader>,
+    memory: &crate::knowledge::MemorySettings,
+) -> Availability {
+    let tools = build_tools(home, None, skills, memory);
+    let mut names = tools.names();
+    let mut toolsets = tools.toolsets();
+    names.push("session_search");
+    toolsets.push("session_search");
+    Availability::new(&names, &toolsets)
+}
+
+/// The skills index for the prompt (skills whose tool conditions `tools` meets) and the
+/// skills' slash commands, from one catalog load; skill warnings become notices.
 pub fn skills_overview(
     loader: &SkillLoader,
+    tools: &ToolRegistry,
     notices: &mut Vec<String>,
 ) -> (String, Vec<SlashCommandInfo>) {
+    let mut loader = loader.clone();
+    loader.availability = tool_availability(tools);
     let catalog = loader.load();
     for warning in catalog.warnings() {
-        notices.push(format!("skill skipped: {warning}"));
+        notices.push(format!("skill: {warning}"));
     }
     let commands = slash_names(&catalog)
         .into_iter()
@@ -266,3 +291,7 @@ pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
         agent: "main".to_string(),
     }
 }
+
+#[cfg(test)]
+#[path = "setup_tests.rs"]
+mod tests;

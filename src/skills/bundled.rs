@@ -1,36 +1,43 @@
-//! Bundled skills and their sync into `HERMES_HOME/skills/` (spec-002a §3.1, §3.14.9).
+//! hermes's bundled skills and their sync into `HERMES_HOME/skills/` (spec-002a §3.1,
+//! §3.14.9), sharing the directory with Python Hermes without either program undoing the
+//! other's work.
 //!
 //! The skills shipped in `assets/skills/` are compiled in as a static table of (path, text).
-//! `sync_bundled` copies them into the skills directory and records each skill's **origin
-//! hash** (the content hash at sync time) in `skills/.bundled_manifest`, one `name:hash` line
-//! per skill (Hermes's v2 format; a bare `name` line is a v1 entry with no hash). On each sync:
+//! `sync_bundled` runs Hermes's own algorithm (`tools/skills_sync.py` `sync_skills`) over them,
+//! recording origin hashes in `skills/.hermes_bundled_manifest` (Hermes's manifest format, see
+//! `manifest`):
 //!
-//! - not in the manifest, no local copy → copy it, record its hash;
-//! - not in the manifest, a local copy exists → never overwritten; recorded only when it is
-//!   byte-identical to the bundled version (else the user's own skill of that name is kept);
-//! - in the manifest, local copy unchanged since the origin hash → replaced by the new bundled
-//!   version when that differs, new hash recorded;
-//! - in the manifest, local copy changed → user-modified, skipped permanently;
-//! - in the manifest, no local copy → the user deleted it: not re-added;
-//! - in the manifest but no longer bundled → the entry is dropped once no copy remains.
+//! - not recorded, no local copy → copy it, record its hash;
+//! - not recorded, a local copy exists → never overwritten; recorded only when byte-identical;
+//! - recorded without a hash (v1) → the local copy becomes the baseline;
+//! - recorded, local copy changed since → user-modified, left alone on every sync;
+//! - recorded, copy unchanged, bundle changed → replaced, new hash recorded;
+//! - recorded, no local copy → a tombstone: the user deleted it, never re-added;
+//! - recorded but no longer bundled → the entry is dropped (the copy stays).
 //!
-//! `reset_bundled` (`hermes skills reset NAME [--restore]`) drops a manifest entry, keeping the
-//! copy; with `ResetMode::Restore` it also replaces the copy with the bundled version.
+//! Why a manifest of our own: Python Hermes's sync only manages the names in *its* bundle and
+//! deletes every other entry from `.bundled_manifest`, and its curator treats names listed
+//! there as built-ins it may prune. So hermes never adds its skills there; unlisted skills are
+//! ones Python Hermes neither syncs, updates, deletes nor curates. hermes in turn only reads
+//! `.bundled_manifest`: a name listed there is Python Hermes's and never installed by hermes.
+//! The one rewrite is a migration: hermes builds before this wrote their own entries (with
+//! FNV hashes) into `.bundled_manifest`; those move to our manifest on the first sync. A
+//! `HERMES_HOME/.no-bundled-skills` marker (Python's opt-out) turns the sync off.
 //!
-//! The hash is FNV-1a 64 over each file's `/`-separated relative path and bytes, in path
-//! order, ignoring dot-files. It only detects change; it is not a security measure.
+//! `reset_bundled` (`hermes skills reset NAME [--restore]`) drops a record and re-syncs; with
+//! `ResetMode::Restore` it first deletes the copy so the bundled version comes back.
 
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::path::PathBuf;
 
 use crate::skills::SkillError;
-use crate::skills::catalog::find_skill_dirs;
-use crate::skills::manage::write_atomic;
+use crate::skills::manifest;
+use crate::skills::manifest::HERMES_MANIFEST;
+use crate::skills::manifest::Manifest;
+use crate::skills::manifest::PYTHON_MANIFEST;
 use crate::skills::skill::parse_frontmatter;
 
-/// The manifest file name inside the skills directory.
-pub const MANIFEST: &str = ".bundled_manifest";
+/// Python Hermes's opt-out marker in `HERMES_HOME`: no bundled skills are seeded.
+pub const NO_BUNDLED_SKILLS_MARKER: &str = ".no-bundled-skills";
 
 macro_rules! bundled {
     ($($path:literal),* $(,)?) => {
@@ -57,10 +64,16 @@ pub struct SyncReport {
     pub user_modified: Vec<String>,
     /// A same-named local skill existed before the bundled one was first offered (kept).
     pub kept_existing: Vec<String>,
-    /// In the manifest but deleted locally (not re-added).
+    /// Recorded but deleted locally (not re-added).
     pub user_deleted: Vec<String>,
-    /// Manifest entries dropped because the skill is no longer bundled and no copy remains.
+    /// Records dropped because the skill is no longer bundled.
     pub cleaned: Vec<String>,
+    /// Names Python Hermes's manifest tracks, so they are its skills, not ours.
+    pub owned_by_python: Vec<String>,
+    /// Records moved out of `.bundled_manifest`, where older hermes builds wrote them.
+    pub migrated: Vec<String>,
+    /// `HERMES_HOME/.no-bundled-skills` exists: nothing was synced.
+    pub opted_out: bool,
     pub unchanged: usize,
     pub errors: Vec<String>,
 }
@@ -68,24 +81,25 @@ pub struct SyncReport {
 impl SyncReport {
     /// One line for logs and `hermes skills` output.
     pub fn summary(&self) -> String {
+        if self.opted_out {
+            return format!("Bundled skills: off ({NO_BUNDLED_SKILLS_MARKER} is present).");
+        }
         let mut parts = vec![
             format!("{} new", self.copied.len()),
             format!("{} updated", self.updated.len()),
             format!("{} unchanged", self.unchanged),
         ];
+        let named = |label: &str, names: &[String]| {
+            format!("{} {label}: {}", names.len(), names.join(", "))
+        };
         if !self.user_modified.is_empty() {
-            parts.push(format!(
-                "{} user-modified (kept): {}",
-                self.user_modified.len(),
-                self.user_modified.join(", ")
-            ));
+            parts.push(named("user-modified (kept)", &self.user_modified));
         }
         if !self.kept_existing.is_empty() {
-            parts.push(format!(
-                "{} existing local skill(s) kept: {}",
-                self.kept_existing.len(),
-                self.kept_existing.join(", ")
-            ));
+            parts.push(named("existing local skill(s) kept", &self.kept_existing));
+        }
+        if !self.owned_by_python.is_empty() {
+            parts.push(named("left to Python Hermes", &self.owned_by_python));
         }
         if !self.errors.is_empty() {
             parts.push(format!(
@@ -119,7 +133,7 @@ struct BundledSkill {
 
 impl BundledSkill {
     fn hash(&self) -> String {
-        hash_files(self.files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
+        manifest::files_hash(self.files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
     }
 }
 
@@ -131,60 +145,145 @@ pub fn sync_bundled(skills_dir: &Path) -> SyncReport {
 /// Sync an explicit table of bundled files (tests simulate upgrades with this).
 pub fn sync_from(skills_dir: &Path, files: &[(&str, &str)]) -> SyncReport {
     let mut report = SyncReport::default();
+    if skills_dir
+        .parent()
+        .is_some_and(|home| home.join(NO_BUNDLED_SKILLS_MARKER).exists())
+    {
+        report.opted_out = true;
+        return report;
+    }
     if let Err(e) = std::fs::create_dir_all(skills_dir) {
         report.errors.push(format!("{}: {e}", skills_dir.display()));
         return report;
     }
-    let mut manifest = read_manifest(skills_dir);
     let bundled = group(files);
-    for skill in &bundled {
-        let dest = skills_dir.join(&skill.rel_dir);
-        let bundled_hash = skill.hash();
-        match manifest.get(&skill.name).cloned() {
-            None if !dest.exists() => match install(&dest, skill) {
-                Ok(()) => {
-                    report.copied.push(skill.name.clone());
-                    manifest.insert(skill.name.clone(), bundled_hash);
-                }
-                Err(e) => report.errors.push(e.to_string()),
-            },
-            None => {
-                if dir_hash(&dest) == bundled_hash {
-                    manifest.insert(skill.name.clone(), bundled_hash);
-                    report.unchanged += 1;
-                } else {
-                    report.kept_existing.push(skill.name.clone());
-                }
-            }
-            Some(_) if !dest.exists() => report.user_deleted.push(skill.name.clone()),
-            Some(origin) if origin == bundled_hash => report.unchanged += 1,
-            Some(origin) if !origin.is_empty() && dir_hash(&dest) == origin => {
-                match install(&dest, skill) {
-                    Ok(()) => {
-                        report.updated.push(skill.name.clone());
-                        manifest.insert(skill.name.clone(), bundled_hash);
-                    }
-                    Err(e) => report.errors.push(e.to_string()),
-                }
-            }
-            Some(_) => report.user_modified.push(skill.name.clone()),
+    // Without reading Python Hermes's manifest we cannot tell which names are its skills.
+    let (python, mut ours) = match (
+        manifest::read(&skills_dir.join(PYTHON_MANIFEST)),
+        manifest::read(&skills_dir.join(HERMES_MANIFEST)),
+    ) {
+        (Ok(python), Ok(ours)) => (python, ours.unwrap_or_default()),
+        (Err(e), _) | (_, Err(e)) => {
+            report.errors.push(e.to_string());
+            return report;
         }
+    };
+    let python = match migrate_legacy(skills_dir, &bundled, python, &mut ours, &mut report) {
+        Ok(python) => python,
+        Err(e) => {
+            report.errors.push(e.to_string());
+            return report;
+        }
+    };
+    let before = ours.clone();
+    for skill in &bundled {
+        if python.contains_key(&skill.name) {
+            report.owned_by_python.push(skill.name.clone());
+            continue;
+        }
+        sync_one(skills_dir, skill, &mut ours, &mut report);
     }
-    let stale: Vec<String> = manifest
+    report.cleaned = ours
         .keys()
         .filter(|name| !bundled.iter().any(|b| &b.name == *name))
         .cloned()
         .collect();
-    for name in stale {
-        if find_local_copy(skills_dir, &name).is_none() {
-            manifest.remove(&name);
-            report.cleaned.push(name);
-        }
+    for name in &report.cleaned {
+        ours.remove(name);
     }
-    if let Err(e) = write_manifest(skills_dir, &manifest) {
+    let path = skills_dir.join(HERMES_MANIFEST);
+    if (ours != before || !path.exists())
+        && let Err(e) = manifest::write(&path, &ours)
+    {
         report.errors.push(e.to_string());
     }
     report
+}
+
+/// One skill through Hermes's decision table (see the module docs).
+fn sync_one(skills_dir: &Path, skill: &BundledSkill, ours: &mut Manifest, report: &mut SyncReport) {
+    let dest = skills_dir.join(&skill.rel_dir);
+    let bundled_hash = skill.hash();
+    let name = skill.name.clone();
+    let Some(origin) = ours.get(&name).cloned() else {
+        if !dest.exists() {
+            match install(&dest, skill) {
+                Ok(()) => {
+                    ours.insert(name.clone(), bundled_hash);
+                    report.copied.push(name);
+                }
+                Err(e) => report.errors.push(e.to_string()),
+            }
+        } else if manifest::dir_hash(&dest) == bundled_hash {
+            ours.insert(name, bundled_hash);
+            report.unchanged += 1;
+        } else {
+            report.kept_existing.push(name);
+        }
+        return;
+    };
+    if !dest.exists() {
+        report.user_deleted.push(name);
+        return;
+    }
+    let current = manifest::dir_hash(&dest);
+    if origin.is_empty() {
+        ours.insert(name, current);
+        report.unchanged += 1;
+    } else if current != origin {
+        report.user_modified.push(name);
+    } else if bundled_hash != origin {
+        match install(&dest, skill) {
+            Ok(()) => {
+                ours.insert(name.clone(), bundled_hash);
+                report.updated.push(name);
+            }
+            Err(e) => report.errors.push(e.to_string()),
+        }
+    } else {
+        report.unchanged += 1;
+    }
+}
+
+/// Move the records older hermes builds wrote into `.bundled_manifest` (names of our bundle
+/// with an FNV or empty hash) into our manifest, translating the hash: an unchanged copy gets
+/// its MD5, a changed one the bundled MD5 (so it still reads as user-modified), a deleted one
+/// stays a tombstone. Returns Python's manifest as it now is.
+fn migrate_legacy(
+    skills_dir: &Path,
+    bundled: &[BundledSkill],
+    python: Option<Manifest>,
+    ours: &mut Manifest,
+    report: &mut SyncReport,
+) -> Result<Manifest, SkillError> {
+    let Some(mut python) = python else {
+        return Ok(Manifest::new());
+    };
+    for skill in bundled {
+        let Some(old) = python.get(&skill.name).cloned() else {
+            continue;
+        };
+        if !(old.is_empty() || manifest::is_legacy_hash(&old)) {
+            continue;
+        }
+        let dest = skills_dir.join(&skill.rel_dir);
+        let origin = if !dest.exists() {
+            skill.hash()
+        } else if old.is_empty() {
+            String::new()
+        } else if manifest::legacy_dir_hash(&dest) == old {
+            manifest::dir_hash(&dest)
+        } else {
+            skill.hash()
+        };
+        ours.entry(skill.name.clone()).or_insert(origin);
+        python.remove(&skill.name);
+        report.migrated.push(skill.name.clone());
+    }
+    if !report.migrated.is_empty() {
+        manifest::write(&skills_dir.join(PYTHON_MANIFEST), &python)?;
+    }
+    Ok(python)
 }
 
 /// Reset the bundled skill `name` (see `ResetMode`).
@@ -192,43 +291,53 @@ pub fn reset_bundled(skills_dir: &Path, name: &str, mode: ResetMode) -> Result<S
     reset_from(skills_dir, BUNDLED, name, mode)
 }
 
-/// `reset_bundled` over an explicit table.
+/// `reset_bundled` over an explicit table. A name Python Hermes tracks can have its record
+/// cleared (as its own `reset` does) but not restored: hermes does not ship its files.
 pub fn reset_from(
     skills_dir: &Path,
     files: &[(&str, &str)],
     name: &str,
     mode: ResetMode,
 ) -> Result<String, SkillError> {
+    let python_path = skills_dir.join(PYTHON_MANIFEST);
+    let mut python = manifest::read(&python_path)?.unwrap_or_default();
     let bundled = group(files);
-    let skill = bundled
-        .iter()
-        .find(|s| s.name == name)
-        .ok_or_else(|| SkillError::NotBundled(name.to_string()))?;
-    let mut manifest = read_manifest(skills_dir);
-    let had_entry = manifest.remove(name).is_some();
-    let message = match mode {
-        ResetMode::KeepCopy => {
-            write_manifest(skills_dir, &manifest)?;
-            if had_entry {
-                format!(
-                    "Forgot the sync record for '{name}'; your copy is kept and the next sync re-baselines on it."
-                )
-            } else {
-                format!("'{name}' had no sync record; nothing to reset.")
+    let ours_skill = bundled.iter().find(|s| s.name == name);
+    let Some(skill) = ours_skill.filter(|_| !python.contains_key(name)) else {
+        if python.contains_key(name) {
+            if mode == ResetMode::Restore {
+                return Err(SkillError::BundledByPython(name.to_string()));
             }
+            python.remove(name);
+            manifest::write(&python_path, &python)?;
+            return Ok(format!(
+                "Cleared Python Hermes's sync record for '{name}'; its next sync re-baselines on your copy."
+            ));
         }
-        ResetMode::Restore => {
-            let dest = skills_dir.join(&skill.rel_dir);
-            install(&dest, skill)?;
-            manifest.insert(name.to_string(), skill.hash());
-            write_manifest(skills_dir, &manifest)?;
-            format!(
-                "Restored the bundled version of '{name}' at {}.",
-                dest.display()
-            )
-        }
+        return Err(SkillError::NotBundled(name.to_string()));
     };
-    Ok(message)
+    let dest = skills_dir.join(&skill.rel_dir);
+    if mode == ResetMode::Restore && dest.exists() {
+        std::fs::remove_dir_all(&dest).map_err(|e| SkillError::io(&dest, e))?;
+    }
+    let path = skills_dir.join(HERMES_MANIFEST);
+    let mut ours = manifest::read(&path)?.unwrap_or_default();
+    let had_entry = ours.remove(name).is_some();
+    manifest::write(&path, &ours)?;
+    let report = sync_from(skills_dir, files);
+    if let Some(error) = report.errors.first() {
+        return Err(SkillError::Install(error.clone()));
+    }
+    Ok(match mode {
+        ResetMode::Restore => format!(
+            "Restored the bundled version of '{name}' at {}.",
+            dest.display()
+        ),
+        ResetMode::KeepCopy if had_entry => format!(
+            "Cleared the sync record for '{name}'; your copy is kept and future syncs re-baseline on it."
+        ),
+        ResetMode::KeepCopy => format!("'{name}' had no sync record; nothing to reset."),
+    })
 }
 
 /// Names of the compiled-in bundled skills.
@@ -236,25 +345,22 @@ pub fn bundled_names() -> Vec<String> {
     group(BUNDLED).into_iter().map(|s| s.name).collect()
 }
 
-/// `name → origin hash` from the manifest (missing or unreadable = empty).
-pub fn read_manifest(skills_dir: &Path) -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(skills_dir.join(MANIFEST)).unwrap_or_default();
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|l| match l.split_once(':') {
-            Some((n, h)) => (n.trim().to_string(), h.trim().to_string()),
-            None => (l.to_string(), String::new()),
-        })
-        .collect()
+/// Who seeded a skill into `skills_dir`, as far as the two manifests say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BundledBy {
+    Hermes,
+    PythonHermes,
 }
 
-fn write_manifest(
-    skills_dir: &Path,
-    manifest: &BTreeMap<String, String>,
-) -> Result<(), SkillError> {
-    let text: String = manifest.iter().map(|(n, h)| format!("{n}:{h}\n")).collect();
-    write_atomic(&skills_dir.join(MANIFEST), text.as_bytes())
+/// Which manifest records `name` (also for a deleted skill: its tombstone).
+pub fn bundled_by(skills_dir: &Path, name: &str) -> Option<BundledBy> {
+    if manifest::read_or_empty(&skills_dir.join(HERMES_MANIFEST)).contains_key(name) {
+        Some(BundledBy::Hermes)
+    } else if manifest::read_or_empty(&skills_dir.join(PYTHON_MANIFEST)).contains_key(name) {
+        Some(BundledBy::PythonHermes)
+    } else {
+        None
+    }
 }
 
 /// Group table rows into skills: each `…/SKILL.md` makes a skill of its directory; other rows
@@ -319,72 +425,6 @@ fn install(dest: &Path, skill: &BundledSkill) -> Result<(), SkillError> {
         std::fs::remove_dir_all(&old).map_err(|e| SkillError::io(&old, e))?;
     }
     Ok(())
-}
-
-/// A skill directory under `skills_dir` named `name` (by directory or frontmatter name).
-fn find_local_copy(skills_dir: &Path, name: &str) -> Option<PathBuf> {
-    let mut dirs = Vec::new();
-    find_skill_dirs(skills_dir, 0, &mut dirs);
-    dirs.into_iter().find(|d| {
-        d.file_name().is_some_and(|n| n == name)
-            || std::fs::read_to_string(d.join("SKILL.md"))
-                .ok()
-                .and_then(|t| parse_frontmatter(&t).ok().and_then(|(m, _)| m.name))
-                .is_some_and(|n| n == name)
-    })
-}
-
-/// The content hash of a directory on disk (see the module doc).
-pub fn dir_hash(dir: &Path) -> String {
-    let mut files = Vec::new();
-    collect(dir, "", &mut files);
-    files.sort();
-    hash_files(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
-}
-
-fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        let rel = if prefix.is_empty() {
-            name
-        } else {
-            format!("{prefix}/{name}")
-        };
-        match entry.file_type() {
-            Ok(t) if t.is_dir() => collect(&entry.path(), &rel, out),
-            Ok(t) if t.is_file() => {
-                if let Ok(bytes) = std::fs::read(entry.path()) {
-                    out.push((rel, bytes));
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-fn hash_files<'a>(files: impl Iterator<Item = (&'a str, &'a [u8])>) -> String {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h = OFFSET;
-    let mut feed = |bytes: &[u8]| {
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(PRIME);
-        }
-    };
-    for (path, bytes) in files {
-        feed(path.as_bytes());
-        feed(&[0]);
-        feed(&(bytes.len() as u64).to_le_bytes());
-        feed(bytes);
-    }
-    format!("{h:016x}")
 }
 
 #[cfg(test)]

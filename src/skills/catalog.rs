@@ -1,16 +1,26 @@
 //! Skill discovery: `SkillCatalog` scans `HERMES_HOME/skills/` and the external directories,
-//! applies platform filtering and conditional activation, and renders the compact index that
-//! goes into the system prompt once per session (spec-002a §3.3, §3.5, §3.7, §3.10–3.11).
+//! decides where each skill is offered, and renders the compact index that goes into the
+//! system prompt once per session (spec-002a §3.3, §3.5, §3.7, §3.10–3.11).
+//!
+//! Where a skill is offered follows Hermes 0.19 (`tools/skills_tool.py`,
+//! `agent/prompt_builder.py`): `platforms:` excluding this OS hides it everywhere;
+//! `environments:` naming no active environment keeps it out of listings, slash completion
+//! and the index, but it still loads by name; `metadata.hermes` tool conditions only keep it
+//! out of the system prompt's index — it is still listed, viewable and invocable.
 //!
 //! Layout: `<root>/<name>/SKILL.md` (flat) or `<root>/<category>[/<sub>]/<name>/SKILL.md`. A
-//! directory holding `SKILL.md` is a skill and is not searched further (its `references/` etc.
-//! are supporting files). Entries starting with `.` (`.hub`, `.archive`, `.git`) are skipped.
+//! directory holding `SKILL.md` is a skill; its `references/`, `templates/`, `assets/` and
+//! `scripts/` are supporting files, not searched, but its other subdirectories may hold more
+//! skills, as in Hermes. Entries starting with `.` (`.hub`, `.archive`, `.git`) and the
+//! dependency and cache directories Hermes skips (`node_modules`, `venv`, `__pycache__`, …)
+//! are not searched.
 //!
-//! Invariants: the scan never fails — unreadable or malformed skills become `warnings()`
-//! naming the file and line; the result is sorted, so the index is byte-stable for the same
-//! files; local skills shadow same-named external ones (silently, as the spec says), and within
-//! one root the first path in sorted order wins (with a warning). Non-existent external
-//! directories are skipped without a warning.
+//! Invariants: the scan never fails and never drops a skill Hermes would load — unreadable
+//! files and metadata Hermes would silently lose become `warnings()` naming the file and
+//! line; the result is sorted, so the index is byte-stable for the same files; local skills
+//! shadow same-named external ones (silently, as the spec says), and within one root the
+//! first path in sorted order wins (with a warning). Non-existent external directories are
+//! skipped without a warning.
 
 use std::fmt;
 use std::path::Path;
@@ -20,17 +30,17 @@ use std::sync::Arc;
 use crate::skills::bundles;
 use crate::skills::bundles::Bundle;
 use crate::skills::skill::Availability;
+use crate::skills::skill::Environments;
 use crate::skills::skill::Platform;
 use crate::skills::skill::Skill;
 use crate::skills::skill::SkillOrigin;
-use crate::skills::skill::first_prose_line;
-use crate::skills::skill::parse_frontmatter;
 use crate::skills::skill::slugify;
+
+pub(crate) use crate::skills::scan::find_skill_dirs;
+use crate::skills::scan::scan_root;
 
 /// Longest description shown per skill in the prompt index.
 const INDEX_DESCRIPTION_CHARS: usize = 100;
-/// Deepest category nesting searched below a root.
-const MAX_DEPTH: usize = 4;
 
 /// Environment lookup shared with tools (`std::env::var` in production, a map in tests).
 pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
@@ -53,14 +63,18 @@ impl fmt::Display for SkillWarning {
     }
 }
 
-/// Why a loaded skill is or is not offered.
+/// Where a loaded skill is offered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Visibility {
+    /// Listed, in the prompt index, loadable.
     Visible,
+    /// `fallback_for_*` / `requires_*` exclude it for the current tools: listed and loadable,
+    /// but not in the prompt index.
+    Unindexed,
+    /// `environments:` names no active environment: loadable by name only.
+    HiddenEnvironment,
     /// `platforms:` excludes this OS: hidden everywhere.
     HiddenPlatform,
-    /// `fallback_for_*` / `requires_*` exclude it for the current tools.
-    HiddenByConditions,
 }
 
 #[derive(Debug, Clone)]
@@ -77,16 +91,19 @@ pub struct SkillCatalog {
     warnings: Vec<SkillWarning>,
     local_root: PathBuf,
     external_roots: Vec<PathBuf>,
+    availability: Availability,
 }
 
 impl SkillCatalog {
     /// Scan `skills_dir` then each of `external_dirs` (`~` and `${VAR}` expanded through
-    /// `env`), keeping skills for `platform` whose conditions `available` satisfies visible.
+    /// `env`), deciding visibility for `platform`, the active `environments` and the tools
+    /// `available` (see `Visibility`).
     pub fn load(
         skills_dir: &Path,
         external_dirs: &[PathBuf],
         platform: Platform,
         available: &Availability,
+        environments: &Environments,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Self {
         let external_roots: Vec<PathBuf> = external_dirs
@@ -96,6 +113,7 @@ impl SkillCatalog {
         let mut catalog = Self {
             local_root: skills_dir.to_path_buf(),
             external_roots: external_roots.clone(),
+            availability: available.clone(),
             ..Self::default()
         };
         let mut found = Vec::new();
@@ -131,8 +149,10 @@ impl SkillCatalog {
             }
             let visibility = if !skill.meta.supports(platform) {
                 Visibility::HiddenPlatform
+            } else if !environments.admit(&skill.meta.environments) {
+                Visibility::HiddenEnvironment
             } else if !skill.meta.conditions.allows(available) {
-                Visibility::HiddenByConditions
+                Visibility::Unindexed
             } else {
                 Visibility::Visible
             };
@@ -157,20 +177,42 @@ impl SkillCatalog {
         self
     }
 
-    /// Visible skills, sorted by category (`general` for uncategorised) then name.
+    /// Listed skills (visible or unindexed), sorted by category (`general` for
+    /// uncategorised) then name.
     pub fn list(&self) -> Vec<&Skill> {
         self.entries
             .iter()
-            .filter(|e| e.visibility == Visibility::Visible)
+            .filter(|e| matches!(e.visibility, Visibility::Visible | Visibility::Unindexed))
             .map(|e| &e.skill)
             .collect()
     }
 
-    /// A visible skill by name, slug, directory name or `category/name` path.
+    /// A loadable skill (any but another platform's) by name, slug, directory name or
+    /// `category/name` path.
     pub fn get(&self, name: &str) -> Option<&Skill> {
         self.lookup(name)
-            .filter(|(_, v)| *v == Visibility::Visible)
+            .filter(|(_, v)| *v != Visibility::HiddenPlatform)
             .map(|(s, _)| s)
+    }
+
+    /// Why a loaded skill is not `Visible`, one phrase per reason (empty when it is).
+    pub fn reasons(&self, skill: &Skill) -> Vec<String> {
+        let visibility = self
+            .entries
+            .iter()
+            .find(|e| e.skill.dir == skill.dir)
+            .map_or(Visibility::Visible, |e| e.visibility);
+        match visibility {
+            Visibility::Visible => Vec::new(),
+            Visibility::HiddenPlatform => {
+                vec![format!("for {} only", skill.meta.platforms.join(", "))]
+            }
+            Visibility::HiddenEnvironment => vec![format!(
+                "for the {} environment, not active here",
+                skill.meta.environments.join(" / ")
+            )],
+            Visibility::Unindexed => skill.meta.conditions.unmet(&self.availability),
+        }
     }
 
     /// Any loaded skill (hidden ones too) with its visibility.
@@ -224,7 +266,12 @@ impl SkillCatalog {
     /// (name and a description cut to 100 chars) grouped by category, with Hermes's
     /// instructions around it. Empty when no skill is visible.
     pub fn render_index_for_prompt(&self) -> String {
-        let skills = self.list();
+        let skills: Vec<&Skill> = self
+            .entries
+            .iter()
+            .filter(|e| e.visibility == Visibility::Visible)
+            .map(|e| &e.skill)
+            .collect();
         if skills.is_empty() {
             return String::new();
         }
@@ -279,6 +326,7 @@ pub struct SkillLoader {
     pub bundles_dir: Option<PathBuf>,
     pub platform: Platform,
     pub availability: Availability,
+    pub environments: Environments,
     pub env: EnvLookup,
 }
 
@@ -294,7 +342,8 @@ impl fmt::Debug for SkillLoader {
 }
 
 impl SkillLoader {
-    /// Local skills only, this OS, no tool filtering, the process environment.
+    /// Local skills only, this OS, no tool filtering, the process environment (and the
+    /// runtime environments detected from it).
     pub fn new(skills_dir: impl Into<PathBuf>) -> Self {
         Self {
             skills_dir: skills_dir.into(),
@@ -302,6 +351,7 @@ impl SkillLoader {
             bundles_dir: None,
             platform: Platform::current(),
             availability: Availability::unknown(),
+            environments: Environments::detect(&|k| std::env::var(k).ok()),
             env: Arc::new(|k| std::env::var(k).ok()),
         }
     }
@@ -312,6 +362,7 @@ impl SkillLoader {
             &self.external_dirs,
             self.platform,
             &self.availability,
+            &self.environments,
             &*self.env,
         );
         match &self.bundles_dir {
@@ -371,101 +422,6 @@ fn cut(text: &str, max: usize) -> String {
     let mut out: String = text.chars().take(max.saturating_sub(3)).collect();
     out.push_str("...");
     out
-}
-
-fn scan_root(
-    root: &Path,
-    origin: &SkillOrigin,
-    out: &mut Vec<Skill>,
-    warnings: &mut Vec<SkillWarning>,
-) {
-    let mut dirs = Vec::new();
-    find_skill_dirs(root, 0, &mut dirs);
-    dirs.sort();
-    for dir in dirs {
-        match load_skill(root, &dir, origin) {
-            Ok(skill) => out.push(skill),
-            Err(w) => warnings.push(w),
-        }
-    }
-}
-
-/// Every directory below `dir` (or `dir` itself, when it is not the root) holding `SKILL.md`.
-pub(crate) fn find_skill_dirs(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
-    if depth > 0 && dir.join("SKILL.md").is_file() {
-        out.push(dir.to_path_buf());
-        return;
-    }
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let path = entry.path();
-        if path.is_dir() {
-            find_skill_dirs(&path, depth + 1, out);
-        }
-    }
-}
-
-/// Read and parse one skill directory found under `root`.
-pub(crate) fn load_skill(
-    root: &Path,
-    dir: &Path,
-    origin: &SkillOrigin,
-) -> Result<Skill, SkillWarning> {
-    let path = dir.join("SKILL.md");
-    let raw = std::fs::read_to_string(&path).map_err(|e| SkillWarning {
-        path: path.clone(),
-        line: None,
-        message: format!("cannot read: {e}"),
-    })?;
-    let (meta, body) = parse_frontmatter(&raw).map_err(|e| SkillWarning {
-        path: path.clone(),
-        line: Some(e.line),
-        message: format!("skipped: {}", e.message),
-    })?;
-    let dir_name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let name = meta
-        .name
-        .clone()
-        .filter(|n| !n.trim().is_empty())
-        .unwrap_or(dir_name);
-    let description = meta
-        .description
-        .clone()
-        .filter(|d| !d.trim().is_empty())
-        .unwrap_or_else(|| first_prose_line(body));
-    let category = dir
-        .parent()
-        .and_then(|p| p.strip_prefix(root).ok())
-        .map(|rel| {
-            rel.components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/")
-        })
-        .filter(|c| !c.is_empty())
-        .or_else(|| meta.category.clone());
-    Ok(Skill {
-        name,
-        description,
-        category,
-        dir: dir.to_path_buf(),
-        origin: origin.clone(),
-        body: body.to_string(),
-        meta,
-        raw,
-    })
 }
 
 #[cfg(test)]

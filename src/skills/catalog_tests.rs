@@ -15,6 +15,8 @@ fn discovers_categories_and_flat_skills_sorted() {
         "nested",
         "not a skill",
     );
+    // A skill inside another skill's directory (not a support dir) is found, as in Hermes.
+    add_skill(&root, "devops/deploy/canary", "canary", "Nested skill");
     // Dot directories (hub state, archives) are skipped.
     add_skill(&root, ".hub/quarantine/evil", "evil", "quarantined");
 
@@ -28,6 +30,7 @@ fn discovers_categories_and_flat_skills_sorted() {
         names,
         vec![
             ("deploy", Some("devops")),
+            ("canary", Some("devops/deploy")),
             ("flat-one", None),
             ("axolotl", Some("mlops/training")),
         ]
@@ -48,26 +51,63 @@ fn discovers_categories_and_flat_skills_sorted() {
 }
 
 #[test]
-fn malformed_skill_is_skipped_with_file_and_line() {
+fn broken_yaml_still_loads_as_hermes_reads_it_with_a_warning() {
     let home = tempfile::tempdir().unwrap();
     let root = home.path().join("skills");
     add_skill(&root, "good", "good", "Fine");
     let bad = write(
         &root,
         "tools/bad/SKILL.md",
-        "---\nname: bad\ndescription: colon: here\n---\nbody\n",
+        "---\nname: bad\ndescription: colon: here\nplatforms: [linux]\n---\nbody\n",
     );
     let catalog = load(&root, &[]);
-    assert_eq!(catalog.list().len(), 1);
-    assert!(catalog.get("bad").is_none());
+    assert_eq!(catalog.list().len(), 2, "Hermes loads it, so do we");
+    let skill = catalog.get("bad").unwrap();
+    assert_eq!(skill.description, "colon: here");
+    assert_eq!(skill.meta.platforms, vec!["linux"]);
     let w = &catalog.warnings()[0];
     assert_eq!(w.path, bad);
     assert_eq!(w.line, Some(3));
     let shown = w.to_string();
     assert!(
-        shown.starts_with(&format!("{}:3: skipped", bad.display())),
+        shown.starts_with(&format!("{}:3: invalid YAML", bad.display())),
         "{shown}"
     );
+}
+
+#[test]
+fn an_unclosed_fence_loads_the_skill_without_frontmatter_and_warns() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("skills");
+    write(
+        &root,
+        "open/SKILL.md",
+        "---\nname: other\n\nDoes a thing.\n",
+    );
+    let catalog = load(&root, &[]);
+    let skill = catalog.get("open").unwrap();
+    assert_eq!(
+        skill.name, "open",
+        "named after its directory, as Hermes does"
+    );
+    assert_eq!(catalog.warnings().len(), 1);
+    assert!(catalog.warnings()[0].message.contains("not closed"));
+}
+
+#[test]
+fn dependency_and_cache_directories_are_not_searched() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("skills");
+    add_skill(&root, "tools/real", "real", "A skill");
+    for dir in ["node_modules", "venv", "site-packages", "__pycache__"] {
+        add_skill(&root, &format!("tools/real-dev/{dir}/pkg"), dir, "vendored");
+    }
+    let names: Vec<String> = load(&root, &[])
+        .all()
+        .iter()
+        .map(|(s, _)| s.name.clone())
+        .collect();
+    assert_eq!(names, vec!["real"]);
 }
 
 #[test]
@@ -162,23 +202,23 @@ fn platform_filtering_hides_everywhere() {
     assert!(on_linux.get("win").is_none());
     assert_eq!(on_linux.list().len(), 1);
     assert!(!on_linux.render_index_for_prompt().contains("win"));
-    assert_eq!(
-        on_linux.lookup("win").unwrap().1,
-        Visibility::HiddenPlatform
-    );
+    let (win, visibility) = on_linux.lookup("win").unwrap();
+    assert_eq!(visibility, Visibility::HiddenPlatform);
+    assert_eq!(on_linux.reasons(win), vec!["for windows only"]);
 
     let on_windows = SkillCatalog::load(
         &root,
         &[],
         Platform::Windows,
         &Availability::unknown(),
+        &Environments::default(),
         &no_env,
     );
     assert!(on_windows.get("win").is_some());
 }
 
 #[test]
-fn conditional_activation_follows_available_toolsets() {
+fn tool_conditions_only_decide_the_prompt_index() {
     let home = tempfile::tempdir().unwrap();
     let root = home.path().join("skills");
     let fallback = "metadata:\n  hermes:\n    fallback_for_toolsets: [web]\n";
@@ -193,20 +233,75 @@ fn conditional_activation_follows_available_toolsets() {
         "shell/SKILL.md",
         &skill_md("shell", "Needs terminal", requires, "b"),
     );
-    let names = |tools: &[&str], toolsets: &[&str]| {
-        let c = SkillCatalog::load(
+    let load_with = |tools: &[&str], toolsets: &[&str]| {
+        SkillCatalog::load(
             &root,
             &[],
             Platform::Linux,
             &Availability::new(tools, toolsets),
+            &Environments::default(),
             &no_env,
-        );
-        c.list().iter().map(|s| s.name.clone()).collect::<Vec<_>>()
+        )
     };
-    assert_eq!(names(&["web_search"], &["web"]), Vec::<String>::new());
-    assert_eq!(names(&[], &[]), vec!["ddg"]);
-    assert_eq!(names(&["terminal"], &["web", "terminal"]), vec!["shell"]);
-    assert_eq!(names(&["terminal"], &["terminal"]), vec!["ddg", "shell"]);
+    let indexed = |tools: &[&str], toolsets: &[&str]| {
+        let index = load_with(tools, toolsets).render_index_for_prompt();
+        ["ddg", "shell"]
+            .into_iter()
+            .filter(|n| index.contains(&format!("- {n}:")))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(indexed(&["web_search"], &["web"]), Vec::<&str>::new());
+    assert_eq!(indexed(&[], &[]), vec!["ddg"]);
+    assert_eq!(indexed(&["terminal"], &["web", "terminal"]), vec!["shell"]);
+    assert_eq!(indexed(&["terminal"], &["terminal"]), vec!["ddg", "shell"]);
+    // Hermes still lists them and loads them by name (skills_list, skill_view, /shell).
+    let none = load_with(&[], &[]);
+    assert_eq!(none.list().len(), 2);
+    let shell = none.get("shell").unwrap();
+    assert_eq!(none.lookup("shell").unwrap().1, Visibility::Unindexed);
+    assert_eq!(
+        none.reasons(shell),
+        vec!["needs toolset `terminal`, which this session does not have"]
+    );
+    assert!(none.reasons(none.get("ddg").unwrap()).is_empty());
+}
+
+#[test]
+fn a_skill_for_an_inactive_environment_is_not_offered_but_loads_by_name() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("skills");
+    let s6 = "environments: [s6]\n";
+    write(
+        &root,
+        "s6/SKILL.md",
+        &skill_md("s6-sup", "s6 only", s6, "b"),
+    );
+    let odd = "environments: [mars]\n";
+    write(
+        &root,
+        "odd/SKILL.md",
+        &skill_md("odd", "unknown tag", odd, "b"),
+    );
+    let load_in = |active: &[&str]| {
+        SkillCatalog::load(
+            &root,
+            &[],
+            Platform::Linux,
+            &Availability::unknown(),
+            &Environments::active(active),
+            &no_env,
+        )
+    };
+    let outside = load_in(&[]);
+    let listed: Vec<&str> = outside.list().iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(listed, vec!["odd"], "an unknown tag never hides a skill");
+    assert!(!outside.render_index_for_prompt().contains("s6-sup"));
+    let skill = outside.get("s6-sup").expect("an explicit load is consent");
+    assert_eq!(
+        outside.reasons(skill),
+        vec!["for the s6 environment, not active here"]
+    );
+    assert_eq!(load_in(&["s6"]).list().len(), 2);
 }
 
 #[test]

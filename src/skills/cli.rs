@@ -1,5 +1,5 @@
-//! `hermes skills list | show NAME | install PATH-OR-URL | remove NAME` as functions that
-//! return the text to print (the binary wires them to clap).
+//! `hermes skills list | show NAME | install PATH-OR-URL | remove NAME | reset NAME` as
+//! functions that return the text to print (the binary wires them to clap).
 //!
 //! `install` copies a local skill directory (or a single markdown file, which becomes
 //! `SKILL.md`) into `HERMES_HOME/skills/[<category>/]<name>/`. URLs are refused with a clear
@@ -16,9 +16,11 @@ use std::path::Path;
 use std::path::PathBuf;
 
 use crate::skills::SkillError;
-use crate::skills::bundled::read_manifest;
+use crate::skills::bundled::BundledBy;
+use crate::skills::bundled::bundled_by;
 use crate::skills::catalog::SkillCatalog;
 use crate::skills::catalog::Visibility;
+use crate::skills::manifest;
 use crate::skills::skill::SkillOrigin;
 use crate::skills::skill::is_valid_name;
 use crate::skills::skill::parse_frontmatter;
@@ -34,44 +36,129 @@ pub struct InstallOptions {
     pub force: bool,
 }
 
-/// A table of the visible skills plus a count of hidden ones and the load warnings.
+/// Description column width when the terminal width is unknown.
+pub const DEFAULT_DESCRIPTION_WIDTH: usize = 72;
+/// Narrowest description column, however narrow the terminal.
+const MIN_DESCRIPTION_WIDTH: usize = 20;
+
+/// `list` with the description column fitted to a terminal of `columns` (unknown: 72 chars).
 pub fn list(catalog: &SkillCatalog) -> String {
+    list_for_width(catalog, None)
+}
+
+/// A table of the listed skills (one line each: descriptions are folded onto one line and cut
+/// with `…`), then the skills kept out of the agent's index or not offered here with the
+/// reason, then the load warnings.
+pub fn list_for_width(catalog: &SkillCatalog, columns: Option<usize>) -> String {
     let skills = catalog.list();
-    if skills.is_empty() {
+    if skills.is_empty() && catalog.all().is_empty() {
         let mut out = "No skills installed.".to_string();
         append_warnings(catalog, &mut out);
         return out;
     }
+    let sources = Sources::read(catalog.local_root());
     let width =
         |f: &dyn Fn(&crate::skills::Skill) -> usize| skills.iter().map(|s| f(s)).max().unwrap_or(0);
     let name_w = width(&|s| s.name.chars().count()).max(4);
     let cat_w = width(&|s| s.category.as_deref().unwrap_or("-").chars().count()).max(8);
+    let description_w = columns.map_or(DEFAULT_DESCRIPTION_WIDTH, |c| {
+        c.saturating_sub(name_w + cat_w + 8 + 6)
+            .max(MIN_DESCRIPTION_WIDTH)
+    });
     let mut out = format!(
         "{:name_w$}  {:cat_w$}  {:8}  DESCRIPTION\n",
         "NAME", "CATEGORY", "SOURCE"
     );
     for s in &skills {
-        let source = match s.origin {
-            SkillOrigin::Local => "local",
-            SkillOrigin::External(_) => "external",
-        };
         let _ = writeln!(
             out,
-            "{:name_w$}  {:cat_w$}  {source:8}  {}",
+            "{:name_w$}  {:cat_w$}  {:8}  {}",
             s.name,
             s.category.as_deref().unwrap_or("-"),
-            s.description
+            sources.of(s),
+            one_line(&s.description, description_w)
         );
     }
     let _ = write!(out, "{} skill(s)", skills.len());
-    let hidden = catalog.all().len() - skills.len();
-    if hidden > 0 {
-        let _ = write!(
-            out,
-            " ({hidden} hidden on this platform or by tool conditions)"
-        );
-    }
+    let unindexed: Vec<(&crate::skills::Skill, Visibility)> = catalog
+        .all()
+        .into_iter()
+        .filter(|(_, v)| *v != Visibility::Visible)
+        .collect();
+    let section = |out: &mut String, title: &str, wanted: &[Visibility]| {
+        let mut first = true;
+        for (skill, visibility) in &unindexed {
+            if !wanted.contains(visibility) {
+                continue;
+            }
+            if first {
+                let _ = write!(out, "\n\n{title}");
+                first = false;
+            }
+            let _ = write!(
+                out,
+                "\n  {}: {}",
+                skill.name,
+                catalog.reasons(skill).join("; ")
+            );
+        }
+    };
+    section(
+        &mut out,
+        "Listed, but not in the agent's skill index (load them with skill_view or /name):",
+        &[Visibility::Unindexed],
+    );
+    section(
+        &mut out,
+        "Not offered here:",
+        &[Visibility::HiddenEnvironment, Visibility::HiddenPlatform],
+    );
     append_warnings(catalog, &mut out);
+    out
+}
+
+/// Where each skill came from, as Hermes's `skills list` names it: `builtin` (either
+/// program's bundled-skill manifest), `hub` (`.hub/lock.json`), `local`, or `external`.
+struct Sources {
+    builtin: std::collections::BTreeSet<String>,
+    hub: std::collections::BTreeSet<String>,
+}
+
+impl Sources {
+    fn read(skills_dir: &Path) -> Self {
+        let mut builtin = std::collections::BTreeSet::new();
+        for file in [manifest::HERMES_MANIFEST, manifest::PYTHON_MANIFEST] {
+            builtin.extend(manifest::read_or_empty(&skills_dir.join(file)).into_keys());
+        }
+        let hub = std::fs::read_to_string(skills_dir.join(".hub/lock.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v.get("installed")?.as_object().cloned())
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        Self { builtin, hub }
+    }
+
+    fn of(&self, skill: &crate::skills::Skill) -> &'static str {
+        match skill.origin {
+            SkillOrigin::External(_) => "external",
+            SkillOrigin::Local if self.hub.contains(&skill.name) => "hub",
+            SkillOrigin::Local if self.builtin.contains(&skill.name) => "builtin",
+            SkillOrigin::Local => "local",
+        }
+    }
+}
+
+/// `text` on one line (whitespace runs, newlines included, become one space), cut to `max`
+/// characters with `…`.
+fn one_line(text: &str, max: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.truncate(out.trim_end().len());
+    out.push('…');
     out
 }
 
@@ -80,27 +167,58 @@ pub fn show(catalog: &SkillCatalog, name: &str) -> Result<String, SkillError> {
     let (skill, visibility) = catalog
         .lookup(name)
         .ok_or_else(|| SkillError::NotFound(name.to_string()))?;
+    let reasons = catalog.reasons(skill).join("; ");
     let status = match visibility {
-        Visibility::Visible => "available",
-        Visibility::HiddenPlatform => "hidden (not for this platform)",
-        Visibility::HiddenByConditions => "hidden (its tool conditions are not met)",
+        Visibility::Visible => "available".to_string(),
+        Visibility::Unindexed => {
+            format!("available, but not in the agent's skill index ({reasons})")
+        }
+        Visibility::HiddenEnvironment => {
+            format!("not offered here ({reasons}); loads when asked for by name")
+        }
+        Visibility::HiddenPlatform => format!("hidden (not for this platform): {reasons}"),
     };
     let mut out = format!(
         "{} — {}\nPath: {}\nStatus: {status}\n",
         skill.name,
-        skill.description,
+        one_line(&skill.description, usize::MAX),
         skill.skill_md().display()
     );
+    let meta = &skill.meta;
+    let fields = [
+        ("Version", meta.version.clone()),
+        ("Author", meta.author.clone()),
+        ("License", meta.license.clone()),
+        ("Tags", Some(meta.tags.join(", ")).filter(|t| !t.is_empty())),
+        (
+            "Related",
+            Some(meta.related_skills.join(", ")).filter(|t| !t.is_empty()),
+        ),
+        (
+            "Commands",
+            Some(meta.commands.join(", ")).filter(|t| !t.is_empty()),
+        ),
+    ];
+    for (label, value) in fields {
+        if let Some(value) = value {
+            let _ = writeln!(out, "{label}: {value}");
+        }
+    }
     let files = skill.supporting_files();
     if !files.is_empty() {
         let _ = writeln!(out, "Files: {}", files.join(", "));
     }
-    if !skill.meta.required_env.is_empty() {
-        let names: Vec<&str> = skill
-            .meta
+    if !meta.required_env.is_empty() {
+        let names: Vec<String> = meta
             .required_env
             .iter()
-            .map(|r| r.name.as_str())
+            .map(|r| {
+                if r.optional {
+                    format!("{} (optional)", r.name)
+                } else {
+                    r.name.clone()
+                }
+            })
             .collect();
         let _ = writeln!(out, "Environment: {}", names.join(", "));
     }
@@ -232,12 +350,21 @@ pub fn remove(catalog: &SkillCatalog, name: &str) -> Result<String, SkillError> 
     }
     std::fs::remove_dir_all(&dir).map_err(|e| SkillError::io(&dir, e))?;
     let mut out = format!("Removed skill '{}' ({}).", skill.name, dir.display());
-    if read_manifest(catalog.local_root()).contains_key(&skill.name) {
-        let _ = write!(
-            out,
-            " It is a bundled skill and will not be re-added by sync; `hermes skills reset {} --restore` brings it back.",
-            skill.name
-        );
+    match bundled_by(catalog.local_root(), &skill.name) {
+        Some(BundledBy::Hermes) => {
+            let _ = write!(
+                out,
+                " It is a bundled skill: its sync record stays, so it is not re-added; `hermes skills reset {} --restore` brings it back.",
+                skill.name
+            );
+        }
+        Some(BundledBy::PythonHermes) => {
+            let _ = write!(
+                out,
+                " It is one of Python Hermes's bundled skills: its manifest keeps the record, so neither program re-adds it."
+            );
+        }
+        None => {}
     }
     Ok(out)
 }

@@ -29,12 +29,116 @@ fn list_shows_a_table_with_sources_and_hidden_count() {
         lines[1].starts_with("deploy") && lines[1].contains("devops") && lines[1].contains("local")
     );
     assert!(lines[2].starts_with("team-thing") && lines[2].contains("external"));
-    assert_eq!(
-        lines[3],
-        "2 skill(s) (1 hidden on this platform or by tool conditions)"
-    );
+    assert_eq!(lines[3], "2 skill(s)");
+    assert_eq!(lines[5], "Not offered here:");
+    assert_eq!(lines[6], "  win: for windows only");
     let empty = tempfile::tempdir().unwrap();
     assert_eq!(list(&load(empty.path(), &[])), "No skills installed.");
+}
+
+const MULTILINE: &str =
+    include_str!("../../tests/fixtures/skill-frontmatter/multiline-description/SKILL.md");
+const UNKNOWN_TOOLSET: &str =
+    include_str!("../../tests/fixtures/skill-frontmatter/unknown-toolset/SKILL.md");
+const LIST_AUTHOR: &str =
+    include_str!("../../tests/fixtures/skill-frontmatter/list-author/SKILL.md");
+
+#[test]
+fn a_multi_line_description_is_one_table_line_cut_with_an_ellipsis() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("skills");
+    write(&root, "desktop/multiline-description/SKILL.md", MULTILINE);
+    let out = list_for_width(&load(&root, &[]), Some(80));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let row = lines[1];
+    assert!(row.starts_with("multiline-description  desktop"), "{row}");
+    assert!(row.ends_with('…'), "{row}");
+    assert!(row.chars().count() <= 80, "{row}");
+    assert!(
+        row.ends_with("Drive the desktop in the background…"),
+        "{row}"
+    );
+    // Without a terminal width the column is 72 characters.
+    let wide = list(&load(&root, &[]));
+    let description = wide.lines().nth(1).unwrap().rsplit("  ").next().unwrap();
+    let shown = description.chars().count();
+    assert!(
+        (60..=DEFAULT_DESCRIPTION_WIDTH).contains(&shown) && description.ends_with('…'),
+        "{description}"
+    );
+}
+
+#[test]
+fn a_skill_needing_a_toolset_hermes_lacks_is_listed_with_the_reason() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("skills");
+    write(&root, "research/unknown-toolset/SKILL.md", UNKNOWN_TOOLSET);
+    let catalog = SkillCatalog::load(
+        &root,
+        &[],
+        crate::skills::Platform::Linux,
+        &crate::skills::Availability::new(&["terminal", "read_file"], &["terminal", "file"]),
+        &crate::skills::skill::Environments::default(),
+        &no_env,
+    );
+    let out = list(&catalog);
+    assert!(
+        out.lines().nth(1).unwrap().starts_with("unknown-toolset"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "not in the agent's skill index (load them with skill_view or /name):\n  unknown-toolset: needs toolset `files`, which this session does not have"
+        ),
+        "{out}"
+    );
+    let shown = show(&catalog, "unknown-toolset").unwrap();
+    assert!(
+        shown.contains(
+            "Status: available, but not in the agent's skill index (needs toolset `files`"
+        ),
+        "{shown}"
+    );
+    assert!(catalog.warnings().is_empty());
+}
+
+#[test]
+fn sources_say_builtin_hub_or_local_and_show_lists_the_metadata() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("skills");
+    write(&root, "creative/list-author/SKILL.md", LIST_AUTHOR);
+    add_skill(&root, "apple/apple-notes", "apple-notes", "Python's");
+    add_skill(&root, "hubbed", "hubbed", "From the hub");
+    write(
+        &root,
+        ".bundled_manifest",
+        "apple-notes:5e448abf984561fb33b197045ce41388\n",
+    );
+    write(
+        &root,
+        ".hub/lock.json",
+        r#"{"version": 1, "installed": {"hubbed": {}}}"#,
+    );
+    let out = list(&load(&root, &[]));
+    let source = |name: &str| {
+        let row = out.lines().find(|l| l.starts_with(name)).unwrap();
+        row.split_whitespace().nth(2).unwrap().to_string()
+    };
+    assert_eq!(source("apple-notes"), "builtin");
+    assert_eq!(source("hubbed"), "hub");
+    assert_eq!(source("list-author"), "local");
+    let shown = show(&load(&root, &[]), "list-author").unwrap();
+    for line in [
+        "Version: 1.0\n",
+        "Author: kshitijk4poor, alt-glitch, purzbeats\n",
+        "License: MIT\n",
+        "Tags: render, media\n",
+        "Commands: python3\n",
+        "Environment: RENDER_CLOUD_KEY, RENDER_TOKEN\n",
+    ] {
+        assert!(shown.contains(line), "{line:?} in\n{shown}");
+    }
 }
 
 #[test]
@@ -217,4 +321,14 @@ fn removing_a_bundled_skill_explains_reset() {
     );
     let report = crate::skills::sync_bundled(&root);
     assert_eq!(report.user_deleted, vec!["git-commit"]);
+
+    // One of Python Hermes's: its tombstone keeps both programs from re-adding it.
+    add_skill(&root, "apple/apple-notes", "apple-notes", "Python's");
+    write(
+        &root,
+        ".bundled_manifest",
+        "apple-notes:5e448abf984561fb33b197045ce41388\n",
+    );
+    let msg = remove(&load(&root, &[]), "apple-notes").unwrap();
+    assert!(msg.contains("Python Hermes's bundled skills"), "{msg}");
 }

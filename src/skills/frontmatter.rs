@@ -1,14 +1,21 @@
-//! The `SKILL.md` frontmatter (spec-002a §3.4, §3.8, §3.9): splitting the `---`-fenced YAML
-//! from the markdown body and reading the Hermes fields.
+//! The `SKILL.md` frontmatter (spec-002a §3.4, §3.8, §3.9), read the way Hermes Agent reads
+//! it (`agent/skill_utils.py` `parse_frontmatter`, `tools/skills_tool.py`): splitting the
+//! `---`-fenced YAML from the markdown body and reading the Hermes fields.
 //!
-//! Fields are read leniently: a scalar where a list is expected is a one-element list,
-//! `version: 1.0` becomes `"1.0"`, unknown keys are ignored. Errors carry the 1-based line in
-//! the file. A file without frontmatter is accepted (name from the directory, description from
-//! the first body line, as Hermes does); an unclosed fence, invalid YAML, or a field of the
-//! wrong shape is an error. `validate_skill_md` is the strict check used when the agent writes
-//! or the user installs a skill: `name` and `description` required, a valid name, a body.
+//! `read_frontmatter` never rejects a skill Hermes would load. Values are coerced as PyYAML
+//! data flows through Hermes: a list where one value is expected is joined with ", "
+//! (`author: [a, b]`), numbers and booleans are their text (`version: 1.0` → `"1.0"`), a
+//! single value where a list is expected is a one-element list, `tags: a, b` is split at the
+//! commas, repeated keys keep their last value, unknown keys are ignored, malformed entries in
+//! `required_environment_variables` / `metadata.hermes.config` are skipped. None of that is a
+//! problem. Problems — reported with their 1-based file line, the skill still loading — are
+//! only what makes Hermes silently lose metadata: invalid YAML (read, as Hermes does, as plain
+//! `key: value` lines), an unclosed fence (no frontmatter at all), frontmatter that is not a
+//! mapping, a `name` or `description` that is a mapping or (name) a list.
 //!
-//! Pure text processing; no filesystem access.
+//! `parse_frontmatter` is the strict reading used when the agent writes or the user installs a
+//! skill: any problem is an error. `validate_skill_md` adds `name` and `description` required,
+//! a valid name, a body. Pure text processing; no filesystem access.
 
 use serde_norway::Mapping;
 use serde_norway::Value;
@@ -20,6 +27,7 @@ use crate::skills::skill::MAX_NAME_LEN;
 use crate::skills::skill::RequiredEnv;
 use crate::skills::skill::SkillMeta;
 use crate::skills::skill::is_valid_name;
+use crate::util::lenient_yaml;
 
 /// A frontmatter problem at a 1-based line of `SKILL.md`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,22 +45,30 @@ impl FrontmatterError {
     }
 }
 
-/// `text` split into (YAML, body, 1-based line where the YAML starts). `None` YAML when the
-/// file has no frontmatter.
+/// What reading a `SKILL.md` found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frontmatter<'a> {
+    pub meta: SkillMeta,
+    pub body: &'a str,
+    /// Metadata Hermes would silently lose (see the module docs); empty for a sound file.
+    pub problems: Vec<FrontmatterError>,
+}
+
+/// `text` split into (YAML, body). `None` YAML when the file has no frontmatter; an error when
+/// the opening `---` is never closed.
 pub fn split_frontmatter(text: &str) -> Result<(Option<&str>, &str), FrontmatterError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Some(rest) = text.strip_prefix("---") else {
         return Ok((None, text));
     };
-    let Some(rest) = rest
-        .strip_prefix("\r\n")
-        .or_else(|| rest.strip_prefix('\n'))
-    else {
-        return Err(FrontmatterError::new(
-            1,
-            "the opening '---' must be on a line of its own",
-        ));
+    let Some(first_end) = rest.find('\n') else {
+        return Ok((None, text));
     };
+    if !rest[..first_end].trim().is_empty() {
+        // `----` or `--- x`: a rule or text, not a fence.
+        return Ok((None, text));
+    }
+    let rest = &rest[first_end + 1..];
     let mut offset = 0;
     for line in rest.split_inclusive('\n') {
         if line.trim_end() == "---" {
@@ -62,55 +78,68 @@ pub fn split_frontmatter(text: &str) -> Result<(Option<&str>, &str), Frontmatter
     }
     Err(FrontmatterError::new(
         1,
-        "frontmatter is not closed; add a closing '---' line",
+        "frontmatter is not closed (add a closing '---' line); Hermes reads the file as having no frontmatter",
     ))
 }
 
-/// Parse `SKILL.md` text into its metadata and body.
-pub fn parse_frontmatter(text: &str) -> Result<(SkillMeta, &str), FrontmatterError> {
-    let (yaml, body) = split_frontmatter(text)?;
-    let Some(yaml) = yaml else {
-        return Ok((SkillMeta::default(), body));
+/// Read `SKILL.md` text as Hermes does, noting what it would silently lose.
+pub fn read_frontmatter(text: &str) -> Frontmatter<'_> {
+    let mut problems = Vec::new();
+    let (yaml, body) = match split_frontmatter(text) {
+        Ok(split) => split,
+        Err(e) => {
+            problems.push(e);
+            (None, text.strip_prefix('\u{feff}').unwrap_or(text))
+        }
     };
-    if yaml.trim().is_empty() {
-        return Ok((SkillMeta::default(), body));
-    }
-    let value: Value = serde_norway::from_str(yaml).map_err(|e| {
-        // The YAML starts on line 2 of the file.
-        let line = e.location().map_or(1, |l| l.line() + 1);
-        FrontmatterError::new(line, format!("invalid YAML: {e}"))
-    })?;
-    let Value::Mapping(map) = value else {
-        return Err(FrontmatterError::new(
-            2,
-            "frontmatter must be a YAML mapping (key: value lines)",
-        ));
-    };
-    let fields = Fields { map: &map, yaml };
-    let hermes = fields.mapping_at(&["metadata", "hermes"])?;
-    let h = Fields { map: &hermes, yaml };
-    let meta = SkillMeta {
-        name: fields.scalar("name")?,
-        description: fields.scalar("description")?,
-        version: fields.scalar("version")?,
-        author: fields.scalar("author")?,
-        platforms: fields
-            .list("platforms")?
-            .into_iter()
-            .map(|p| p.to_ascii_lowercase())
-            .collect(),
-        tags: h.list("tags")?,
-        category: h.scalar("category")?,
-        conditions: Conditions {
-            fallback_for_toolsets: h.list("fallback_for_toolsets")?,
-            fallback_for_tools: h.list("fallback_for_tools")?,
-            requires_toolsets: h.list("requires_toolsets")?,
-            requires_tools: h.list("requires_tools")?,
+    let map = match yaml.filter(|y| !y.trim().is_empty()) {
+        None => Mapping::new(),
+        Some(yaml) => match lenient_yaml::from_str(yaml) {
+            Ok(parsed) => match parsed.value {
+                Value::Mapping(map) => map,
+                Value::Null => Mapping::new(),
+                _ => {
+                    problems.push(FrontmatterError::new(
+                        2,
+                        "frontmatter must be a YAML mapping (key: value lines); it is ignored",
+                    ));
+                    Mapping::new()
+                }
+            },
+            Err(e) => {
+                // The YAML starts on line 2 of the file.
+                let line = e.location().map_or(2, |l| l.line() + 1);
+                let message = e.to_string();
+                let message = message.split(" at line ").next().unwrap_or(&message);
+                problems.push(FrontmatterError::new(
+                    line,
+                    format!(
+                        "invalid YAML ({message}); read as plain 'key: value' lines as Hermes does, so lists and nested fields such as metadata.hermes are lost"
+                    ),
+                ));
+                plain_lines(yaml)
+            }
         },
-        required_env: fields.required_env()?,
-        config: h.config()?,
     };
-    Ok((meta, body))
+    let mut reader = Reader {
+        yaml: yaml.unwrap_or(""),
+        problems,
+    };
+    let meta = reader.meta(&map);
+    Frontmatter {
+        meta,
+        body,
+        problems: reader.problems,
+    }
+}
+
+/// Parse `SKILL.md` text strictly: any problem `read_frontmatter` notes is an error.
+pub fn parse_frontmatter(text: &str) -> Result<(SkillMeta, &str), FrontmatterError> {
+    let read = read_frontmatter(text);
+    match read.problems.into_iter().next() {
+        Some(problem) => Err(problem),
+        None => Ok((read.meta, read.body)),
+    }
 }
 
 /// The strict check for agent-written and installed skills.
@@ -176,123 +205,275 @@ pub fn key_line(text: &str, key: &str) -> usize {
         .map_or(2, |(i, _)| i + 1)
 }
 
-/// Typed field access over one YAML mapping with errors at the key's line.
-struct Fields<'a> {
-    map: &'a Mapping,
-    yaml: &'a str,
-}
-
-impl Fields<'_> {
-    fn err(&self, key: &str, message: String) -> FrontmatterError {
-        // `key_line` counts from the file's first line; the YAML starts on line 2.
-        let yaml_line = key_line(&format!("---\n{}", self.yaml), key);
-        FrontmatterError::new(yaml_line, format!("'{key}': {message}"))
-    }
-
-    fn scalar(&self, key: &str) -> Result<Option<String>, FrontmatterError> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(v) => scalar_text(v)
-                .map(Some)
-                .ok_or_else(|| self.err(key, "expected a single value".to_string())),
-        }
-    }
-
-    fn list(&self, key: &str) -> Result<Vec<String>, FrontmatterError> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Sequence(items)) => items
-                .iter()
-                .map(|v| {
-                    scalar_text(v)
-                        .ok_or_else(|| self.err(key, "list items must be plain values".into()))
-                })
-                .collect(),
-            Some(v) => scalar_text(v)
-                .map(|s| vec![s])
-                .ok_or_else(|| self.err(key, "expected a list".to_string())),
-        }
-    }
-
-    fn mapping_at(&self, path: &[&str]) -> Result<Mapping, FrontmatterError> {
-        let mut current = self.map.clone();
-        for key in path {
-            current = match current.get(*key) {
-                None | Some(Value::Null) => return Ok(Mapping::new()),
-                Some(Value::Mapping(m)) => m.clone(),
-                Some(_) => return Err(self.err(key, "expected a mapping".to_string())),
-            };
-        }
-        Ok(current)
-    }
-
-    fn required_env(&self) -> Result<Vec<RequiredEnv>, FrontmatterError> {
-        let key = "required_environment_variables";
-        self.entries(key, "name")?
-            .into_iter()
-            .map(|m| {
-                Ok(RequiredEnv {
-                    name: text_of(&m, "name").unwrap_or_default(),
-                    prompt: text_of(&m, "prompt"),
-                    help: text_of(&m, "help"),
-                    required_for: text_of(&m, "required_for"),
-                })
-            })
-            .collect()
-    }
-
-    fn config(&self) -> Result<Vec<ConfigSetting>, FrontmatterError> {
-        Ok(self
-            .entries("config", "key")?
-            .into_iter()
-            .map(|m| ConfigSetting {
-                key: text_of(&m, "key").unwrap_or_default(),
-                description: text_of(&m, "description"),
-                default: text_of(&m, "default"),
-                prompt: text_of(&m, "prompt"),
-            })
-            .collect())
-    }
-
-    /// A list of mappings each with a non-empty `id_key`; a bare string `s` means
-    /// `{id_key: s}`.
-    fn entries(&self, key: &str, id_key: &str) -> Result<Vec<Mapping>, FrontmatterError> {
-        let items = match self.map.get(key) {
-            None | Some(Value::Null) => return Ok(Vec::new()),
-            Some(Value::Sequence(items)) => items.clone(),
-            Some(_) => return Err(self.err(key, "expected a list".to_string())),
+/// Hermes's fallback for YAML it cannot parse: every line with a `:` is `key: value` (later
+/// lines win, indentation ignored). Each value is read as a YAML scalar or flow list when it
+/// is one (`[linux, macos]`), else kept as written.
+fn plain_lines(yaml: &str) -> Mapping {
+    let mut map = Mapping::new();
+    for line in yaml.trim().split('\n') {
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
         };
-        let mut out = Vec::new();
-        for item in items {
-            let m = match item {
-                Value::Mapping(m) => m,
-                other => match scalar_text(&other) {
-                    Some(s) => {
-                        let mut m = Mapping::new();
-                        m.insert(Value::from(id_key), Value::from(s));
-                        m
-                    }
-                    None => return Err(self.err(key, "entries must be mappings".to_string())),
-                },
-            };
-            if text_of(&m, id_key).is_none_or(|s| s.trim().is_empty()) {
-                return Err(self.err(key, format!("every entry needs a '{id_key}'")));
+        let value = value.trim();
+        let parsed = serde_norway::from_str::<Value>(value)
+            .ok()
+            .filter(|v| !v.is_mapping() && !v.is_null())
+            .unwrap_or_else(|| Value::String(value.to_string()));
+        map.insert(Value::from(key.trim()), parsed);
+    }
+    map
+}
+
+/// Field extraction over the parsed mapping, noting problems at the key's line.
+struct Reader<'a> {
+    yaml: &'a str,
+    problems: Vec<FrontmatterError>,
+}
+
+impl Reader<'_> {
+    fn problem(&mut self, key: &str, message: &str) {
+        // `key_line` counts from the file's first line; the YAML starts on line 2.
+        let line = key_line(&format!("---\n{}", self.yaml), key);
+        self.problems
+            .push(FrontmatterError::new(line, format!("'{key}': {message}")));
+    }
+
+    fn meta(&mut self, map: &Mapping) -> SkillMeta {
+        let metadata = mapping(map.get("metadata"));
+        let hermes = mapping(metadata.get("hermes"));
+        let name = match map.get("name") {
+            Some(v @ (Value::Sequence(_) | Value::Mapping(_))) => {
+                let shape = if v.is_mapping() {
+                    "a mapping"
+                } else {
+                    "a list"
+                };
+                self.problem(
+                    "name",
+                    &format!("is {shape}, not one name; the directory name is used"),
+                );
+                None
             }
-            out.push(m);
+            other => other.and_then(text),
+        };
+        let description = match map.get("description") {
+            Some(Value::Mapping(_)) => {
+                self.problem(
+                    "description",
+                    "is a mapping, not text; the first line of the body is used",
+                );
+                None
+            }
+            other => other.and_then(text),
+        };
+        let get = |key: &str| map.get(key).and_then(text);
+        let prerequisites = mapping(map.get("prerequisites"));
+        SkillMeta {
+            name,
+            description,
+            version: get("version"),
+            author: get("author"),
+            license: get("license"),
+            platforms: lower(items(map.get("platforms"))),
+            environments: lower(items(map.get("environments"))),
+            tags: tags(hermes.get("tags").filter(|v| truthy(v)).or(map.get("tags"))),
+            related_skills: tags(
+                hermes
+                    .get("related_skills")
+                    .filter(|v| truthy(v))
+                    .or(map.get("related_skills")),
+            ),
+            category: hermes.get("category").and_then(text),
+            conditions: Conditions {
+                fallback_for_toolsets: items(hermes.get("fallback_for_toolsets")),
+                fallback_for_tools: items(hermes.get("fallback_for_tools")),
+                requires_toolsets: items(hermes.get("requires_toolsets")),
+                requires_tools: items(hermes.get("requires_tools")),
+            },
+            required_env: required_env(map, &prerequisites),
+            commands: items(prerequisites.get("commands")),
+            config: config(hermes.get("config")),
         }
-        Ok(out)
     }
 }
 
-fn text_of(map: &Mapping, key: &str) -> Option<String> {
-    map.get(key).and_then(scalar_text)
+/// `_get_required_environment_variables`: `required_environment_variables` (names or
+/// `{name|env_var, prompt, help|provider_url|url, required_for, optional}`), then
+/// `setup.collect_secrets`, then the legacy `prerequisites.env_vars`; invalid names and
+/// repeats skipped.
+fn required_env(map: &Mapping, prerequisites: &Mapping) -> Vec<RequiredEnv> {
+    let setup = mapping(map.get("setup"));
+    let setup_help = setup.get("help").and_then(string);
+    let mut out: Vec<RequiredEnv> = Vec::new();
+    let mut add = |entry: &Mapping| {
+        let field = |k: &str| entry.get(k).filter(|v| truthy(v));
+        let Some(name) = field("name").or(field("env_var")).and_then(text) else {
+            return;
+        };
+        let valid = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid || out.iter().any(|r| r.name == name) {
+            return;
+        }
+        let help = field("help")
+            .or(field("provider_url"))
+            .or(field("url"))
+            .and_then(string)
+            .or_else(|| setup_help.clone());
+        out.push(RequiredEnv {
+            name,
+            prompt: field("prompt").and_then(text),
+            help,
+            required_for: entry.get("required_for").and_then(string),
+            optional: entry.get("optional").is_some_and(truthy),
+        });
+    };
+    for item in entries(map.get("required_environment_variables")) {
+        match item {
+            Value::Mapping(m) => add(&m),
+            Value::String(s) => add(&single("name", &s)),
+            _ => {}
+        }
+    }
+    for item in entries(setup.get("collect_secrets")) {
+        if let Value::Mapping(m) = item {
+            let mut entry = Mapping::new();
+            for (from, to) in [("env_var", "name"), ("prompt", "prompt")] {
+                if let Some(v) = m.get(from) {
+                    entry.insert(Value::from(to), v.clone());
+                }
+            }
+            if let Some(url) = m.get("provider_url").or(m.get("url")) {
+                entry.insert(Value::from("help"), url.clone());
+            }
+            add(&entry);
+        }
+    }
+    for name in items(prerequisites.get("env_vars")) {
+        add(&single("name", &name));
+    }
+    out
 }
 
-fn scalar_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
+/// `extract_skill_config_vars`: mappings with a `key` and a `description`, first per key;
+/// the prompt defaults to the description.
+fn config(raw: Option<&Value>) -> Vec<ConfigSetting> {
+    let mut out: Vec<ConfigSetting> = Vec::new();
+    for item in entries(raw) {
+        let Value::Mapping(m) = item else {
+            continue;
+        };
+        let key = m.get("key").and_then(text).unwrap_or_default();
+        let description = m.get("description").and_then(text).unwrap_or_default();
+        if key.is_empty() || description.is_empty() || out.iter().any(|c| c.key == key) {
+            continue;
+        }
+        let prompt = m
+            .get("prompt")
+            .and_then(string)
+            .unwrap_or_else(|| description.clone());
+        out.push(ConfigSetting {
+            key,
+            default: m.get("default").and_then(text),
+            description: Some(description),
+            prompt: Some(prompt),
+        });
+    }
+    out
+}
+
+fn single(key: &str, value: &str) -> Mapping {
+    let mut m = Mapping::new();
+    m.insert(Value::from(key), Value::from(value));
+    m
+}
+
+/// A value as a list of entries: a mapping is one entry, null none.
+fn entries(value: Option<&Value>) -> Vec<Value> {
+    match value.map(untag) {
+        Some(Value::Sequence(items)) => items.clone(),
+        Some(Value::Null) | None => Vec::new(),
+        Some(other) => vec![other.clone()],
+    }
+}
+
+fn mapping(value: Option<&Value>) -> Mapping {
+    match value.map(untag) {
+        Some(Value::Mapping(m)) => m.clone(),
+        _ => Mapping::new(),
+    }
+}
+
+/// A value as text the way Hermes shows it: strings trimmed, numbers and booleans as Python
+/// prints them, lists joined with ", ". `None` for null, a mapping, or nothing left.
+fn text(value: &Value) -> Option<String> {
+    let out = match untag(value) {
+        Value::String(s) => s.trim().to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(true) => "True".to_string(),
+        Value::Bool(false) => "False".to_string(),
+        Value::Sequence(items) => items.iter().filter_map(text).collect::<Vec<_>>().join(", "),
+        _ => return None,
+    };
+    (!out.is_empty()).then_some(out)
+}
+
+/// Only an actual string (Hermes's `isinstance(x, str) and x.strip()`), trimmed.
+fn string(value: &Value) -> Option<String> {
+    match untag(value) {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,
     }
 }
+
+/// One value or a list of them, each as text; empty items dropped.
+fn items(value: Option<&Value>) -> Vec<String> {
+    entries(value).iter().filter_map(text).collect()
+}
+
+fn lower(items: Vec<String>) -> Vec<String> {
+    items.into_iter().map(|s| s.to_lowercase()).collect()
+}
+
+/// `_parse_tags`: a list, or a string like `a, b` or `[a, b]` split at the commas.
+fn tags(value: Option<&Value>) -> Vec<String> {
+    match value.map(untag) {
+        Some(Value::String(s)) => {
+            let s = s.trim();
+            let s = s
+                .strip_prefix('[')
+                .and_then(|r| r.strip_suffix(']'))
+                .unwrap_or(s);
+            s.split(',')
+                .map(|t| t.trim().trim_matches(['"', '\'']).to_string())
+                .filter(|t| !t.is_empty())
+                .collect()
+        }
+        other => items(other),
+    }
+}
+
+/// The value under any YAML tags (`!tag x` → `x`).
+fn untag(value: &Value) -> &Value {
+    match value {
+        Value::Tagged(t) => untag(&t.value),
+        other => other,
+    }
+}
+
+/// Python truthiness of a PyYAML value; `yes`/`no`/`on`/`off` are the booleans PyYAML reads.
+fn truthy(value: &Value) -> bool {
+    match untag(value) {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !matches!(s.to_ascii_lowercase().as_str(), "" | "no" | "off"),
+        Value::Sequence(items) => !items.is_empty(),
+        Value::Mapping(m) => !m.is_empty(),
+        Value::Tagged(t) => truthy(&t.value),
+    }
+}
+
+#[cfg(test)]
+#[path = "frontmatter_tests.rs"]
+mod tests;

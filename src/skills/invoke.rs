@@ -123,7 +123,7 @@ pub fn bundle_invocation(
     parts.join("\n\n")
 }
 
-/// (command without `/`, description) for every bundle and visible skill, sorted by command,
+/// (command without `/`, description) for every bundle and listed skill, sorted by command,
 /// for the TUI's completion. A skill whose slug a bundle (or an earlier skill) already uses
 /// is left out, as dispatch would never reach it.
 pub fn slash_names(catalog: &SkillCatalog) -> Vec<(String, String)> {
@@ -151,14 +151,15 @@ pub fn slash_names(catalog: &SkillCatalog) -> Vec<(String, String)> {
     out
 }
 
-/// The declared variables of `skill` that `env` has no non-empty value for, in declaration
-/// order. The TUI asks for these with a masked prompt when the skill is loaded locally.
+/// The declared, non-optional variables of `skill` that `env` has no non-empty value for, in
+/// declaration order. The TUI asks for these with a masked prompt when the skill is loaded
+/// locally.
 pub fn missing_env(skill: &Skill, env: &dyn Fn(&str) -> Option<String>) -> Vec<RequiredEnv> {
     skill
         .meta
         .required_env
         .iter()
-        .filter(|r| env(&r.name).is_none_or(|v| v.trim().is_empty()))
+        .filter(|r| !r.optional && env(&r.name).is_none_or(|v| v.trim().is_empty()))
         .cloned()
         .collect()
 }

@@ -10,7 +10,7 @@ fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
         &skill_md(
             "gif-search",
             "Find GIFs",
-            "metadata:\n  hermes:\n    config:\n      - key: gif.dir\n        default: ~/gifs\n      - key: gif.size\nrequired_environment_variables:\n  - name: TENOR_API_KEY\n    prompt: Tenor API key\n",
+            "metadata:\n  hermes:\n    config:\n      - key: gif.dir\n        description: Where GIFs go\n        default: ~/gifs\n      - key: gif.size\n        description: GIF size\nrequired_environment_variables:\n  - name: TENOR_API_KEY\n    prompt: Tenor API key\n",
             "# GIF Search\n\nCall the Tenor API.",
         ),
     );

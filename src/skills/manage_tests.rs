@@ -277,7 +277,9 @@ fn malformed_skill_can_still_be_fixed() {
         "---\nname: broken\ndescription: a: b\n---\nbody\n",
     );
     let c = load(&root, &[ext]);
-    assert!(c.get("broken").is_none());
+    // Loaded as Hermes reads broken YAML, with a warning saying what was lost.
+    assert_eq!(c.get("broken").unwrap().description, "a: b");
+    assert!(c.warnings()[0].message.contains("invalid YAML"));
     patch(
         &c,
         "broken",

@@ -5,7 +5,8 @@
 //! directory. This module parses and discovers skills (`skill`, `catalog`), builds the
 //! progressive-disclosure index for the system prompt and the user messages injected by
 //! `/skill-name` and bundle slash commands (`invoke`, `bundles`), performs the agent's
-//! `skill_manage` file operations (`manage`), seeds the bundled skills (`bundled`), and offers
+//! `skill_manage` file operations (`manage`), seeds the bundled skills (`bundled`, in Hermes's
+//! manifest format: `manifest`), and offers
 //! the `hermes skills` CLI operations as string-returning functions (`cli`).
 //!
 //! It does not talk to the network (URL installs are refused), does not prompt the user (the
@@ -23,6 +24,8 @@ pub mod cli;
 pub mod frontmatter;
 pub mod invoke;
 pub mod manage;
+pub mod manifest;
+mod scan;
 pub mod skill;
 
 #[cfg(test)]
@@ -81,6 +84,11 @@ pub enum SkillError {
     Install(String),
     #[error("'{0}' is not a bundled skill")]
     NotBundled(String),
+    #[error(
+        "'{0}' is one of Python Hermes's bundled skills; hermes does not ship its files, so \
+         restore it with Python Hermes (`hermes skills reset {0} --restore` there)"
+    )]
+    BundledByPython(String),
 }
 
 impl SkillError {

@@ -1,8 +1,9 @@
-//! One skill and its metadata (spec-002a §3.4–3.9): platforms, conditional activation,
-//! required environment variables, config settings, names and slugs. The frontmatter parser
+//! One skill and its metadata (spec-002a §3.4–3.9): platforms, runtime environments,
+//! conditional activation, required environment variables, config settings, names and slugs. The frontmatter parser
 //! lives in `frontmatter` and is re-exported here.
 //!
-//! Nothing here touches the filesystem except `Skill::supporting_files`. Invariant: a valid
+//! Nothing here touches the filesystem except `Skill::supporting_files` and
+//! `Environments::detect`. Invariant: a valid
 //! skill name matches `^[a-z0-9][a-z0-9._-]*$` and is at most 64 characters, so it is always a
 //! single safe path component.
 
@@ -10,9 +11,11 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::path::PathBuf;
 
+pub use crate::skills::frontmatter::Frontmatter;
 pub use crate::skills::frontmatter::FrontmatterError;
 pub use crate::skills::frontmatter::key_line;
 pub use crate::skills::frontmatter::parse_frontmatter;
+pub use crate::skills::frontmatter::read_frontmatter;
 pub use crate::skills::frontmatter::split_frontmatter;
 pub use crate::skills::frontmatter::validate_skill_md;
 
@@ -52,6 +55,104 @@ impl Platform {
             _ => None,
         }
     }
+
+    /// Python's `sys.platform` on this platform, which Hermes matches `platforms:` against.
+    fn sys_platform(self) -> &'static str {
+        match self {
+            Self::Linux => "linux",
+            Self::Macos => "darwin",
+            Self::Windows => "win32",
+            Self::Other => std::env::consts::OS,
+        }
+    }
+
+    /// Whether one lower-cased `platforms:` entry admits this platform, as Hermes decides it
+    /// (`skill_matches_platform_list`): `macos` means `darwin`, `windows` means `win32`, and
+    /// the entry matches when `sys.platform` starts with it (so `win` and `lin` match too).
+    /// hermes also accepts `osx` and `mac` for macOS, which Hermes would not.
+    pub fn admits(self, entry: &str) -> bool {
+        let mapped = match entry.trim() {
+            "macos" | "osx" | "mac" => "darwin",
+            "windows" => "win32",
+            other => other,
+        };
+        self.sys_platform().starts_with(mapped)
+    }
+}
+
+/// The runtime environments `environments:` can name (Hermes's `_KNOWN_ENVIRONMENTS`) that
+/// are active here. An offer-time filter: a skill for an inactive environment is left out of
+/// listings and the index but still loads when asked for by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Environments {
+    active: BTreeSet<String>,
+}
+
+impl Environments {
+    /// The environments Hermes knows; any other tag never hides a skill.
+    pub const KNOWN: [&'static str; 3] = ["kanban", "docker", "s6"];
+
+    /// Exactly these active (tests).
+    pub fn active(names: &[&str]) -> Self {
+        Self {
+            active: names.iter().map(|n| n.to_string()).collect(),
+        }
+    }
+
+    /// Detected as Hermes does: `kanban` when a kanban task or board is set in `env` (hermes
+    /// has no kanban toolset), `docker` inside a container, `s6` under s6-overlay.
+    pub fn detect(env: &dyn Fn(&str) -> Option<String>) -> Self {
+        let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
+        let mut active = BTreeSet::new();
+        if set("HERMES_KANBAN_TASK") || set("HERMES_KANBAN_BOARD") {
+            active.insert("kanban".to_string());
+        }
+        if in_container(set("KUBERNETES_SERVICE_HOST")) {
+            active.insert("docker".to_string());
+        }
+        if Path::new("/run/s6").is_dir() || Path::new("/package/admin/s6-overlay").is_dir() {
+            active.insert("s6".to_string());
+        }
+        Self { active }
+    }
+
+    /// `skill_matches_environment`: no tags, any active tag, or any tag Hermes does not know.
+    pub fn admit(&self, tags: &[String]) -> bool {
+        let tags: Vec<&str> = tags
+            .iter()
+            .map(|t| t.trim())
+            .filter(|t| !t.is_empty())
+            .collect();
+        tags.is_empty()
+            || tags
+                .iter()
+                .any(|t| !Self::KNOWN.contains(t) || self.active.contains(*t))
+    }
+}
+
+/// `hermes_constants.is_container`: Docker/Podman marker files, Kubernetes, or a container
+/// runtime named in the init process's cgroup or our mount table.
+fn in_container(kubernetes: bool) -> bool {
+    if kubernetes || Path::new("/.dockerenv").exists() || Path::new("/run/.containerenv").exists() {
+        return true;
+    }
+    let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
+    let cgroup = read("/proc/1/cgroup");
+    let markers = [
+        "docker",
+        "podman",
+        "/lxc/",
+        "kubepods",
+        "containerd",
+        "crio",
+    ];
+    if markers.iter().any(|m| cgroup.contains(m)) {
+        return true;
+    }
+    let mounts = read("/proc/self/mountinfo");
+    ["kubepods", "containerd", "crio"]
+        .iter()
+        .any(|m| mounts.contains(m))
 }
 
 /// Which tools and toolsets are enabled this session, for conditional activation (§3.7).
@@ -90,7 +191,9 @@ impl Availability {
 ///
 /// Semantics (Hermes's `_skill_should_show`): a `fallback_for_*` skill is hidden when **any**
 /// listed tool/toolset is available; a `requires_*` skill is shown only when **all** listed
-/// tools/toolsets are available. Empty lists impose nothing.
+/// tools/toolsets are available. Empty lists impose nothing. As in Hermes they decide only
+/// whether the skill appears in the system prompt's skill index; the skill is still listed,
+/// loadable with `skill_view` and invocable as `/name`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Conditions {
     pub fallback_for_toolsets: Vec<String>,
@@ -107,25 +210,43 @@ impl Conditions {
             && self.requires_tools.is_empty()
     }
 
-    /// Whether a skill with these conditions is shown given `available`.
+    /// Whether a skill with these conditions is in the index given `available`.
     pub fn allows(&self, available: &Availability) -> bool {
+        self.unmet(available).is_empty()
+    }
+
+    /// One phrase per condition that keeps the skill out of the index (`needs toolset
+    /// \`files\``); empty when it is in, or when nothing is known about the tools.
+    pub fn unmet(&self, available: &Availability) -> Vec<String> {
         if !available.known {
-            return true;
+            return Vec::new();
         }
-        let fallback_hit = self
-            .fallback_for_toolsets
-            .iter()
-            .any(|t| available.has_toolset(t))
-            || self
-                .fallback_for_tools
-                .iter()
-                .any(|t| available.has_tool(t));
-        let requires_ok = self
-            .requires_toolsets
-            .iter()
-            .all(|t| available.has_toolset(t))
-            && self.requires_tools.iter().all(|t| available.has_tool(t));
-        !fallback_hit && requires_ok
+        let mut out = Vec::new();
+        for t in &self.fallback_for_toolsets {
+            if available.has_toolset(t) {
+                out.push(format!("stands in for toolset `{t}`, which is available"));
+            }
+        }
+        for t in &self.fallback_for_tools {
+            if available.has_tool(t) {
+                out.push(format!("stands in for tool `{t}`, which is available"));
+            }
+        }
+        for t in &self.requires_toolsets {
+            if !available.has_toolset(t) {
+                out.push(format!(
+                    "needs toolset `{t}`, which this session does not have"
+                ));
+            }
+        }
+        for t in &self.requires_tools {
+            if !available.has_tool(t) {
+                out.push(format!(
+                    "needs tool `{t}`, which this session does not have"
+                ));
+            }
+        }
+        out
     }
 }
 
@@ -137,6 +258,8 @@ pub struct RequiredEnv {
     pub prompt: Option<String>,
     pub help: Option<String>,
     pub required_for: Option<String>,
+    /// `optional: true`: never counted as missing.
+    pub optional: bool,
 }
 
 /// A non-secret setting declared under `metadata.hermes.config` (§3.9), stored in
@@ -149,30 +272,38 @@ pub struct ConfigSetting {
     pub prompt: Option<String>,
 }
 
-/// The frontmatter fields hermes understands. Unknown keys are ignored.
+/// The frontmatter fields hermes understands (those Hermes 0.19 acts on). Unknown keys are
+/// ignored, as Hermes ignores them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SkillMeta {
     pub name: Option<String>,
     pub description: Option<String>,
     pub version: Option<String>,
+    /// A list of authors is joined with ", ".
     pub author: Option<String>,
+    pub license: Option<String>,
     /// Lower-cased `platforms:` values; empty = every platform.
     pub platforms: Vec<String>,
+    /// Lower-cased `environments:` tags (see `Environments`); empty = everywhere.
+    pub environments: Vec<String>,
+    /// `metadata.hermes.tags`, else the top-level `tags`.
     pub tags: Vec<String>,
+    /// `metadata.hermes.related_skills`, else the top-level `related_skills`.
+    pub related_skills: Vec<String>,
     pub category: Option<String>,
     pub conditions: Conditions,
+    /// `required_environment_variables`, `setup.collect_secrets` and
+    /// `prerequisites.env_vars`, merged as Hermes merges them.
     pub required_env: Vec<RequiredEnv>,
+    /// `prerequisites.commands`: advisory, as in Hermes (nothing is checked).
+    pub commands: Vec<String>,
     pub config: Vec<ConfigSetting>,
 }
 
 impl SkillMeta {
     /// Whether the skill may load on `platform` (no `platforms:` = everywhere).
     pub fn supports(&self, platform: Platform) -> bool {
-        self.platforms.is_empty()
-            || self
-                .platforms
-                .iter()
-                .any(|p| Platform::parse(p) == Some(platform))
+        self.platforms.is_empty() || self.platforms.iter().any(|p| platform.admits(p))
     }
 }
 
@@ -266,12 +397,13 @@ pub fn slugify(name: &str) -> String {
     out.trim_matches('-').to_string()
 }
 
-/// The first prose line of a markdown body (headings skipped), cut to 80 characters.
+/// The first prose line of a markdown body (headings and `---` rules skipped), cut to 80
+/// characters.
 pub fn first_prose_line(body: &str) -> String {
     let line = body
         .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .find(|l| !l.is_empty() && !l.starts_with('#') && *l != "---")
         .unwrap_or("");
     line.chars().take(80).collect()
 }

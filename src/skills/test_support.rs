@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use crate::skills::SkillCatalog;
 use crate::skills::skill::Availability;
+use crate::skills::skill::Environments;
 use crate::skills::skill::Platform;
 
 /// Write `text` to `root/rel`, creating directories.
@@ -43,13 +44,14 @@ pub fn no_env(_: &str) -> Option<String> {
     None
 }
 
-/// Local + external roots on Linux with no tool filtering.
+/// Local + external roots on Linux with no tool filtering and no runtime environment active.
 pub fn load(root: &Path, external: &[PathBuf]) -> SkillCatalog {
     SkillCatalog::load(
         root,
         external,
         Platform::Linux,
         &Availability::unknown(),
+        &Environments::default(),
         &no_env,
     )
 }

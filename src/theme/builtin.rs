@@ -1,8 +1,9 @@
 //! The nine built-in skins, embedded from `themes/*.yaml`, parsed once.
 //!
-//! Not here: user skins and the catalog (`skins`). Invariant: every built-in parses without
-//! notices (a unit test checks), and `default.yaml` sets every key, since it is the base the
-//! others inherit from.
+//! Not here: user skins and the catalog (`skins`). Invariants: every built-in parses without
+//! notices, and each one, after inheritance and derivation, has exactly the colours,
+//! spinner, branding, tool prefix, tool emoji and banner art Hermes Agent 0.19 resolves for it
+//! (unit tests check both; the second against `tests/fixtures/hermes-skins-0.19.json`).
 
 use std::sync::OnceLock;
 
@@ -80,3 +81,7 @@ pub(crate) fn default_theme() -> &'static Theme {
     static THEME: OnceLock<Theme> = OnceLock::new();
     THEME.get_or_init(|| render::render(default_skin(), &LoadOptions::default(), None))
 }
+
+#[cfg(test)]
+#[path = "builtin_tests.rs"]
+mod tests;

@@ -8,8 +8,9 @@
 //! Layout: `role` (what widgets ask for), `palette` (the colour keys), `color` (parsing,
 //! colour depth), `contrast` (WCAG contrast, hue-keeping adjustment), `background`
 //! (parsing terminal background answers), `skin` (YAML schema and inheritance),
-//! `skin_lines` (line numbers for notices), `render` (skin → palette for a background),
-//! `builtin` (the nine embedded skins), `skins` (catalog, load, validate, show).
+//! `skin_derived` (colours a skin leaves unset), `skin_lines` (line numbers for notices),
+//! `render` (skin → palette for a background), `builtin` (the nine embedded skins), `skins`
+//! (catalog, load, validate, show).
 //!
 //! Invariant: no raw `Color` is used outside `theme/`; colours in a `Theme`'s palette are
 //! RGB and already legible on `background_rgb`, and `style` converts them to `depth`.
@@ -22,6 +23,7 @@ mod palette;
 mod render;
 mod role;
 mod skin;
+mod skin_derived;
 mod skin_lines;
 pub mod skins;
 

@@ -3,12 +3,16 @@
 //!
 //! The YAML is parsed into a `serde_norway::Value` first so each key can be checked on its
 //! own: an unknown key is a warning, a wrongly typed value an error for that key only (it
-//! keeps the inherited value), and only unparseable YAML rejects the whole file.
-//! Inheritance follows Hermes: `colors`, `spinner`, `branding`, `tool_prefix` and the banner
-//! art inherit key by key from the base; `light_colors`, `dark_colors` and `tool_emojis`
-//! do not. Not here: adapting colours to a background (`render`).
+//! keeps the inherited value), a repeated key a warning (the last value wins, as PyYAML
+//! reads it — Hermes's own skin template repeats one), and only unparseable YAML rejects the
+//! whole file. Inheritance follows Hermes: `colors`, `spinner`, `branding`, `tool_prefix` and
+//! the banner art inherit key by key from the base; `light_colors`, `dark_colors` and
+//! `tool_emojis` do not. A colour key that neither the skin nor the default skin sets is
+//! derived from the skin's own colours the way Hermes paints it (`skin_derived`). Not here:
+//! adapting colours to a background (`render`).
 
 use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 use ratatui::style::Color;
 use serde_norway::Value;
@@ -16,10 +20,14 @@ use serde_norway::Value;
 use super::Theme;
 use super::color::parse_color;
 use super::palette::Palette;
+use super::skin_derived::derive_unset;
 use super::skin_lines::locate;
+use super::skin_lines::locate_all;
+use crate::util::lenient_yaml;
 
 /// A skin's colours as written (after inheritance), before any background adaptation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Equality compares the colours, not which of them were written (`explicit`).
+#[derive(Debug, Clone, Eq)]
 pub struct SkinColors {
     /// `colors`: every key set.
     pub colors: Palette,
@@ -27,6 +35,9 @@ pub struct SkinColors {
     pub light_colors: BTreeMap<String, Color>,
     /// `dark_colors`: keys to use instead on a dark background.
     pub dark_colors: BTreeMap<String, Color>,
+    /// The `colors` keys set by the skin file or the skin it inherits from; the others are
+    /// derived (see `skin_derived`).
+    pub explicit: BTreeSet<String>,
 }
 
 impl Default for SkinColors {
@@ -35,7 +46,16 @@ impl Default for SkinColors {
             colors: Palette::filled(Color::Reset),
             light_colors: BTreeMap::new(),
             dark_colors: BTreeMap::new(),
+            explicit: BTreeSet::new(),
         }
+    }
+}
+
+impl PartialEq for SkinColors {
+    fn eq(&self, other: &Self) -> bool {
+        self.colors == other.colors
+            && self.light_colors == other.light_colors
+            && self.dark_colors == other.dark_colors
     }
 }
 
@@ -93,6 +113,27 @@ impl Reader<'_> {
             None => format!("{}: {key}: {message}", self.file),
         };
         self.notices.push(Notice { severity, text });
+    }
+
+    /// A key that appears more than once in its mapping: named at its last line.
+    fn repeated(&mut self, path: &[String]) {
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        let key = path.join(".");
+        let lines = locate_all(self.text, &path);
+        let text = match (lines.first(), lines.last()) {
+            (Some(first), Some(last)) if first != last => format!(
+                "{}:{last}: {key}: repeated (first on line {first}); the last value is used, as Hermes does",
+                self.file
+            ),
+            _ => format!(
+                "{}: {key}: repeated; the last value is used, as Hermes does",
+                self.file
+            ),
+        };
+        self.notices.push(Notice {
+            severity: Severity::Warning,
+            text,
+        });
     }
 
     fn wrong_type(&mut self, path: &[&str], expected: &str, found: &Value) {
@@ -243,19 +284,23 @@ pub(crate) fn parse(
     name: &str,
     base: &Theme,
 ) -> Result<(Theme, Vec<Notice>), Notice> {
-    let value: Value = if text.lines().all(|l| {
+    let (value, repeated) = if text.lines().all(|l| {
         let t = l.trim();
         t.is_empty() || t.starts_with('#') || t == "---"
     }) {
-        Value::Null
+        (Value::Null, Vec::new())
     } else {
-        serde_norway::from_str(text).map_err(|e| syntax_notice(file, &e))?
+        let parsed = lenient_yaml::from_str(text).map_err(|e| syntax_notice(file, &e))?;
+        (parsed.value, parsed.repeated)
     };
     let mut reader = Reader {
         text,
         file,
         notices: Vec::new(),
     };
+    for path in &repeated {
+        reader.repeated(path);
+    }
     let mut skin = base.clone();
     skin.name = name.to_owned();
     skin.description = String::new();
@@ -288,6 +333,7 @@ pub(crate) fn parse(
                 reader.palette("colors", v, &mut set);
                 for (k, c) in set {
                     skin.authored.colors.set(&k, c);
+                    skin.authored.explicit.insert(k);
                 }
             }
             "light_colors" => reader.palette("light_colors", v, &mut skin.authored.light_colors),
@@ -319,6 +365,7 @@ pub(crate) fn parse(
             _ => reader.unknown(&path, TOP_LEVEL_KEYS),
         }
     }
+    derive_unset(&mut skin.authored);
     skin.palette = skin.authored.colors.clone();
     Ok((skin, reader.notices))
 }

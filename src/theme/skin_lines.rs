@@ -52,6 +52,43 @@ pub(crate) fn locate(text: &str, path: &[&str]) -> Option<usize> {
     best.map(|(_, line)| line)
 }
 
+/// Every 1-based line holding exactly the key `path` on its own line, in file order (a
+/// repeated key has several).
+pub(crate) fn locate_all(text: &str, path: &[&str]) -> Vec<usize> {
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    let mut block_owner: Option<usize> = None;
+    let mut out = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.trim_end_matches('\r');
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[indent..];
+        if let Some(owner) = block_owner {
+            if rest.trim().is_empty() || indent > owner {
+                continue;
+            }
+            block_owner = None;
+        }
+        if rest.trim().is_empty() || rest.starts_with('#') {
+            continue;
+        }
+        let Some((key, value)) = split_key(rest) else {
+            continue;
+        };
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        stack.push((indent, key));
+        let value = value.trim_start();
+        if value.starts_with('|') || value.starts_with('>') {
+            block_owner = Some(indent);
+        }
+        if stack.len() == path.len() && stack.iter().zip(path).all(|((_, k), p)| k == p) {
+            out.push(index + 1);
+        }
+    }
+    out
+}
+
 /// The key and the text after its colon, when `rest` starts a block-mapping entry.
 fn split_key(rest: &str) -> Option<(String, &str)> {
     if let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') {

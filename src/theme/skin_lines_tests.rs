@@ -27,3 +27,11 @@ fn handles_crlf() {
     let text = "colors:\r\n  ui_ok: \"#0f0\"\r\n";
     assert_eq!(locate(text, &["colors", "ui_ok"]), Some(2));
 }
+
+#[test]
+fn locate_all_finds_every_line_of_a_repeated_key() {
+    let text = "colors:\n  status_bar_bg: \"#111111\"\n  ui_ok: \"#0f0\"\n  status_bar_bg: \"#222222\"\nstatus_bar_bg: top\n";
+    assert_eq!(locate_all(text, &["colors", "status_bar_bg"]), vec![2, 4]);
+    assert_eq!(locate_all(text, &["status_bar_bg"]), vec![5]);
+    assert!(locate_all(text, &["colors", "missing"]).is_empty());
+}

@@ -91,3 +91,59 @@ fn near_misses_suggest_the_closest_key() {
     assert_eq!(closest("wingz", SPINNER_KEYS), Some("wings"));
     assert_eq!(closest("zzzzzz", SPINNER_KEYS), None);
 }
+
+#[test]
+fn a_repeated_key_keeps_the_last_value_with_a_warning_naming_its_lines() {
+    let text = "name: dup\ncolors:\n  status_bar_bg: \"#111111\"\n  ui_ok: \"#00ff00\"\n  status_bar_bg: \"#222222\"\n";
+    let (skin, notices) = parse_ok(text);
+    assert_eq!(
+        skin.authored.colors.status_bar_bg,
+        Color::Rgb(0x22, 0x22, 0x22)
+    );
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0].severity, Severity::Warning);
+    assert_eq!(
+        notices[0].text,
+        "s.yaml:5: colors.status_bar_bg: repeated (first on line 3); the last value is used, as Hermes does"
+    );
+}
+
+#[test]
+fn unset_colours_are_derived_from_the_skins_own_as_hermes_paints_them() {
+    let text = "colors:\n  banner_dim: \"#102030\"\n  banner_text: \"#405060\"\n  status_bar_bg: \"#000011\"\n  completion_menu_current_bg: \"#445566\"\n  status_bar_bad: \"#ABCDEF\"\n";
+    let (skin, notices) = parse_ok(text);
+    assert!(notices.is_empty());
+    let c = &skin.authored.colors;
+    assert_eq!(
+        c.status_bar_dim,
+        Color::Rgb(0x10, 0x20, 0x30),
+        "from banner_dim"
+    );
+    assert_eq!(
+        c.status_bar_text,
+        Color::Rgb(0x40, 0x50, 0x60),
+        "from banner_text"
+    );
+    assert_eq!(
+        c.voice_status_bg,
+        Color::Rgb(0, 0, 0x11),
+        "from status_bar_bg"
+    );
+    assert_eq!(
+        c.status_bar_bad,
+        Color::Rgb(0xAB, 0xCD, 0xEF),
+        "set, so kept"
+    );
+    assert_eq!(
+        c.completion_menu_bg,
+        Color::Rgb(0x1a, 0x1a, 0x2e),
+        "Hermes's fixed default"
+    );
+    assert_eq!(
+        c.completion_menu_meta_current_bg,
+        Color::Rgb(0x44, 0x55, 0x66)
+    );
+    assert_eq!(c.selection_bg, Color::Rgb(0x44, 0x55, 0x66));
+    // Keys the default skin sets are inherited, not derived.
+    assert_eq!(c.ui_ok, default_skin().authored.colors.ui_ok);
+}

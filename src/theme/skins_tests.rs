@@ -113,12 +113,12 @@ fn builtins_keep_their_own_values_and_inherit_the_rest() {
     let (ares, _) = load(Path::new(NO_DIR), "ares", &LoadOptions::default());
     assert_eq!(
         ares.authored.colors.banner_border,
-        Color::Rgb(0xA9, 0x33, 0x33)
+        Color::Rgb(0x9F, 0x1C, 0x1C)
     );
     assert_eq!(ares.branding.agent_name, "Ares Agent");
     assert_eq!(ares.spinner.wings[0], ("⟪⚔".to_owned(), "⚔⟫".to_owned()));
     assert_eq!(ares.tool_prefix, "╎");
-    // ares sets no completion_menu_meta_bg: inherited from default.
+    // ares sets no completion menu colours: Hermes's fallback, as for every skin.
     assert_eq!(
         ares.authored.colors.completion_menu_meta_bg,
         Color::Rgb(0x1a, 0x1a, 0x2e)

@@ -8,8 +8,9 @@
 //!
 //! Invariants: `skill_view` never reads outside the skill directory (`..`, absolute paths and
 //! symlinks leading out are refused); `skill_manage` writes only inside a known skills root
-//! (see `skills::manage`); hidden skills (other platform, unmet tool conditions) are not listed
-//! or viewable, exactly as they are absent from the prompt index.
+//! (see `skills::manage`); as in Hermes, another platform's skills are neither listed nor
+//! viewable, an inactive environment's are not listed but view by name, and skills whose tool
+//! conditions are unmet are listed and viewable (they are only absent from the prompt index).
 
 use std::sync::Arc;
 

@@ -1,8 +1,10 @@
 //! Small shared helpers with no hermes domain knowledge: atomic file writes, secret
-//! redaction, logging setup and UTC calendar arithmetic.
+//! redaction, logging setup, UTC calendar arithmetic and YAML read with PyYAML's tolerance
+//! of repeated keys.
 
 pub mod fs;
 pub mod image_path;
+pub mod lenient_yaml;
 pub mod logging;
 pub mod memory;
 pub mod redact;

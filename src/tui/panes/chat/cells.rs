@@ -307,7 +307,7 @@ fn gutter_line(
     ])
 }
 
-/// The assistant's label: the skin's `response_label` (` ☤ Hermes `, written for a panel
+/// The assistant's label: the skin's `response_label` (` ⚕ Hermes `, written for a panel
 /// title, so trimmed here), else its agent name.
 pub fn response_label(theme: &Theme) -> &str {
     match theme.branding.response_label.trim() {
