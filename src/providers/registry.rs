@@ -11,7 +11,6 @@
 //! provider can be logged. Resolution does no I/O (the environment is a function) and never
 //! reads files: loading HERMES_HOME/.env into that function is the config layer's job.
 
-use std::fmt;
 use std::time::Duration;
 
 use super::ProviderSetupError;
@@ -21,26 +20,8 @@ use super::wire::endpoint;
 use crate::config::schema::ModelConfig;
 use crate::config::schema::ProviderConfig;
 
-/// An API key. `Debug` never shows it and there is no `Display`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Self(value.into())
-    }
-
-    /// The key itself, for the request header only.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("***")
-    }
-}
+/// An API key or login token; defined in `util` so the config layer's auth store shares it.
+pub use crate::util::secret::Secret;
 
 /// Everything needed to talk to one provider.
 #[derive(Debug, Clone, PartialEq, Eq)]

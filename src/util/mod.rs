@@ -1,11 +1,14 @@
-//! Small shared helpers with no hermes domain knowledge: atomic file writes, secret
-//! redaction, logging setup and UTC calendar arithmetic.
+//! Small shared helpers with no hermes domain knowledge: atomic file writes, advisory file
+//! locks, secret redaction and the `Secret` string type, logging setup and UTC calendar
+//! arithmetic.
 
+pub mod file_lock;
 pub mod fs;
 pub mod image_path;
 pub mod logging;
 pub mod memory;
 pub mod redact;
+pub mod secret;
 pub mod startup;
 pub mod stderr;
 pub mod temp_dir;
