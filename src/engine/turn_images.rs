@@ -207,6 +207,7 @@ pub fn hint_if_images_rejected(
         | ProviderError::Hang { .. }
         | ProviderError::RateLimited { .. }
         | ProviderError::Auth { .. }
+        | ProviderError::Login { .. }
         | ProviderError::ContextTooLong { .. }
         | ProviderError::Cancelled => return,
     };

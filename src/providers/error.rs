@@ -24,6 +24,10 @@ pub enum ProviderError {
         "authentication failed (HTTP {status}): {message} — check the API key in HERMES_HOME/.env or model.api_key"
     )]
     Auth { status: u16, message: String },
+    /// A stored login (`hermes login nous`) that could not be used; the message is one line
+    /// saying what to run.
+    #[error("{message}")]
+    Login { message: String },
     #[error("the conversation is too long for the model's context window: {message}")]
     ContextTooLong { message: String },
     #[error("could not reach the provider: {message}")]
@@ -49,7 +53,7 @@ impl ProviderError {
             Self::EmptyResponse => ErrorKind::EmptyResponse,
             Self::Hang { .. } => ErrorKind::Hang,
             Self::RateLimited { .. } => ErrorKind::RateLimited,
-            Self::Auth { .. } => ErrorKind::Auth,
+            Self::Auth { .. } | Self::Login { .. } => ErrorKind::Auth,
             Self::ContextTooLong { .. } => ErrorKind::ContextTooLong,
             Self::Transport { .. } => ErrorKind::Transport,
             Self::BadResponse { .. } => ErrorKind::BadResponse,

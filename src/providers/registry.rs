@@ -191,10 +191,16 @@ pub fn resolve_with(
         })?
     };
 
-    let base_url = if base_override.is_empty() {
-        profile.base_url
-    } else {
-        base_override
+    // A stored Nous login comes first, as in Hermes (which has no Nous API key); its
+    // inference URL already honours NOUS_INFERENCE_BASE_URL and replaces any base URL.
+    let login = match profile.name {
+        "nous" if model.api_key.trim().is_empty() => (sources.login)("nous"),
+        _ => None,
+    };
+    let base_url = match login.as_ref().and_then(|l| l.inference_base_url.as_deref()) {
+        Some(url) => url,
+        None if base_override.is_empty() => profile.base_url,
+        None => base_override,
     };
     if base_url.is_empty() {
         return Err(ProviderSetupError::MissingBaseUrl {
@@ -211,7 +217,9 @@ pub fn resolve_with(
         })?,
     };
 
-    let api_key = if model.api_key.trim().is_empty() {
+    let api_key = if let Some(login) = &login {
+        Some(login.access.expose().to_string())
+    } else if model.api_key.trim().is_empty() {
         profile.key_vars.iter().find_map(|var| lookup(var))
     } else {
         Some(model.api_key.trim().to_string())
