@@ -590,6 +590,17 @@ fn python_hermes_uses_a_login_hermes_made_and_its_refreshes() {
     let seen = run_python(&python, &fx, PY_STATUS);
     assert_eq!(seen["logged_in"], true, "{seen}");
     assert_eq!(seen["api_key"], portal.issued()[2].as_str());
+
+    // A forced Python refresh first adopts the shared store's refresh token when it differs:
+    // had hermes left the spent rt-2 there, the Portal would answer refresh_token_reused.
+    let forced = run_python(
+        &python,
+        &fx,
+        "import json, hermes_cli.auth as a\n\
+         c = a.resolve_nous_runtime_credentials(force_refresh=True)\n\
+         print(json.dumps({'api_key': c['api_key']}))",
+    );
+    assert_eq!(forced["api_key"], portal.issued()[3].as_str());
 }
 
 #[test]
@@ -629,4 +640,43 @@ fn hermes_uses_a_login_python_hermes_made() {
     );
     assert!(portal.token_requests("refresh_token").is_empty());
     assert_eq!(fx.auth()["credential_pool"]["openrouter"][0]["id"], "x1");
+}
+
+#[test]
+fn hermes_waits_for_python_hermes_holding_the_auth_lock() {
+    let Some(python) = python_hermes() else {
+        return;
+    };
+    let portal = FakePortal::start(&[], 1);
+    let fx = Fixture::new();
+    fx.seed_login(&portal, 3600, "rt-seed");
+    let mut holder = Command::new(&python)
+        .arg("-c")
+        .arg(
+            "import time, hermes_cli.auth as a\n\
+             with a._auth_store_lock():\n\
+             \x20   print('locked', flush=True)\n\
+             \x20   time.sleep(1.5)\n",
+        )
+        .env("HERMES_HOME", fx.home())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(holder.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "locked");
+    let started = std::time::Instant::now();
+    let run = fx.hermes(&["logout", "nous"], &[]);
+    let waited = started.elapsed();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        waited >= Duration::from_millis(1000),
+        "hermes wrote auth.json while Python Hermes held its lock (after {waited:?})"
+    );
+    assert!(holder.wait().unwrap().success());
+    assert!(fx.auth()["providers"].get("nous").is_none());
 }
