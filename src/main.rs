@@ -4,6 +4,8 @@
 
 #[path = "cli/data_commands.rs"]
 mod data_commands;
+#[path = "cli/login_commands.rs"]
+mod login_commands;
 #[path = "cli/mcp_commands.rs"]
 mod mcp_commands;
 #[path = "cli/run_setup.rs"]
@@ -148,6 +150,20 @@ enum Command {
         #[command(subcommand)]
         action: voice_commands::VoiceAction,
     },
+    /// Log in to Nous Portal (device-code login; tokens in HERMES_HOME/auth.json).
+    Login(login_commands::LoginArgs),
+    /// Remove a stored login (default: the active one).
+    Logout {
+        /// Provider to log out of (default: the active login, else `nous` if config.yaml
+        /// selects it).
+        #[arg(value_name = "PROVIDER")]
+        target: Option<String>,
+    },
+    /// Add, check or remove stored logins (`hermes auth add nous`, `hermes auth status`).
+    Auth {
+        #[command(subcommand)]
+        action: login_commands::AuthAction,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -187,6 +203,15 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Command::Voice { action }) => voice_commands::voice_command(&home, action),
         Some(Command::Skins { action }) => skins_commands::skins_command(&home, action),
         Some(Command::Mcp { action }) => mcp_commands::mcp_command(&home, action),
+        Some(Command::Login(args)) => {
+            login_commands::login_command(&home, args, cli.global.provider.as_deref())
+        }
+        Some(Command::Logout { target }) => {
+            login_commands::logout_command(&home, target.as_deref(), cli.global.provider.as_deref())
+        }
+        Some(Command::Auth { action }) => {
+            login_commands::auth_command(&home, action, cli.global.provider.as_deref())
+        }
         Some(Command::Chat {
             query: Some(prompt),
         }) => one_shot(&home, &cli.global, prompt),

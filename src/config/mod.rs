@@ -1,6 +1,9 @@
 //! Configuration: `HERMES_HOME` resolution and profiles, `config.yaml` (typed, Hermes key
-//! names), `.env` secrets, and in-place edits that keep comments and unknown keys.
+//! names), `.env` secrets, the `auth.json` credential store shared with Python Hermes, and
+//! in-place edits that keep comments and unknown keys.
 
+pub mod auth_store;
+pub mod auth_store_nous;
 pub mod edit;
 pub mod env;
 pub mod error;

@@ -1,9 +1,10 @@
 //! Starting a session from configuration: resolve the provider, build the tool registry and
 //! command policy, assemble the system prompt, and spawn the session actor.
 //!
-//! This is the one place that turns `config` + `.env` into a running engine; frontends receive
-//! only the resulting `SessionHandle`. It does no network I/O (the provider is contacted on the
-//! first turn), so start-up stays fast and offline-safe.
+//! This is the one place that turns `config` + `.env` (and the logins in `auth.json`) into a
+//! running engine; frontends receive only the resulting `SessionHandle`. It does no network
+//! I/O (the provider is contacted on the first turn, and a stored login that needs a refresh
+//! is refreshed then, on the session's task), so start-up stays fast and offline-safe.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -46,7 +47,9 @@ use crate::config::env::EnvLookup;
 use crate::knowledge::discovery::SubdirContext;
 use crate::protocol::ModelSelection;
 use crate::protocol::SessionHandle;
+use crate::providers::CredentialSources;
 use crate::providers::ProviderSetupError;
+use crate::providers::nous_login_provider::LoginSources;
 use crate::providers::registry;
 use crate::safety::YoloMode;
 use crate::tools::ToolLimits;
@@ -96,7 +99,8 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let config = options.config;
     let model_config = apply_overrides(&config.model, &options.overrides);
     let client = crate::providers::http::build_client()?;
-    let endpoint = resolve_endpoint(&model_config, config, options.env, &client)?;
+    let logins = LoginSources::load(options.home, &options.env.as_fn(), client.clone());
+    let endpoint = resolve_endpoint(&model_config, config, options.env, &client, &logins)?;
     let cwd = resolve_cwd(&config.terminal.cwd, &options.launch_dir)?;
     let mut notices = Vec::new();
     let store = open_store(options.home, &mut notices);
@@ -158,6 +162,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         config,
         options.env,
         &client,
+        &logins,
         &mut notices,
     );
     let smart = match config.approvals.mode {
@@ -168,6 +173,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
                 config,
                 options.env,
                 &client,
+                &logins,
                 &mut notices,
             )
             .unwrap_or_else(|| endpoint.clone()),
@@ -180,6 +186,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         config,
         options.env,
         &client,
+        &logins,
         &mut notices,
     );
     let goal_judge = auxiliary_endpoint(
@@ -188,6 +195,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         config,
         options.env,
         &client,
+        &logins,
         &mut notices,
     );
     let describer = auxiliary_endpoint(
@@ -196,6 +204,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         config,
         options.env,
         &client,
+        &logins,
         &mut notices,
     )
     .map(|e| crate::engine::images::Describer {
@@ -217,6 +226,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         http: Some(client.clone()),
     };
     let switcher = Arc::new(ConfigSwitcher {
+        home: options.home.clone(),
         base: model_config.clone(),
         config: config.clone(),
         env: options.env.clone(),
@@ -284,6 +294,7 @@ fn auxiliary_endpoint(
     config: &Config,
     env: &EnvLookup,
     client: &reqwest::Client,
+    logins: &LoginSources,
     notices: &mut Vec<String>,
 ) -> Option<ModelEndpoint> {
     let (aux, name, fallback) = match task {
@@ -326,7 +337,13 @@ fn auxiliary_endpoint(
         provider: non_empty(&aux.provider),
         base_url: non_empty(&aux.base_url),
     };
-    match resolve_endpoint(&apply_overrides(main, &overrides), config, env, client) {
+    match resolve_endpoint(
+        &apply_overrides(main, &overrides),
+        config,
+        env,
+        client,
+        logins,
+    ) {
         Ok(endpoint) => Some(endpoint),
         Err(err) => {
             notices.push(format!("{name} is not usable ({err}); {fallback}"));
@@ -399,13 +416,23 @@ fn resolve_endpoint(
     config: &Config,
     env: &EnvLookup,
     client: &reqwest::Client,
+    logins: &LoginSources,
 ) -> Result<ModelEndpoint, ProviderSetupError> {
     let lookup = env.as_fn();
-    let mut resolved = registry::resolve(model, &config.provider, &lookup)?;
+    let login = |provider: &str| logins.stored_login(provider);
+    let sources = CredentialSources {
+        env: &lookup,
+        login: &login,
+        active_login: logins.active_login(),
+    };
+    let mut resolved = registry::resolve_with(model, &config.provider, &sources)?;
     resolved.prompt_cache_ttl =
         crate::providers::prompt_cache::CacheTtl::from_config(&config.prompt_caching.cache_ttl);
     Ok(ModelEndpoint {
-        provider: crate::providers::build(&resolved, client.clone()),
+        provider: logins.wrap(
+            &resolved,
+            crate::providers::build(&resolved, client.clone()),
+        ),
         provider_name: resolved.name.clone(),
         base_url: resolved.base_url.clone(),
         model: resolved.model.clone(),
@@ -441,6 +468,7 @@ fn resolve_cwd(configured: &str, launch_dir: &Path) -> Result<PathBuf, StartErro
 
 /// Resolves `Op::SwitchModel` against the same config and environment the session started with.
 struct ConfigSwitcher {
+    home: HermesHome,
     base: ModelConfig,
     config: Config,
     env: EnvLookup,
@@ -455,7 +483,10 @@ impl ModelSwitcher for ConfigSwitcher {
             base_url: selection.base_url.clone(),
         };
         let model = apply_overrides(&self.base, &overrides);
-        resolve_endpoint(&model, &self.config, &self.env, &self.client).map_err(|e| e.to_string())
+        // Re-read so a login made (or refreshed) since the session started is used.
+        let logins = LoginSources::load(&self.home, &self.env.as_fn(), self.client.clone());
+        resolve_endpoint(&model, &self.config, &self.env, &self.client, &logins)
+            .map_err(|e| e.to_string())
     }
 }
 

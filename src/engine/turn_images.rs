@@ -208,6 +208,7 @@ pub fn hint_if_images_rejected(
         | ProviderError::RateLimited { .. }
         | ProviderError::Auth { .. }
         | ProviderError::Credentials { .. }
+        | ProviderError::Login { .. }
         | ProviderError::ContextTooLong { .. }
         | ProviderError::Cancelled => return,
     };

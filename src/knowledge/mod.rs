@@ -9,7 +9,8 @@
 
 pub mod context_files;
 pub mod discovery;
-pub mod file_lock;
+/// Moved to `util` (the auth store in `config` needs it too); kept here for old paths.
+pub use crate::util::file_lock;
 pub mod injection;
 pub mod memory;
 pub mod memory_settings;

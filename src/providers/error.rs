@@ -27,6 +27,10 @@ pub enum ProviderError {
     /// Credentials that are read at request time (AWS) could not be found or used.
     #[error("no usable credentials: {message}")]
     Credentials { message: String },
+    /// A stored login (`hermes login nous`) that could not be used; the message is one line
+    /// saying what to run.
+    #[error("{message}")]
+    Login { message: String },
     #[error("the conversation is too long for the model's context window: {message}")]
     ContextTooLong { message: String },
     #[error("could not reach the provider: {message}")]
@@ -52,7 +56,7 @@ impl ProviderError {
             Self::EmptyResponse => ErrorKind::EmptyResponse,
             Self::Hang { .. } => ErrorKind::Hang,
             Self::RateLimited { .. } => ErrorKind::RateLimited,
-            Self::Auth { .. } | Self::Credentials { .. } => ErrorKind::Auth,
+            Self::Auth { .. } | Self::Credentials { .. } | Self::Login { .. } => ErrorKind::Auth,
             Self::ContextTooLong { .. } => ErrorKind::ContextTooLong,
             Self::Transport { .. } => ErrorKind::Transport,
             Self::BadResponse { .. } => ErrorKind::BadResponse,

@@ -1,6 +1,7 @@
 //! LLM providers: the `Provider` trait, the wire formats (OpenAI chat completions, Anthropic
-//! Messages, OpenAI Responses, AWS Bedrock Converse), SSE parsing, retries with backoff and the idle watchdog, and the registry of
-//! provider profiles (OpenRouter, OpenAI, Anthropic, Nous Portal, custom).
+//! Messages, OpenAI Responses, AWS Bedrock Converse), SSE parsing, retries with backoff and the
+//! idle watchdog, the registry of provider profiles, and the Nous Portal device-code login with
+//! its token refresh (`nous_login*`).
 //!
 //! Providers know nothing about tools' behaviour, sessions or the UI. They turn a
 //! `ChatRequest` into a `Completion`, reporting `StreamDelta`s as they arrive, and fail only
@@ -15,6 +16,11 @@ pub mod capabilities;
 pub mod error;
 pub mod http;
 pub mod image_blocks;
+pub mod nous_login;
+mod nous_login_http;
+pub mod nous_login_provider;
+pub mod nous_login_refresh;
+pub mod nous_login_token;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod openai_stream;
@@ -28,6 +34,8 @@ pub mod think;
 pub mod types;
 pub mod wire;
 
+#[cfg(test)]
+mod nous_login_test_support;
 #[cfg(test)]
 pub mod recording;
 #[cfg(test)]

@@ -11,7 +11,6 @@
 //! provider can be logged. Resolution does no I/O (the environment is a function) and never
 //! reads files: loading HERMES_HOME/.env into that function is the config layer's job.
 
-use std::fmt;
 use std::time::Duration;
 
 use super::ProviderSetupError;
@@ -22,26 +21,8 @@ use super::wire::endpoint;
 use crate::config::schema::ModelConfig;
 use crate::config::schema::ProviderConfig;
 
-/// An API key. `Debug` never shows it and there is no `Display`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Self(value.into())
-    }
-
-    /// The key itself, for the request header only.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("***")
-    }
-}
+/// An API key or login token; defined in `util` so the config layer's auth store shares it.
+pub use crate::util::secret::Secret;
 
 /// Everything needed to talk to one provider.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,10 +196,16 @@ pub fn resolve_with(
         })?
     };
 
-    let base_url = if base_override.is_empty() {
-        profile.base_url
-    } else {
-        base_override
+    // A stored Nous login comes first, as in Hermes (which has no Nous API key); its
+    // inference URL already honours NOUS_INFERENCE_BASE_URL and replaces any base URL.
+    let login = match profile.name {
+        "nous" if model.api_key.trim().is_empty() => (sources.login)("nous"),
+        _ => None,
+    };
+    let base_url = match login.as_ref().and_then(|l| l.inference_base_url.as_deref()) {
+        Some(url) => url,
+        None if base_override.is_empty() => profile.base_url,
+        None => base_override,
     };
     if base_url.is_empty() {
         return Err(ProviderSetupError::MissingBaseUrl {
@@ -235,7 +222,9 @@ pub fn resolve_with(
         })?,
     };
 
-    let api_key = if model.api_key.trim().is_empty() {
+    let api_key = if let Some(login) = &login {
+        Some(login.access.expose().to_string())
+    } else if model.api_key.trim().is_empty() {
         profile.key_vars.iter().find_map(|var| lookup(var))
     } else {
         Some(model.api_key.trim().to_string())

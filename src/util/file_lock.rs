@@ -1,6 +1,7 @@
 //! An exclusive advisory lock (`flock`) on a lock file, polled until a deadline and released
 //! on drop. Used so two sessions (or two threads) never interleave read-modify-write cycles
-//! on the memory files.
+//! on the memory files or on `auth.json` (whose lock file is shared with Python Hermes,
+//! which takes the same `flock`).
 //!
 //! What it does not do: lock the data file itself (that is replaced by rename, which would
 //! drop the lock), or protect against writers that do not take the lock. Invariants: `flock`
