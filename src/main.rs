@@ -225,7 +225,14 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
 fn config_command(home: &HermesHome, action: ConfigAction) -> anyhow::Result<i32> {
     let mut stdout = std::io::stdout();
     match action {
-        ConfigAction::Show => write!(stdout, "{}", hermes::config::view::config_show(home)?)?,
+        ConfigAction::Show => {
+            write!(stdout, "{}", hermes::config::view::config_show(home)?)?;
+            // Provider names are checked here: the config layer does not know providers.
+            let loaded = hermes::config::load::load(home);
+            for warning in hermes::providers::config_check::provider_warnings(&loaded) {
+                writeln!(stdout, "# warning: {warning}")?;
+            }
+        }
         ConfigAction::Get { key } => {
             writeln!(stdout, "{}", hermes::config::view::config_get(home, &key)?)?
         }

@@ -114,6 +114,8 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.mcp_servers = super::mcp_servers::parse_mcp_servers(text, &raw, path, w);
             super::hermes_names::apply(text, &raw, path, config, w);
             warn_unsupported(text, path, config, w);
+            config.provider_endpoints =
+                super::schema_providers::parse_provider_endpoints(text, &raw, path, w);
         }
         _ => loaded.warnings.push(ConfigWarning::new(
             path,

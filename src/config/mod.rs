@@ -17,6 +17,7 @@ mod mcp_servers;
 pub mod schema;
 mod schema_mcp;
 mod schema_memory;
+mod schema_providers;
 mod schema_vision;
 mod schema_voice;
 pub mod used_keys;

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 pub use super::schema_mcp::*;
 pub use super::schema_memory::*;
+pub use super::schema_providers::*;
 pub use super::schema_vision::*;
 pub use super::schema_voice::*;
 
@@ -49,6 +50,9 @@ pub struct Config {
     /// warning (see `config::mcp_servers`).
     #[serde(skip)]
     pub mcp_servers: Vec<NamedMcpServer>,
+    /// `providers:`, `custom_providers:` and `bedrock.region` (see `config::schema_providers`).
+    #[serde(skip)]
+    pub provider_endpoints: ProviderEndpoints,
 }
 
 /// `file_read_max_chars`: the most `read_file` returns without offset/limit. hermes counts

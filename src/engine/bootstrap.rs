@@ -100,7 +100,11 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let model_config = apply_overrides(&config.model, &options.overrides);
     let client = crate::providers::http::build_client()?;
     let logins = LoginSources::load(options.home, &options.env.as_fn(), client.clone());
-    let endpoint = resolve_endpoint(&model_config, config, options.env, &client, &logins)?;
+    let origin = match options.overrides.provider {
+        Some(_) => "--provider",
+        None => "model.provider",
+    };
+    let endpoint = resolve_endpoint(&model_config, origin, config, options.env, &client, &logins)?;
     let cwd = resolve_cwd(&config.terminal.cwd, &options.launch_dir)?;
     let mut notices = Vec::new();
     let store = open_store(options.home, &mut notices);
@@ -332,13 +336,17 @@ fn auxiliary_endpoint(
         return None;
     }
     let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
+    // Hermes's `auto` and `main` for a side task mean the main provider.
+    let inherits = |p: &str| matches!(p.trim().to_ascii_lowercase().as_str(), "auto" | "main");
     let overrides = ModelOverrides {
         model: non_empty(&aux.model),
-        provider: non_empty(&aux.provider),
+        provider: non_empty(&aux.provider).filter(|p| !inherits(p)),
         base_url: non_empty(&aux.base_url),
     };
+    let origin = format!("{name}.provider");
     match resolve_endpoint(
         &apply_overrides(main, &overrides),
+        &origin,
         config,
         env,
         client,
@@ -411,21 +419,29 @@ fn apply_overrides(model: &ModelConfig, overrides: &ModelOverrides) -> ModelConf
     model
 }
 
+/// `origin` says where the provider name came from, for errors.
 fn resolve_endpoint(
     model: &ModelConfig,
+    origin: &str,
     config: &Config,
     env: &EnvLookup,
     client: &reqwest::Client,
     logins: &LoginSources,
 ) -> Result<ModelEndpoint, ProviderSetupError> {
     let lookup = env.as_fn();
+    let request = registry::ProviderRequest {
+        model,
+        provider: &config.provider,
+        endpoints: &config.provider_endpoints,
+        origin,
+    };
     let login = |provider: &str| logins.stored_login(provider);
     let sources = CredentialSources {
         env: &lookup,
         login: &login,
         active_login: logins.active_login(),
     };
-    let mut resolved = registry::resolve_with(model, &config.provider, &sources)?;
+    let mut resolved = registry::resolve_request(&request, &sources)?;
     resolved.prompt_cache_ttl =
         crate::providers::prompt_cache::CacheTtl::from_config(&config.prompt_caching.cache_ttl);
     Ok(ModelEndpoint {
@@ -485,7 +501,7 @@ impl ModelSwitcher for ConfigSwitcher {
         let model = apply_overrides(&self.base, &overrides);
         // Re-read so a login made (or refreshed) since the session started is used.
         let logins = LoginSources::load(&self.home, &self.env.as_fn(), self.client.clone());
-        resolve_endpoint(&model, &self.config, &self.env, &self.client, &logins)
+        resolve_endpoint(&model, "/model", &self.config, &self.env, &self.client, &logins)
             .map_err(|e| e.to_string())
     }
 }

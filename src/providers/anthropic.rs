@@ -1,5 +1,6 @@
-//! Anthropic Messages API (`POST {base}/v1/messages`, `x-api-key`,
-//! `anthropic-version: 2023-06-01`), streaming.
+//! Anthropic Messages API (`POST {base}/v1/messages`, `x-api-key` or — for endpoints that
+//! want it, e.g. MiniMax — `Authorization: Bearer`, `anthropic-version: 2023-06-01`),
+//! streaming.
 //!
 //! History conversion: the system prompt becomes a top-level `system` text block; assistant
 //! tool calls become `tool_use` blocks; tool results become `tool_result` blocks in a `user`
@@ -44,6 +45,7 @@ use super::image_blocks;
 use super::prompt_cache;
 use super::prompt_cache::CacheTtl;
 use super::prompt_cache::Layout;
+use super::registry::AuthScheme;
 use super::registry::ResolvedProvider;
 use super::registry::Secret;
 use super::retry;
@@ -62,6 +64,8 @@ pub struct AnthropicMessages {
     target: String,
     api_key: Option<Secret>,
     cache_ttl: CacheTtl,
+    auth: AuthScheme,
+    extra_headers: Vec<(String, Secret)>,
     idle: Duration,
     retry: RetryPolicy,
 }
@@ -76,6 +80,8 @@ impl AnthropicMessages {
             target: http::target_of(&resolved.endpoint),
             api_key: resolved.api_key.clone(),
             cache_ttl: resolved.prompt_cache_ttl,
+            auth: resolved.auth,
+            extra_headers: resolved.headers.clone(),
             idle: resolved.stream_idle_timeout,
             retry: resolved.retry,
         }
@@ -92,8 +98,13 @@ impl AnthropicMessages {
             .post(&self.endpoint)
             .header("anthropic-version", ANTHROPIC_VERSION)
             .json(body);
-        if let Some(key) = &self.api_key {
-            req = req.header("x-api-key", key.expose());
+        req = match (&self.api_key, self.auth) {
+            (Some(key), AuthScheme::XApiKey) => req.header("x-api-key", key.expose()),
+            (Some(key), AuthScheme::Bearer) => req.bearer_auth(key.expose()),
+            (None, _) => req,
+        };
+        for (name, value) in &self.extra_headers {
+            req = req.header(name.as_str(), value.expose());
         }
         let resp = http::send(req, &self.target, self.idle, cancel).await?;
         let bytes = http::body_stream(resp, &self.target);

@@ -66,7 +66,7 @@ impl ProviderError {
 }
 
 /// Why a provider could not be set up from the configuration (before any request is made).
-/// Messages say what to change and where; they never contain a key.
+/// Messages are one line, say what to change and where, and never contain a key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProviderSetupError {
     #[error(
@@ -74,15 +74,45 @@ pub enum ProviderSetupError {
     )]
     MissingKey { provider: String, env_var: String },
     #[error(
-        "no model provider configured: set model.provider (and model.base_url for a local server) in config.yaml, or put one of OPENROUTER_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, NOUS_API_KEY in HERMES_HOME/.env (default ~/.hermes/.env)"
+        "no model provider configured: set model.provider (and model.base_url for a local server) in config.yaml, or put a provider's key (OPENROUTER_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, DEEPSEEK_API_KEY, …) in HERMES_HOME/.env (default ~/.hermes/.env)"
     )]
     NoProvider,
-    #[error("unknown provider `{name}` in model.provider; valid providers: {valid}")]
-    UnknownProvider { name: String, valid: String },
+    #[error(
+        "unknown provider `{name}` in {origin}{}; known providers: {valid}, or a name under `providers:` in config.yaml",
+        did_you_mean(suggestion)
+    )]
+    UnknownProvider {
+        name: String,
+        /// Where the name came from (`model.provider`, `--provider`, …).
+        origin: String,
+        suggestion: Option<String>,
+        valid: String,
+    },
+    /// A provider Hermes has that needs something hermes does not do (an account login, a
+    /// helper program).
+    #[error("provider `{provider}` ({origin}) {why}; use {instead}")]
+    Unsupported {
+        provider: String,
+        origin: String,
+        why: String,
+        instead: String,
+    },
+    #[error(
+        "provider `{provider}` needs a login: run `hermes login {provider}` (or set NOUS_API_KEY in HERMES_HOME/.env)"
+    )]
+    NeedsLogin { provider: String },
+    #[error(
+        "provider `{provider}` is disabled in config.yaml (providers.{provider}.enabled: false)"
+    )]
+    Disabled { provider: String },
     #[error(
         "provider `{provider}` needs model.base_url (e.g. http://127.0.0.1:8080/v1 for llama-server, http://127.0.0.1:11434/v1 for Ollama)"
     )]
     MissingBaseUrl { provider: String },
+    #[error(
+        "provider `{provider}` has no default endpoint: set model.base_url in config.yaml or {env_var} in HERMES_HOME/.env"
+    )]
+    MissingEndpoint { provider: String, env_var: String },
     #[error("invalid model.base_url `{url}`: {reason}")]
     InvalidBaseUrl { url: String, reason: String },
     #[error(
@@ -91,4 +121,11 @@ pub enum ProviderSetupError {
     UnknownApiMode { mode: String },
     #[error("could not build the HTTP client: {message}")]
     HttpClient { message: String },
+}
+
+fn did_you_mean(suggestion: &Option<String>) -> String {
+    match suggestion {
+        Some(name) => format!(" (did you mean `{name}`?)"),
+        None => String::new(),
+    }
 }

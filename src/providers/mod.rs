@@ -1,6 +1,7 @@
 //! LLM providers: the `Provider` trait, the wire formats (OpenAI chat completions, Anthropic
 //! Messages, OpenAI Responses, AWS Bedrock Converse), SSE parsing, retries with backoff and the
-//! idle watchdog, the registry of provider profiles, and the Nous Portal device-code login with
+//! idle watchdog, the registry of provider profiles (every provider of Python Hermes 0.19,
+//! `auto`, the user's own `providers:` entries), and the Nous Portal device-code login with
 //! its token refresh (`nous_login*`).
 //!
 //! Providers know nothing about tools' behaviour, sessions or the UI. They turn a
@@ -12,7 +13,10 @@ pub mod anthropic_stream;
 pub mod aws_auth;
 pub mod bedrock;
 pub mod bedrock_stream;
+mod auto_detect;
 pub mod capabilities;
+pub mod config_check;
+mod endpoint_rules;
 pub mod error;
 pub mod http;
 pub mod image_blocks;
@@ -26,12 +30,16 @@ pub mod openai_responses;
 pub mod openai_stream;
 pub mod output;
 pub mod prompt_cache;
+mod profiles;
 pub mod registry;
 pub mod responses_stream;
+mod resolve_build;
 pub mod retry;
+mod select;
 pub mod sse;
 pub mod think;
 pub mod types;
+mod unsupported;
 pub mod wire;
 
 #[cfg(test)]
@@ -45,11 +53,14 @@ mod test_server;
 
 pub use error::ProviderError;
 pub use error::ProviderSetupError;
+pub use registry::AuthScheme;
 pub use registry::CredentialSources;
+pub use registry::ProviderRequest;
 pub use registry::ResolvedProvider;
 pub use registry::Secret;
 pub use registry::StoredLogin;
 pub use registry::resolve;
+pub use registry::resolve_request;
 pub use registry::resolve_with;
 pub use types::*;
 pub use wire::ApiMode;

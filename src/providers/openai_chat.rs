@@ -56,8 +56,6 @@ const MAX_BODY: usize = 32 * 1024 * 1024;
 /// A non-streaming request waits for its response head `idle * factor`, at least the minimum.
 const NON_STREAMING_WAIT_FACTOR: u32 = 5;
 const NON_STREAMING_MIN_WAIT: Duration = Duration::from_secs(300);
-/// Sent to OpenRouter so requests are attributed to hermes.
-const OPENROUTER_REFERER: &str = "https://github.com/NousResearch/hermes-agent";
 
 /// Whether the request asks for a streamed answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +72,8 @@ pub struct OpenAiChat {
     target: String,
     api_key: Option<Secret>,
     cache_ttl: CacheTtl,
-    extra_headers: Vec<(&'static str, &'static str)>,
+    /// The profile's and the user's extra headers (see `ResolvedProvider::headers`).
+    extra_headers: Vec<(String, Secret)>,
     idle: Duration,
     retry: RetryPolicy,
     /// Set once the server rejected streaming; later calls go non-streaming directly.
@@ -83,11 +82,6 @@ pub struct OpenAiChat {
 
 impl OpenAiChat {
     pub fn new(resolved: &ResolvedProvider, client: reqwest::Client) -> Self {
-        let extra_headers = if resolved.name == "openrouter" {
-            vec![("HTTP-Referer", OPENROUTER_REFERER), ("X-Title", "hermes")]
-        } else {
-            Vec::new()
-        };
         Self {
             name: resolved.name.clone(),
             client,
@@ -96,7 +90,7 @@ impl OpenAiChat {
             target: http::target_of(&resolved.endpoint),
             api_key: resolved.api_key.clone(),
             cache_ttl: resolved.prompt_cache_ttl,
-            extra_headers,
+            extra_headers: resolved.headers.clone(),
             idle: resolved.stream_idle_timeout,
             retry: resolved.retry,
             non_streaming: AtomicBool::new(false),
@@ -109,7 +103,7 @@ impl OpenAiChat {
             req = req.bearer_auth(key.expose());
         }
         for (name, value) in &self.extra_headers {
-            req = req.header(*name, *value);
+            req = req.header(name.as_str(), value.expose());
         }
         req
     }

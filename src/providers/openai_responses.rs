@@ -116,6 +116,8 @@ pub struct OpenAiResponses {
     endpoint: String,
     target: String,
     api_key: Option<Secret>,
+    /// The profile's and the user's extra headers (see `ResolvedProvider::headers`).
+    extra_headers: Vec<(String, Secret)>,
     backend: Backend,
     issuer: String,
     idle: Duration,
@@ -135,6 +137,7 @@ impl OpenAiResponses {
             endpoint: resolved.endpoint.clone(),
             target: http::target_of(&resolved.endpoint),
             api_key: resolved.api_key.clone(),
+            extra_headers: resolved.headers.clone(),
             backend,
             issuer: backend.issuer(&resolved.base_url),
             idle: resolved.stream_idle_timeout,
@@ -165,6 +168,9 @@ impl OpenAiResponses {
             let mut req = self.client.post(&self.endpoint).json(&body);
             if let Some(key) = &self.api_key {
                 req = req.bearer_auth(key.expose());
+            }
+            for (name, value) in &self.extra_headers {
+                req = req.header(name.as_str(), value.expose());
             }
             let resp = http::send_raw(req, &self.target, self.idle, cancel).await?;
             if resp.status().is_success() {
