@@ -146,7 +146,7 @@ providers:
       Authorization: Bearer topsecret
 ",
     );
-    let dbg = format!("{:?}", e);
+    let dbg = format!("{e:?}");
     assert!(
         !dbg.contains("supersecret") && !dbg.contains("topsecret"),
         "{dbg}"

@@ -59,3 +59,60 @@ fn session_ids_sort_by_time_and_are_unique() {
         "{a}"
     );
 }
+
+#[test]
+fn auxiliary_auto_and_main_mean_the_main_provider() {
+    let main = ModelConfig {
+        provider: "custom".into(),
+        base_url: "http://127.0.0.1:8080/v1".into(),
+        default: "big".into(),
+        ..ModelConfig::default()
+    };
+    let env = EnvLookup::from_maps(Default::default(), Default::default());
+    let client = crate::providers::http::build_client().unwrap();
+    for provider in ["auto", "main", "Auto"] {
+        let mut config = Config::default();
+        config.auxiliary.compression = crate::config::AuxiliaryModel {
+            model: "small".into(),
+            provider: provider.into(),
+            base_url: String::new(),
+        };
+        let mut notices = Vec::new();
+        let endpoint = auxiliary_endpoint(
+            &main,
+            AuxTask::Compression,
+            &config,
+            &env,
+            &client,
+            &mut notices,
+        )
+        .unwrap_or_else(|| panic!("{provider}: {notices:?}"));
+        assert_eq!(endpoint.base_url, "http://127.0.0.1:8080/v1", "{provider}");
+        assert_eq!(endpoint.model, "small");
+    }
+}
+
+#[test]
+fn auxiliary_errors_name_the_setting() {
+    let main = ModelConfig {
+        provider: "custom".into(),
+        base_url: "http://127.0.0.1:8080/v1".into(),
+        ..ModelConfig::default()
+    };
+    let env = EnvLookup::from_maps(Default::default(), Default::default());
+    let client = crate::providers::http::build_client().unwrap();
+    let mut config = Config::default();
+    config.auxiliary.vision = crate::config::AuxiliaryModel {
+        model: "v".into(),
+        provider: "gemni".into(),
+        base_url: String::new(),
+    };
+    let mut notices = Vec::new();
+    assert!(
+        auxiliary_endpoint(&main, AuxTask::Vision, &config, &env, &client, &mut notices).is_none()
+    );
+    assert!(
+        notices[0].contains("in auxiliary.vision.provider") && notices[0].contains("`gemini`"),
+        "{notices:?}"
+    );
+}

@@ -64,7 +64,17 @@ use AuthScheme::{Bearer, XApiKey};
 
 /// Hermes 0.19's API-key profiles: id, endpoint with the default base URL, base-URL
 /// variable, key variables in Hermes's order, wire format, auth header.
-const API_KEY_PROFILES: &[(&str, &str, &str, &[&str], ApiMode, AuthScheme)] = &[
+/// id, endpoint, base-URL variable, key variables, wire format, auth header.
+type ProfileCase = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    ApiMode,
+    AuthScheme,
+);
+
+const API_KEY_PROFILES: &[ProfileCase] = &[
     (
         "openrouter",
         "https://openrouter.ai/api/v1/chat/completions",
@@ -681,10 +691,7 @@ fn bedrock_needs_no_key_and_builds_the_regional_url() {
         r.base_url,
         "https://bedrock-runtime.us-east-1.amazonaws.com"
     );
-    assert_eq!(
-        (r.api_mode, r.api_key.clone()),
-        (ApiMode::BedrockConverse, None)
-    );
+    assert_eq!((r.api_mode, r.api_key), (ApiMode::BedrockConverse, None));
     let r = resolve_env(&model("aws", ""), &[("AWS_DEFAULT_REGION", "ap-south-1")]).unwrap();
     assert_eq!(
         r.base_url,
