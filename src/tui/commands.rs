@@ -198,8 +198,9 @@ fn model(app: &mut App, args: &str) {
         });
         return;
     }
-    const PROVIDERS: [&str; 9] = [
+    const PROVIDERS: [&str; 10] = [
         "openrouter",
+        "openai-api",
         "openai",
         "anthropic",
         "nous",

@@ -205,7 +205,10 @@ fn hosted_defaults() {
         hosted_base_url("openrouter"),
         Some("https://openrouter.ai/api/v1")
     );
-    assert_eq!(hosted_base_url("openai"), Some("https://api.openai.com/v1"));
+    assert_eq!(
+        hosted_base_url("openai-api"),
+        Some("https://api.openai.com/v1")
+    );
     assert_eq!(
         hosted_base_url("anthropic"),
         Some("https://api.anthropic.com/v1")

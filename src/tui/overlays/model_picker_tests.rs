@@ -9,7 +9,7 @@ fn info() -> SessionInfo {
     SessionInfo {
         session_id: "s".into(),
         model: "gpt-4.1".into(),
-        provider: "openai".into(),
+        provider: "openai-api".into(),
         base_url: "https://api.openai.com/v1".into(),
         cwd: "/w".into(),
         tools: Vec::new(),
@@ -35,7 +35,7 @@ fn lists_current_model_and_providers_with_keys() {
     let labels: Vec<&str> = picker.entries().iter().map(|e| e.label.as_str()).collect();
     assert_eq!(
         labels,
-        ["gpt-4.1 (openai)", "anthropic/claude-sonnet-4 (OpenRouter)"],
+        ["gpt-4.1 (openai-api)", "anthropic/claude-sonnet-4 (OpenRouter)"],
         "the current model is first; openai's default is not repeated; no key, no entry"
     );
 }

@@ -58,7 +58,7 @@ fn hosted_flow_key_then_model_then_test() {
     assert_eq!(o.step(), &Step::Model);
     let action = press(&mut o, KeyCode::Enter);
     let expected = ProviderChoice {
-        provider: "openai".into(),
+        provider: "openai-api".into(),
         base_url: None,
         api_key: Some("sk-test-1234".into()),
         api_key_env: Some("OPENAI_API_KEY"),

@@ -39,7 +39,7 @@ pub const HOSTED: [Hosted; 4] = [
         default_model: "anthropic/claude-sonnet-4",
     },
     Hosted {
-        id: "openai",
+        id: "openai-api",
         label: "OpenAI",
         blurb: "GPT models",
         base_url: "https://api.openai.com/v1",
@@ -78,7 +78,8 @@ pub fn hosted_base_url(provider: &str) -> Option<&'static str> {
 /// The provider the user picked and tested.
 #[derive(Clone, PartialEq, Eq)]
 pub struct ProviderChoice {
-    /// `openrouter`, `openai`, `anthropic`, `nous` or `custom`.
+    /// `openrouter`, `openai-api`, `anthropic`, `nous` or `custom` (Hermes's ids, so Python Hermes
+    /// reads the saved choice too).
     pub provider: String,
     /// Set for custom and local servers; hosted providers use their default.
     pub base_url: Option<String>,
