@@ -72,14 +72,15 @@ impl Default for FileReadLimit {
 pub struct ModelConfig {
     /// Model id, e.g. `anthropic/claude-sonnet-4` (OpenRouter) or `qwen2.5:7b` (Ollama).
     pub default: String,
-    /// Provider profile: `openrouter`, `openai`, `anthropic`, `nous`, `custom`. Empty means
-    /// "infer from base_url / available keys".
+    /// A provider of Hermes (`openrouter`, `anthropic`, `deepseek`, …, see docs/providers.md),
+    /// a name under `providers:`, or `auto`/empty: infer from base_url and the keys present.
     pub provider: String,
     /// Endpoint base URL; overrides the profile's.
     pub base_url: String,
     /// API key; prefer the provider's variable in `.env`.
     pub api_key: String,
-    /// `chat_completions` or `anthropic_messages`; empty means infer.
+    /// `chat_completions`, `anthropic_messages`, `codex_responses` or `bedrock_converse`;
+    /// empty means infer.
     pub api_mode: String,
     /// Context window in tokens; 0 means "use the profile's default".
     pub context_length: u64,

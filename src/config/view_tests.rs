@@ -99,3 +99,13 @@ mcp_servers:
         "npx"
     );
 }
+
+#[test]
+fn show_does_not_call_the_provider_sections_unused() {
+    let (_d, home) = home_with(Some(
+        "providers:\n  p:\n    base_url: http://h/v1\n    api_key: sk-inline-000000\ncustom_providers: []\nbedrock:\n  region: eu-west-1\nhoncho: {}\n",
+    ));
+    let out = config_show(&home).unwrap();
+    assert!(out.contains("not used by hermes yet: honcho\n"), "{out}");
+    assert!(!out.contains("sk-inline"), "{out}");
+}

@@ -35,7 +35,10 @@ fn lists_current_model_and_providers_with_keys() {
     let labels: Vec<&str> = picker.entries().iter().map(|e| e.label.as_str()).collect();
     assert_eq!(
         labels,
-        ["gpt-4.1 (openai-api)", "anthropic/claude-sonnet-4 (OpenRouter)"],
+        [
+            "gpt-4.1 (openai-api)",
+            "anthropic/claude-sonnet-4 (OpenRouter)"
+        ],
         "the current model is first; openai's default is not repeated; no key, no entry"
     );
 }
