@@ -19,6 +19,8 @@ const READ_RAW: &[&str] = &[
     // Named endpoints for `model.provider` (providers::registry).
     "providers",
     "custom_providers",
+    // The Bedrock region (config::schema_providers).
+    "bedrock.region",
     // Skills the loader leaves out (skills::catalog).
     "skills.disabled",
 ];

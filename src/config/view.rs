@@ -15,9 +15,6 @@ use super::load::{LoadedConfig, load};
 use super::schema::NamedMcpServer;
 use crate::util::redact::{MASK, redact};
 
-/// Top-level keys read outside the typed sections (`mcp_servers`, the provider endpoints).
-const READ_ELSEWHERE: &[&str] = &["mcp_servers", "providers", "custom_providers", "bedrock"];
-
 /// The effective configuration as YAML with secrets masked, plus where it came from and
 /// which secrets are set (names only).
 pub fn config_show(home: &HermesHome) -> Result<String, ConfigError> {
