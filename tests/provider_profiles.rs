@@ -7,9 +7,10 @@
 //! `providers:` / `custom_providers:` entries, and the one-line errors for providers hermes
 //! cannot use.
 //!
-//! The environment is cleared for every run, so keys of the machine running the tests never
-//! take part. Profiles on the Responses or Bedrock formats (openai-api and xai by default,
-//! bedrock) are not here; see docs/providers.md.
+//! The Responses-format profiles (xai; openai-api, OpenCode Zen's GPT models and Azure
+//! Foundry's GPT-5 deployments) and Bedrock (SigV4-signed Converse) are here too. The
+//! environment is cleared for every run, so keys of the machine running the tests never take
+//! part.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -250,7 +251,61 @@ wire_tests! {
     novita => chat("novita", "NOVITA_BASE_URL", "NOVITA_API_KEY");
     upstage => chat("upstage", "UPSTAGE_BASE_URL", "UPSTAGE_API_KEY");
     nous_with_an_api_key => chat("nous", "NOUS_INFERENCE_BASE_URL", "NOUS_API_KEY");
+    xai_on_responses => Case {
+        path: "/v1/responses",
+        ..chat("xai", "XAI_BASE_URL", "XAI_API_KEY")
+    };
+    openai_api_on_responses => Case {
+        model_extra: "  api_mode: codex_responses\n",
+        path: "/v1/responses",
+        ..chat("openai-api", "OPENAI_BASE_URL", "OPENAI_API_KEY")
+    };
+    opencode_zen_gpt_model => Case {
+        model: "gpt-5.4",
+        path: "/v1/responses",
+        ..chat("opencode-zen", "OPENCODE_ZEN_BASE_URL", "OPENCODE_ZEN_API_KEY")
+    };
+    azure_foundry_gpt5_deployment => Case {
+        model: "gpt-5.4",
+        path: "/v1/responses",
+        ..chat("azure-foundry", "AZURE_FOUNDRY_BASE_URL", "AZURE_FOUNDRY_API_KEY")
+    };
     custom_with_its_key => chat("custom", "CUSTOM_BASE_URL", "CUSTOM_API_KEY");
+}
+
+/// Bedrock: no key in hermes's config; AWS's variables sign the request (SigV4).
+async fn check_bedrock(provider: &str) {
+    let server = ScriptedServer::start([Response::text(["ok"])]).await;
+    let config = format!("model:\n  provider: {provider}\n  default: amazon.nova-pro-v1\n");
+    let root = server.root_url();
+    let env = [
+        ("BEDROCK_BASE_URL", root.as_str()),
+        ("AWS_ACCESS_KEY_ID", "AKIATEST"),
+        ("AWS_SECRET_ACCESS_KEY", "test-secret-key"),
+        ("AWS_REGION", "us-west-2"),
+    ];
+    let out = run(&config, &env, &server).await;
+    assert_eq!(out.code, 0, "{provider}: stderr: {}", out.stderr);
+    assert_eq!(out.stdout, "ok\n");
+    let req = &out.requests[0];
+    assert_eq!(req.path, "/model/amazon.nova-pro-v1/converse-stream");
+    let auth = req.header("authorization").unwrap_or_default();
+    assert!(
+        auth.starts_with("AWS4-HMAC-SHA256 Credential=AKIATEST/"),
+        "{auth}"
+    );
+    assert!(auth.contains("/us-west-2/bedrock/aws4_request"), "{auth}");
+    assert!(!auth.contains("test-secret-key"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bedrock_signs_with_aws_credentials() {
+    check_bedrock("bedrock").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_picks_bedrock_from_aws_credentials() {
+    check_bedrock("auto").await;
 }
 
 /// `provider: auto` (Hermes's default) picks from the keys present; today's hermes said

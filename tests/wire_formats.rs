@@ -559,7 +559,8 @@ async fn one_shot_runs_of_the_binary_in_each_format() {
                     "model:\n  provider: custom\n  base_url: {}\n  api_mode: codex_responses\n  default: gpt-wire\n",
                     server.base_url()
                 ),
-                format!("OPENAI_API_KEY={RESPONSES_KEY}\n"),
+                // A custom endpoint gets its own key; an OpenAI key never goes to it.
+                format!("CUSTOM_API_KEY={RESPONSES_KEY}\n"),
             ),
             Format::Bedrock => (
                 format!(

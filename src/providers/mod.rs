@@ -10,10 +10,10 @@
 
 pub mod anthropic;
 pub mod anthropic_stream;
+mod auto_detect;
 pub mod aws_auth;
 pub mod bedrock;
 pub mod bedrock_stream;
-mod auto_detect;
 pub mod capabilities;
 pub mod config_check;
 mod endpoint_rules;
@@ -32,8 +32,8 @@ pub mod output;
 mod profiles;
 pub mod prompt_cache;
 pub mod registry;
-pub mod responses_stream;
 mod resolve_build;
+pub mod responses_stream;
 pub mod retry;
 mod select;
 pub mod sse;

@@ -18,8 +18,8 @@
 use std::time::Duration;
 
 use super::ProviderSetupError;
-use super::aws_auth::AwsEnv;
 use super::auto_detect;
+use super::aws_auth::AwsEnv;
 use super::endpoint_rules as rules;
 use super::profiles;
 use super::profiles::Profile;

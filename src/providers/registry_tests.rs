@@ -897,9 +897,13 @@ fn anthropic_format_from_suffix_or_api_mode() {
             mode: "grpc".into()
         }
     );
-    // A stale `codex_responses` on a plain local endpoint is dropped, as Hermes does.
+    // An explicit Responses mode on a custom endpoint is kept (Hermes drops it).
     m.api_mode = "codex_responses".into();
-    assert_eq!(resolve_env(&m, &[]).unwrap().api_mode, Chat);
+    let r = resolve_env(&m, &[]).unwrap();
+    assert_eq!(
+        (r.api_mode, r.endpoint.as_str()),
+        (Responses, "http://127.0.0.1:9000/v1/responses")
+    );
     // The minimax profile on its OpenAI-compatible URL speaks chat completions.
     let r = resolve_env(
         &model("minimax", "https://api.minimax.io/v1"),
@@ -955,7 +959,10 @@ fn debug_never_shows_keys_or_header_values() {
     let r = resolve_named(&model("p", ""), &endpoints, &[]).unwrap();
     assert_eq!(header(&r, "X-Token"), Some("hdr-secret"));
     let dbg = format!("{r:?}");
-    assert!(!dbg.contains("secret"), "{dbg}");
+    assert!(
+        !dbg.contains("inline-secret") && !dbg.contains("hdr-secret"),
+        "{dbg}"
+    );
     assert!(dbg.contains("***") && dbg.contains("X-Token"), "{dbg}");
 }
 

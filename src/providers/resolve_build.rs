@@ -183,14 +183,9 @@ fn wire_mode(
             _ if rules::azure_wants_responses(&model.default) => ApiMode::CodexResponses,
             mode => mode,
         },
-        // Hermes drops a persisted `codex_responses` on a plain custom endpoint that is not
-        // OpenAI's: its `/model` leaves stale modes behind when switching.
+        // An explicit mode wins, also `codex_responses` on a custom endpoint (Hermes drops
+        // that one there, against stale values its `/model` leaves behind).
         ModeRule::FromUrl => match configured {
-            Some(ApiMode::CodexResponses)
-                if profile.id == "custom" && detected != Some(ApiMode::CodexResponses) =>
-            {
-                detected.unwrap_or(ApiMode::ChatCompletions)
-            }
             Some(mode) => mode,
             None => detected.unwrap_or(ApiMode::ChatCompletions),
         },
