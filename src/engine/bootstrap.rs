@@ -501,8 +501,15 @@ impl ModelSwitcher for ConfigSwitcher {
         let model = apply_overrides(&self.base, &overrides);
         // Re-read so a login made (or refreshed) since the session started is used.
         let logins = LoginSources::load(&self.home, &self.env.as_fn(), self.client.clone());
-        resolve_endpoint(&model, "/model", &self.config, &self.env, &self.client, &logins)
-            .map_err(|e| e.to_string())
+        resolve_endpoint(
+            &model,
+            "/model",
+            &self.config,
+            &self.env,
+            &self.client,
+            &logins,
+        )
+        .map_err(|e| e.to_string())
     }
 }
 

@@ -70,6 +70,9 @@ fn auxiliary_auto_and_main_mean_the_main_provider() {
     };
     let env = EnvLookup::from_maps(Default::default(), Default::default());
     let client = crate::providers::http::build_client().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let home = HermesHome::from_base(dir.path(), None).unwrap();
+    let logins = LoginSources::load(&home, &|_| None, client.clone());
     for provider in ["auto", "main", "Auto"] {
         let mut config = Config::default();
         config.auxiliary.compression = crate::config::AuxiliaryModel {
@@ -84,6 +87,7 @@ fn auxiliary_auto_and_main_mean_the_main_provider() {
             &config,
             &env,
             &client,
+            &logins,
             &mut notices,
         )
         .unwrap_or_else(|| panic!("{provider}: {notices:?}"));
@@ -101,6 +105,9 @@ fn auxiliary_errors_name_the_setting() {
     };
     let env = EnvLookup::from_maps(Default::default(), Default::default());
     let client = crate::providers::http::build_client().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let home = HermesHome::from_base(dir.path(), None).unwrap();
+    let logins = LoginSources::load(&home, &|_| None, client.clone());
     let mut config = Config::default();
     config.auxiliary.vision = crate::config::AuxiliaryModel {
         model: "v".into(),
@@ -109,7 +116,16 @@ fn auxiliary_errors_name_the_setting() {
     };
     let mut notices = Vec::new();
     assert!(
-        auxiliary_endpoint(&main, AuxTask::Vision, &config, &env, &client, &mut notices).is_none()
+        auxiliary_endpoint(
+            &main,
+            AuxTask::Vision,
+            &config,
+            &env,
+            &client,
+            &logins,
+            &mut notices
+        )
+        .is_none()
     );
     assert!(
         notices[0].contains("in auxiliary.vision.provider") && notices[0].contains("`gemini`"),
