@@ -24,7 +24,6 @@ use super::prompt::format_utc;
 use super::prompt::load_soul;
 use super::session::BusyInputMode;
 use super::session::ModelEndpoint;
-use super::session::ModelSwitcher;
 use super::session::SessionSpec;
 use super::session::new_session_id;
 use super::session::spawn_session;
@@ -45,14 +44,16 @@ use crate::config::HermesHome;
 use crate::config::ModelConfig;
 use crate::config::env::EnvLookup;
 use crate::knowledge::discovery::SubdirContext;
-use crate::protocol::ModelSelection;
 use crate::protocol::SessionHandle;
-use crate::providers::CredentialSources;
 use crate::providers::ProviderSetupError;
 use crate::providers::nous_login_provider::LoginSources;
-use crate::providers::registry;
 use crate::safety::YoloMode;
 use crate::tools::ToolLimits;
+
+#[path = "bootstrap_endpoint.rs"]
+mod endpoint;
+use endpoint::ConfigSwitcher;
+use endpoint::resolve_endpoint;
 
 /// Command-line overrides of `model.*` for one run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -419,47 +420,6 @@ fn apply_overrides(model: &ModelConfig, overrides: &ModelOverrides) -> ModelConf
     model
 }
 
-/// `origin` says where the provider name came from, for errors.
-fn resolve_endpoint(
-    model: &ModelConfig,
-    origin: &str,
-    config: &Config,
-    env: &EnvLookup,
-    client: &reqwest::Client,
-    logins: &LoginSources,
-) -> Result<ModelEndpoint, ProviderSetupError> {
-    let lookup = env.as_fn();
-    let request = registry::ProviderRequest {
-        model,
-        provider: &config.provider,
-        endpoints: &config.provider_endpoints,
-        origin,
-    };
-    let login = |provider: &str| logins.stored_login(provider);
-    let sources = CredentialSources {
-        env: &lookup,
-        login: &login,
-        active_login: logins.active_login(),
-    };
-    let mut resolved = registry::resolve_request(&request, &sources)?;
-    resolved.prompt_cache_ttl =
-        crate::providers::prompt_cache::CacheTtl::from_config(&config.prompt_caching.cache_ttl);
-    Ok(ModelEndpoint {
-        provider: logins.wrap(
-            &resolved,
-            crate::providers::build(&resolved, client.clone()),
-        ),
-        provider_name: resolved.name.clone(),
-        base_url: resolved.base_url.clone(),
-        model: resolved.model.clone(),
-        context_window: resolved.context_window,
-        supports_vision: crate::providers::capabilities::supports_vision(
-            model.vision,
-            &resolved.model,
-        ),
-    })
-}
-
 fn resolve_cwd(configured: &str, launch_dir: &Path) -> Result<PathBuf, StartError> {
     let configured = configured.trim();
     let path = if configured.is_empty() || configured == "." {
@@ -479,37 +439,6 @@ fn resolve_cwd(configured: &str, launch_dir: &Path) -> Result<PathBuf, StartErro
             path: path.display().to_string(),
             reason: err.to_string(),
         }),
-    }
-}
-
-/// Resolves `Op::SwitchModel` against the same config and environment the session started with.
-struct ConfigSwitcher {
-    home: HermesHome,
-    base: ModelConfig,
-    config: Config,
-    env: EnvLookup,
-    client: reqwest::Client,
-}
-
-impl ModelSwitcher for ConfigSwitcher {
-    fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String> {
-        let overrides = ModelOverrides {
-            model: Some(selection.model.clone()),
-            provider: selection.provider.clone(),
-            base_url: selection.base_url.clone(),
-        };
-        let model = apply_overrides(&self.base, &overrides);
-        // Re-read so a login made (or refreshed) since the session started is used.
-        let logins = LoginSources::load(&self.home, &self.env.as_fn(), self.client.clone());
-        resolve_endpoint(
-            &model,
-            "/model",
-            &self.config,
-            &self.env,
-            &self.client,
-            &logins,
-        )
-        .map_err(|e| e.to_string())
     }
 }
 

@@ -1,0 +1,89 @@
+//! Resolving a model endpoint from config, the environment and the stored logins — for the
+//! main model at start-up, the side tasks' models and `/model` switches — and building its
+//! provider. Part of `bootstrap`; does no network I/O.
+
+use super::ModelOverrides;
+use super::apply_overrides;
+use crate::config::Config;
+use crate::config::HermesHome;
+use crate::config::ModelConfig;
+use crate::config::env::EnvLookup;
+use crate::engine::session::ModelEndpoint;
+use crate::engine::session::ModelSwitcher;
+use crate::protocol::ModelSelection;
+use crate::providers::CredentialSources;
+use crate::providers::ProviderSetupError;
+use crate::providers::nous_login_provider::LoginSources;
+use crate::providers::registry;
+
+/// `origin` says where the provider name came from, for errors.
+pub(super) fn resolve_endpoint(
+    model: &ModelConfig,
+    origin: &str,
+    config: &Config,
+    env: &EnvLookup,
+    client: &reqwest::Client,
+    logins: &LoginSources,
+) -> Result<ModelEndpoint, ProviderSetupError> {
+    let lookup = env.as_fn();
+    let request = registry::ProviderRequest {
+        model,
+        provider: &config.provider,
+        endpoints: &config.provider_endpoints,
+        origin,
+    };
+    let login = |provider: &str| logins.stored_login(provider);
+    let sources = CredentialSources {
+        env: &lookup,
+        login: &login,
+        active_login: logins.active_login(),
+    };
+    let mut resolved = registry::resolve_request(&request, &sources)?;
+    resolved.prompt_cache_ttl =
+        crate::providers::prompt_cache::CacheTtl::from_config(&config.prompt_caching.cache_ttl);
+    Ok(ModelEndpoint {
+        provider: logins.wrap(
+            &resolved,
+            crate::providers::build(&resolved, client.clone()),
+        ),
+        provider_name: resolved.name.clone(),
+        base_url: resolved.base_url.clone(),
+        model: resolved.model.clone(),
+        context_window: resolved.context_window,
+        supports_vision: crate::providers::capabilities::supports_vision(
+            model.vision,
+            &resolved.model,
+        ),
+    })
+}
+
+/// Resolves `Op::SwitchModel` against the same config and environment the session started with.
+pub(super) struct ConfigSwitcher {
+    pub(super) home: HermesHome,
+    pub(super) base: ModelConfig,
+    pub(super) config: Config,
+    pub(super) env: EnvLookup,
+    pub(super) client: reqwest::Client,
+}
+
+impl ModelSwitcher for ConfigSwitcher {
+    fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String> {
+        let overrides = ModelOverrides {
+            model: Some(selection.model.clone()),
+            provider: selection.provider.clone(),
+            base_url: selection.base_url.clone(),
+        };
+        let model = apply_overrides(&self.base, &overrides);
+        // Re-read so a login made (or refreshed) since the session started is used.
+        let logins = LoginSources::load(&self.home, &self.env.as_fn(), self.client.clone());
+        resolve_endpoint(
+            &model,
+            "/model",
+            &self.config,
+            &self.env,
+            &self.client,
+            &logins,
+        )
+        .map_err(|e| e.to_string())
+    }
+}
