@@ -1103,3 +1103,16 @@ fn endpoint_normalisation() {
         "http://h/v1/messages"
     );
 }
+
+#[test]
+fn every_profile_key_variable_is_a_known_secret_so_its_value_is_redacted() {
+    let missing: Vec<&str> = crate::providers::profiles::PROFILES
+        .iter()
+        .flat_map(|p| p.key_vars.iter().copied())
+        .filter(|var| !crate::config::env::KNOWN_SECRET_VARS.contains(var))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "add to config::env::KNOWN_SECRET_VARS: {missing:?}"
+    );
+}
