@@ -187,7 +187,12 @@ fn next_side(side: u32, size: u64, target: u64) -> u32 {
 fn encode_jpeg(image: &RgbImage, quality: u8) -> Result<Vec<u8>, ImageError> {
     let mut bytes = Vec::new();
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, quality)
-        .encode_image(image)
+        .encode(
+            image.as_raw(),
+            image.width(),
+            image.height(),
+            image::ExtendedColorType::Rgb8,
+        )
         .map_err(|e| ImageError::Encode {
             format: "JPEG",
             detail: e.to_string(),
@@ -225,7 +230,11 @@ fn fit_within(image: RgbImage, max_side: u32) -> RgbImage {
 
 fn fit_within_rgb(image: &RgbImage, max_side: u32) -> RgbImage {
     let (width, height) = scaled_size(image.width(), image.height(), max_side);
-    image::imageops::resize(image, width, height, FILTER)
+    // Through `DynamicImage` so the resampler is the `image` crate's own compiled code, which
+    // Cargo.toml optimises in debug builds too, not an unoptimised copy monomorphised here.
+    DynamicImage::ImageRgb8(image.clone())
+        .resize_exact(width, height, FILTER)
+        .into_rgb8()
 }
 
 /// `(width, height)` scaled so the longer is `max_side` (never enlarged, never 0).

@@ -60,8 +60,19 @@ pub enum Pacing {
 
 /// How often waiting loops look at their stop flag.
 const POLL: Duration = Duration::from_millis(20);
-/// A device that delivers nothing this long is treated as failed.
-const STALL_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long a device may go silent before it is treated as failed: once it has delivered
+/// audio, gaps are callback-sized, so 3 s means it stopped; the first audio may take longer
+/// (a Bluetooth headset switching profile, a busy machine opening ALSA).
+#[derive(Debug, Clone, Copy)]
+struct StallLimits {
+    first_audio: Duration,
+    between_chunks: Duration,
+}
+
+const STALL_LIMITS: StallLimits = StallLimits {
+    first_audio: Duration::from_secs(10),
+    between_chunks: Duration::from_secs(3),
+};
 /// Samples per chunk from [`WavCapture`]: 50 ms, a typical device callback.
 const WAV_CHUNK: usize = 800;
 
@@ -234,7 +245,7 @@ pub fn record_take(
     stop: &StopSignal,
     on_level: impl FnMut(f32),
 ) -> Result<Take, AudioError> {
-    record_take_with_stall(source, settings, stop, on_level, STALL_TIMEOUT)
+    record_take_with_stall(source, settings, stop, on_level, STALL_LIMITS)
 }
 
 fn record_take_with_stall(
@@ -242,12 +253,13 @@ fn record_take_with_stall(
     settings: VadSettings,
     stop: &StopSignal,
     mut on_level: impl FnMut(f32),
-    stall: Duration,
+    limits: StallLimits,
 ) -> Result<Take, AudioError> {
     let chunks = source.start()?;
     let mut vad = Vad::new(settings);
     let mut samples = Samples::new();
     let mut last_audio = Instant::now();
+    let mut stall = limits.first_audio;
     let ended = loop {
         if stop.is_stopped() {
             break Ok(TakeEnd::Stopped);
@@ -255,6 +267,7 @@ fn record_take_with_stall(
         match chunks.recv_timeout(POLL) {
             Ok(Ok(chunk)) => {
                 last_audio = Instant::now();
+                stall = limits.between_chunks;
                 samples.extend_from_slice(&chunk);
                 let status = vad.push(&chunk);
                 on_level(vad.level());

@@ -157,7 +157,10 @@ fn a_stalled_or_failing_source_is_an_error_not_a_hang() {
         VadSettings::default(),
         &StopSignal::new(),
         |_| {},
-        Duration::from_millis(150),
+        StallLimits {
+            first_audio: Duration::from_millis(150),
+            between_chunks: Duration::from_millis(150),
+        },
     )
     .unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(1));
@@ -183,6 +186,59 @@ fn a_stalled_or_failing_source_is_an_error_not_a_hang() {
         "{err}"
     );
     assert!(failing.tx.is_none());
+}
+
+/// A source whose first audio comes late (a headset waking up), then stops after a few chunks
+/// without disconnecting.
+struct LateStarter {
+    keep_alive: Option<Sender<Chunk>>,
+}
+
+impl CaptureSource for LateStarter {
+    fn start(&mut self) -> Result<Receiver<Chunk>, AudioError> {
+        let (tx, rx) = mpsc::channel();
+        let sender = tx.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(400));
+            for _ in 0..3 {
+                let _ = sender.send(Ok(vec![0i16; 800]));
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        self.keep_alive = Some(tx);
+        Ok(rx)
+    }
+    fn stop(&mut self) {
+        self.keep_alive = None;
+    }
+    fn name(&self) -> String {
+        "sleepy headset".into()
+    }
+}
+
+#[test]
+fn the_first_audio_may_come_later_than_the_gap_allowed_between_chunks() {
+    let mut source = LateStarter { keep_alive: None };
+    let mut chunks_seen = 0;
+    let err = record_take_with_stall(
+        &mut source,
+        VadSettings::default(),
+        &StopSignal::new(),
+        |_| chunks_seen += 1,
+        StallLimits {
+            first_audio: Duration::from_secs(5),
+            between_chunks: Duration::from_millis(150),
+        },
+    )
+    .unwrap_err();
+    // It waited out the 400 ms start, took the audio, then failed on the 150 ms gap.
+    assert_eq!(chunks_seen, 3);
+    assert!(
+        err.to_string()
+            .contains("sleepy headset delivered no audio for 0.15 s"),
+        "{err}"
+    );
+    assert!(source.keep_alive.is_none(), "the source was stopped");
 }
 
 #[test]
