@@ -15,9 +15,9 @@ use std::time::Duration;
 use std::time::Instant;
 
 use async_trait::async_trait;
+use hermes::model::Role;
+use hermes::model::ToolCall;
 use hermes::protocol::ClarifyAnswer;
-use hermes::providers::Role;
-use hermes::providers::ToolCall;
 use hermes::safety::HardlineOnly;
 use hermes::store::NewSession;
 use hermes::store::SessionStore;

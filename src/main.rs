@@ -276,7 +276,7 @@ fn prepare(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<Prepared> {
         .map(ToString::to_string)
         .chain(log.warnings.iter().cloned())
         .collect();
-    hermes::providers::http::install_crypto_provider();
+    hermes::util::http::install_crypto_provider();
     Ok(Prepared {
         env,
         loaded,

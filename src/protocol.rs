@@ -35,8 +35,6 @@ pub use images::image_badge;
 pub use mcp::McpServerState;
 pub use mcp::McpServerStatus;
 pub use mcp::McpTransport;
-pub use mcp::mcp_name_part;
-pub use mcp::mcp_tool_name;
 pub use mcp::split_mcp_tool_name;
 
 pub use subagents::SpawnTreeInfo;

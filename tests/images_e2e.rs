@@ -44,7 +44,7 @@ fn pattern(width: u32, height: u32) -> image::RgbaImage {
 }
 
 fn save(dir: &std::path::Path, image: &image::DynamicImage) -> ImageAttachment {
-    hermes::clipboard::image_file::save_png(dir, image, std::time::SystemTime::now()).unwrap()
+    hermes::images::image_file::save_png(dir, image, std::time::SystemTime::now()).unwrap()
 }
 
 /// The image parts (`image_url` data URLs) of an OpenAI request's messages, decoded.
@@ -192,7 +192,7 @@ async fn a_text_only_model_gets_the_auxiliary_description_and_the_user_is_told()
             &|_: &str| None,
         )
         .unwrap();
-        hermes::providers::build(&resolved, hermes::providers::http::build_client().unwrap())
+        hermes::providers::build(&resolved, hermes::util::http::build_client().unwrap())
     };
     let mut session = support::engine::start(&main, |spec| {
         spec.endpoint.supports_vision = false;

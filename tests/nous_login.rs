@@ -298,7 +298,7 @@ async fn slow_down_makes_every_later_poll_wait_longer() {
     let ctx = RefreshContext {
         paths: hermes::config::auth_store::AuthPaths::for_home(&home, &|_| None),
         env: Default::default(),
-        client: hermes::providers::http::build_client().unwrap(),
+        client: hermes::util::http::build_client().unwrap(),
         timeout: Duration::from_secs(5),
     };
     let cancel = tokio_util::sync::CancellationToken::new();

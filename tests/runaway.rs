@@ -334,7 +334,7 @@ mod engine {
             ..ModelConfig::default()
         };
         let resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
-        let client = hermes::providers::http::build_client().unwrap();
+        let client = hermes::util::http::build_client().unwrap();
         ModelEndpoint {
             provider: hermes::providers::build(&resolved, client),
             provider_name: resolved.name.clone(),

@@ -16,17 +16,17 @@ use std::time::Instant;
 
 use hermes::config::ModelConfig;
 use hermes::config::ProviderConfig;
+use hermes::model::Message;
+use hermes::model::ToolSchema;
 use hermes::protocol::Event;
 use hermes::protocol::Op;
 use hermes::protocol::TurnOutcome;
 use hermes::providers::ChatRequest;
 use hermes::providers::Completion;
-use hermes::providers::Message;
 use hermes::providers::Provider;
 use hermes::providers::ProviderError;
 use hermes::providers::ResolvedProvider;
 use hermes::providers::StreamDelta;
-use hermes::providers::ToolSchema;
 use hermes::providers::registry;
 use serde_json::json;
 use support::RecordedRequest;
@@ -102,7 +102,7 @@ fn provider_with(
     format: Format,
     env: &HashMap<String, String>,
 ) -> Arc<dyn Provider> {
-    let client = hermes::providers::http::build_client().unwrap();
+    let client = hermes::util::http::build_client().unwrap();
     hermes::providers::build(&resolved_with(server, format, env), client)
 }
 

@@ -309,7 +309,7 @@ fn refresh_context(
     Ok(RefreshContext {
         paths: AuthPaths::for_home(home, &lookup),
         env: NousEnv::from_env(&lookup),
-        client: hermes::providers::http::build_client()?,
+        client: hermes::util::http::build_client()?,
         timeout,
     })
 }

@@ -320,7 +320,7 @@ fn test(
         .worker_threads(2)
         .enable_all()
         .build()?;
-    hermes::providers::http::install_crypto_provider();
+    hermes::util::http::install_crypto_provider();
     let probed = runtime.block_on(hermes::tools::mcp::probe::probe(
         &server.name,
         config,

@@ -51,8 +51,8 @@ pub fn spawn_attach_service(home: &HermesHome) -> hermes::protocol::AttachHandle
 pub fn attach_image_files(
     home: &HermesHome,
     paths: &[std::path::PathBuf],
-) -> Result<Vec<hermes::protocol::ImageAttachment>, hermes::clipboard::image_file::ImageError> {
-    use hermes::clipboard::image_file;
+) -> Result<Vec<hermes::protocol::ImageAttachment>, hermes::images::image_file::ImageError> {
+    use hermes::images::image_file;
     paths
         .iter()
         .map(|path| {

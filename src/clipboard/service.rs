@@ -13,11 +13,11 @@ use std::time::SystemTime;
 
 use tokio::sync::mpsc;
 
-use super::image_file;
 use super::source::ClipboardContent;
 use super::source::ClipboardEnv;
 use super::source::ClipboardError;
 use super::source::ClipboardReader;
+use crate::images::image_file;
 use crate::protocol::AttachEvent;
 use crate::protocol::AttachHandle;
 use crate::protocol::AttachRequest;

@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 
 use super::*;
-use crate::clipboard::test_images::pattern_png;
+use crate::images::test_images::pattern_png;
 
 /// A clipboard that returns the given contents in turn.
 struct ScriptedClipboard(VecDeque<Result<ClipboardContent, ClipboardError>>);

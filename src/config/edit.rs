@@ -14,8 +14,8 @@ use serde_norway::{Mapping, Value};
 use super::error::ConfigError;
 use super::home::HermesHome;
 use super::load::yaml_warning;
-use super::yaml_lines::{self, LineEditError};
 use crate::util::fs::{FileMode, atomic_write};
+use crate::util::yaml_lines::{self, LineEditError};
 
 pub(super) use super::known_keys::{ALIASES, FieldKind, KNOWN_KEYS, KnownKey, SECTIONS};
 

@@ -22,7 +22,7 @@ use serde_norway::Value;
 
 use super::error::ConfigWarning;
 use super::schema::Config;
-use super::yaml_lines;
+use crate::util::yaml_lines;
 
 /// The Hermes names read here beyond `known_keys::ALIASES` (for `config::used_keys`).
 pub(super) const READ: &[&str] = &[

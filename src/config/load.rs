@@ -16,7 +16,7 @@ use serde_norway::{Mapping, Value};
 use super::error::ConfigWarning;
 use super::home::HermesHome;
 use super::schema::Config;
-use super::yaml_lines;
+use crate::util::yaml_lines;
 
 /// The effective configuration and what was wrong with the file, if anything.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,7 +1,7 @@
 //! `hermes mcp add` / `hermes mcp remove` as library functions: add or delete one entry of
 //! `mcp_servers:` in `config.yaml`.
 //!
-//! Edits are made in the text (with `yaml_lines`' line model), keeping comments, order and
+//! Edits are made in the text (with `util::yaml_lines`' line model), keeping comments, order and
 //! every other key byte for byte: `add` appends the server block at the end of a
 //! block-style `mcp_servers:` (matching its indentation) or appends a new `mcp_servers:`
 //! section to the file; `remove` deletes the
@@ -23,8 +23,8 @@ use super::home::HermesHome;
 use super::load::yaml_warning;
 use super::mcp_servers::server_name;
 use super::schema::McpServerConfig;
-use super::yaml_lines::{self, block_end, indent_unit, newline_of, rebuild, split_lines};
-use crate::protocol::mcp_name_part;
+use crate::util::mcp_names::mcp_name_part;
+use crate::util::yaml_lines::{self, block_end, indent_unit, newline_of, rebuild, split_lines};
 
 const MAX_NAME_CHARS: usize = 64;
 

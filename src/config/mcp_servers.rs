@@ -19,8 +19,9 @@ use serde_norway::{Mapping, Value};
 
 use super::error::ConfigWarning;
 use super::schema::{McpServerConfig, NamedMcpServer};
-use super::yaml_lines;
-use crate::protocol::{mcp_name_part, mcp_tool_name};
+use crate::util::mcp_names::mcp_name_part;
+use crate::util::mcp_names::mcp_tool_name;
+use crate::util::yaml_lines;
 
 /// The keys of `mcp_servers.<name>` hermes reads (`parallel_safe` is an alias).
 pub(super) const SERVER_KEYS: &[&str] = &[

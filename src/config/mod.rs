@@ -22,7 +22,6 @@ mod schema_vision;
 mod schema_voice;
 pub mod used_keys;
 pub mod view;
-mod yaml_lines;
 
 #[cfg(test)]
 mod test_support;

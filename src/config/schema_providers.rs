@@ -17,7 +17,7 @@ use std::path::Path;
 use serde_norway::{Mapping, Value};
 
 use super::error::ConfigWarning;
-use super::yaml_lines;
+use crate::util::yaml_lines;
 
 /// `providers:`, `custom_providers:` and `bedrock:` as resolution needs them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! The image settings of `config.yaml`: `vision:` (spec-002c §2.8, Hermes's key names and
 //! defaults) and `model.vision`, whether the main model takes images. Plain data; the engine
-//! and `clipboard::embed` interpret it.
+//! and `images::embed` interpret it.
 
 use serde::Deserialize;
 use serde::Serialize;

@@ -69,7 +69,7 @@ fn auxiliary_auto_and_main_mean_the_main_provider() {
         ..ModelConfig::default()
     };
     let env = EnvLookup::from_maps(Default::default(), Default::default());
-    let client = crate::providers::http::build_client().unwrap();
+    let client = crate::util::http::build_client().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let home = HermesHome::from_base(dir.path(), None).unwrap();
     let logins = LoginSources::load(&home, &|_| None, client.clone());
@@ -104,7 +104,7 @@ fn auxiliary_errors_name_the_setting() {
         ..ModelConfig::default()
     };
     let env = EnvLookup::from_maps(Default::default(), Default::default());
-    let client = crate::providers::http::build_client().unwrap();
+    let client = crate::util::http::build_client().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let home = HermesHome::from_base(dir.path(), None).unwrap();
     let logins = LoginSources::load(&home, &|_| None, client.clone());

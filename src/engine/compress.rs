@@ -8,12 +8,12 @@
 
 use tokio_util::sync::CancellationToken;
 
+use crate::model::Message;
+use crate::model::Role;
+use crate::model::Usage;
 use crate::providers::ChatRequest;
-use crate::providers::Message;
 use crate::providers::Provider;
 use crate::providers::ProviderError;
-use crate::providers::Role;
-use crate::providers::Usage;
 
 /// Settings from `compression:` in config.yaml.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,5 +1,5 @@
 use super::*;
-use crate::providers::ToolCall;
+use crate::model::ToolCall;
 
 fn call(id: &str) -> ToolCall {
     ToolCall {

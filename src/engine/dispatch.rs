@@ -12,9 +12,9 @@ use std::time::Duration;
 use std::time::Instant;
 
 use super::events::EventSink;
+use crate::model::ToolCall;
 use crate::protocol::Event;
 use crate::protocol::ToolStatus;
-use crate::providers::ToolCall;
 use crate::safety::hooks::HookRunner;
 use crate::tools::Concurrency;
 use crate::tools::Tool;

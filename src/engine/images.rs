@@ -17,10 +17,10 @@ use std::sync::PoisonError;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::model::ImagePart;
+use crate::model::ImagePayload;
+use crate::model::Message;
 use crate::providers::ChatRequest;
-use crate::providers::ImagePart;
-use crate::providers::ImagePayload;
-use crate::providers::Message;
 use crate::providers::Provider;
 
 /// The model that describes images for models that cannot see them (`auxiliary.vision`).
@@ -34,7 +34,7 @@ pub struct Describer {
 #[derive(Clone)]
 pub struct VisionSettings {
     pub describer: Option<Describer>,
-    /// Already clamped (`clipboard::embed::clamp_embed_target`).
+    /// Already clamped (`images::embed::clamp_embed_target`).
     pub embed_target_bytes: u64,
     /// How often `vision_analyze` may embed the same image; `None`: no limit.
     pub max_embeds_per_image: Option<u64>,
@@ -53,9 +53,7 @@ impl VisionSettings {
         };
         Self {
             describer,
-            embed_target_bytes: crate::clipboard::embed::clamp_embed_target(
-                config.embed_target_bytes,
-            ),
+            embed_target_bytes: crate::images::embed::clamp_embed_target(config.embed_target_bytes),
             max_embeds_per_image: main,
             subagent_max_embeds: sub,
         }
@@ -74,7 +72,7 @@ impl Default for VisionSettings {
     fn default() -> Self {
         Self {
             describer: None,
-            embed_target_bytes: crate::clipboard::embed::DEFAULT_EMBED_TARGET_BYTES,
+            embed_target_bytes: crate::images::embed::DEFAULT_EMBED_TARGET_BYTES,
             max_embeds_per_image: None,
             subagent_max_embeds: Some(3),
         }
@@ -117,7 +115,7 @@ impl ImageState {
         {
             return Ok(found.clone());
         }
-        let payload = crate::clipboard::embed::encode_for_embed(path, target)
+        let payload = crate::images::embed::encode_for_embed(path, target)
             .map(Arc::new)
             .map_err(|e| e.to_string())?;
         self.payloads

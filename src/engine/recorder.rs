@@ -17,10 +17,10 @@ use std::sync::Mutex;
 use std::sync::PoisonError;
 
 use super::events::EventSink;
+use crate::model::Message;
+use crate::model::Usage;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
-use crate::providers::Message;
-use crate::providers::Usage;
 use crate::store::AuxTask;
 use crate::store::BillingRoute;
 use crate::store::CallTokens;

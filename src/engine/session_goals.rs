@@ -18,6 +18,7 @@ use crate::engine::goals::Step;
 use crate::engine::goals::numbered;
 use crate::engine::goals::persist::GoalWriter;
 use crate::engine::turn::TurnInput;
+use crate::model::Role;
 use crate::protocol::Event;
 use crate::protocol::GoalCommand;
 use crate::protocol::GoalProgress;
@@ -25,7 +26,6 @@ use crate::protocol::GoalStatus;
 use crate::protocol::NoticeLevel;
 use crate::protocol::PauseCause;
 use crate::protocol::TurnOutcome;
-use crate::providers::Role;
 
 /// The session's goal and the judge working on it.
 #[derive(Default)]

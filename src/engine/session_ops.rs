@@ -11,13 +11,13 @@ use super::Internal;
 use super::new_session_id;
 use crate::config::env::set_env_var_at;
 use crate::engine::host::EngineToolHost;
+use crate::model::ToolCall;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
 use crate::protocol::ModelSelection;
 use crate::protocol::NoticeLevel;
 use crate::protocol::SecretRequest;
 use crate::protocol::StatusUpdate;
-use crate::providers::ToolCall;
 use crate::safety::HardlineOnly;
 use crate::skills::invoke::missing_env;
 use crate::skills::invoke::skill_invocation;
@@ -206,7 +206,7 @@ impl Actor {
         let last_user = self
             .history
             .iter()
-            .rposition(|m| m.role == crate::providers::Role::User);
+            .rposition(|m| m.role == crate::model::Role::User);
         match last_user {
             Some(index) => {
                 let text = self.history[index].content.clone();

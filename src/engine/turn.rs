@@ -20,13 +20,13 @@ use super::dispatch::run_tool_calls;
 use super::events::EventSink;
 use super::turn_hooks;
 use super::turn_stream::StreamState;
+use crate::model::Message;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
 use crate::protocol::StatusUpdate;
 use crate::protocol::TurnOutcome;
 use crate::providers::ChatRequest;
 use crate::providers::Completion;
-use crate::providers::Message;
 use crate::providers::Provider;
 use crate::providers::ProviderError;
 use crate::tools::ToolContext;
@@ -366,7 +366,7 @@ fn append_tool_results(
             .output
             .images
             .iter()
-            .map(|path| crate::providers::ImagePart::new(path.clone()))
+            .map(|path| crate::model::ImagePart::new(path.clone()))
             .collect();
         history.push(result);
     }

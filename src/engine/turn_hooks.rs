@@ -3,7 +3,7 @@
 //! are in `dispatch`; session hooks in the session actor.
 
 use super::turn::TurnContext;
-use crate::providers::Message;
+use crate::model::Message;
 
 /// `pre_llm_call` hooks: what they print as `{"context": …}` is appended to the user message
 /// (never to the system prompt, which stays byte-stable for the provider's cache).
@@ -39,7 +39,7 @@ pub(super) fn after_reply(ctx: &TurnContext, history: &[Message], reply: &str) {
     let user_message = history
         .iter()
         .rev()
-        .find(|m| m.role == crate::providers::Role::User)
+        .find(|m| m.role == crate::model::Role::User)
         .map(|m| m.content.clone())
         .unwrap_or_default();
     let extra = serde_json::json!({

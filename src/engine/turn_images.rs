@@ -11,11 +11,11 @@ use super::events::EventSink;
 use super::images;
 use super::images::ImageState;
 use super::images::VisionSettings;
+use crate::model::ImagePart;
+use crate::model::Message;
 use crate::protocol::Event;
 use crate::protocol::ImageAttachment;
 use crate::protocol::NoticeLevel;
-use crate::providers::ImagePart;
-use crate::providers::Message;
 
 /// A user message as it arrives from a frontend.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use crate::knowledge::context_files::prepare_file;
-use crate::tools::args::resolve_path;
+use crate::util::paths::resolve_path;
 
 /// Hint files, in priority order (first match wins per directory).
 pub const HINT_FILE_NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", ".cursorrules"];

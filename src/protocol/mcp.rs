@@ -1,6 +1,7 @@
 //! The MCP part of the protocol: the state of each configured MCP server, as the engine
-//! reports it to frontends (`Event::McpStatus`), and the tool-name convention frontends use to
-//! label MCP tool cells. Plain data, like the rest of `protocol`.
+//! reports it to frontends (`Event::McpStatus`), and splitting a registered tool name into
+//! server and tool, which frontends use to label MCP tool cells (the names themselves are
+//! made by `util::mcp_names`). Plain data, like the rest of `protocol`.
 //!
 //! Invariants: `Event::McpStatus` always carries every configured server, in config order,
 //! so a frontend replaces its whole list; `tools` names exactly the tools the model is offered
@@ -8,6 +9,8 @@
 
 use serde::Deserialize;
 use serde::Serialize;
+
+use crate::util::mcp_names::mcp_name_part;
 
 /// How hermes talks to an MCP server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,38 +74,6 @@ pub struct McpServerStatus {
     pub tools: Vec<String>,
 }
 
-/// `my-api` → `my_api`: the part of a tool name that stands for a server or an MCP tool.
-/// Every character outside `[A-Za-z0-9_]` becomes `_`, so names are valid for every provider.
-pub fn mcp_name_part(raw: &str) -> String {
-    raw.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// Longest tool name providers accept (OpenAI and Anthropic: 64).
-pub const MAX_TOOL_NAME: usize = 64;
-
-/// The registered name of `tool` on `server`: `mcp_<server>_<tool>`, sanitized. A name over
-/// 64 characters keeps its first 55 and ends in `_` plus 8 hex digits of a hash of the whole,
-/// so it stays unique and providers accept it.
-pub fn mcp_tool_name(server: &str, tool: &str) -> String {
-    let full = format!("mcp_{}_{}", mcp_name_part(server), mcp_name_part(tool));
-    if full.len() <= MAX_TOOL_NAME {
-        return full;
-    }
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(full.as_bytes());
-    let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
-    // ASCII only after sanitizing, so byte slicing is safe.
-    format!("{}_{hex}", &full[..MAX_TOOL_NAME - 9])
-}
-
 /// Which server a registered tool name belongs to, and the tool's own part, given the
 /// configured servers: `mcp_filesystem_read_file` → (`filesystem`, `read_file`). The longest
 /// matching server prefix wins, so `mcp_a_b_c` picks server `a_b` over `a` when both exist.
@@ -125,6 +96,7 @@ pub fn split_mcp_tool_name<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::util::mcp_names::mcp_tool_name;
 
     fn server(name: &str) -> McpServerStatus {
         McpServerStatus {
@@ -133,22 +105,6 @@ mod tests {
             state: McpServerState::Connected,
             tools: Vec::new(),
         }
-    }
-
-    #[test]
-    fn names_are_sanitized_like_hermes() {
-        assert_eq!(
-            mcp_tool_name("filesystem", "read_file"),
-            "mcp_filesystem_read_file"
-        );
-        assert_eq!(
-            mcp_tool_name("github", "create-issue"),
-            "mcp_github_create_issue"
-        );
-        assert_eq!(
-            mcp_tool_name("my-api", "query.data"),
-            "mcp_my_api_query_data"
-        );
     }
 
     #[test]

@@ -34,10 +34,8 @@ use super::ApiMode;
 use super::ChatRequest;
 use super::Completion;
 use super::DeltaSink;
-use super::Message;
 use super::Provider;
 use super::ProviderError;
-use super::Role;
 use super::StreamDelta;
 use super::anthropic_stream::read_messages_stream;
 use super::http;
@@ -51,6 +49,8 @@ use super::registry::Secret;
 use super::retry;
 use super::retry::Failure;
 use super::retry::RetryPolicy;
+use crate::model::Message;
+use crate::model::Role;
 
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 /// `max_tokens` is mandatory for this API; used when the config sets none.

@@ -17,11 +17,11 @@ use tokio_util::sync::CancellationToken;
 use super::Completion;
 use super::DeltaSink;
 use super::ProviderError;
-use super::ToolCall;
 use super::output::Output;
 use super::retry::classify_status;
 use super::sse::SseEvents;
 use super::sse::excerpt;
+use crate::model::ToolCall;
 
 /// Reads a streaming Messages response to `message_stop` (or end of body).
 pub async fn read_messages_stream<'a, S, B>(

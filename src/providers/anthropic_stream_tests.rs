@@ -6,8 +6,8 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::model::Usage;
 use crate::providers::StreamDelta;
-use crate::providers::Usage;
 
 fn events(list: &[Value]) -> Vec<Result<Vec<u8>, ProviderError>> {
     let mut text = String::new();

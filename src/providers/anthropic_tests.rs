@@ -5,9 +5,9 @@ use super::*;
 use crate::providers::test_images::png;
 use crate::providers::test_images::with_images;
 
-use crate::providers::ImagePart;
-use crate::providers::ToolCall;
-use crate::providers::ToolSchema;
+use crate::model::ImagePart;
+use crate::model::ToolCall;
+use crate::model::ToolSchema;
 use crate::providers::prompt_cache::CacheTtl;
 
 const FIVE: Option<CacheTtl> = Some(CacheTtl::FiveMinutes);
@@ -288,10 +288,10 @@ mod network {
     use crate::config::schema::ModelConfig;
     use crate::config::schema::ProviderConfig;
     use crate::providers::StreamDelta;
-    use crate::providers::http;
     use crate::providers::registry;
     use crate::providers::test_server::Reply;
     use crate::providers::test_server::TestServer;
+    use crate::util::http;
     use pretty_assertions::assert_eq;
 
     fn sse(events: &[serde_json::Value]) -> String {

@@ -33,11 +33,8 @@ use tokio_util::sync::CancellationToken;
 use super::ChatRequest;
 use super::Completion;
 use super::DeltaSink;
-use super::ImagePart;
-use super::Message;
 use super::Provider;
 use super::ProviderError;
-use super::Role;
 use super::StreamDelta;
 use super::anthropic::tool_input;
 use super::aws_auth;
@@ -54,6 +51,9 @@ use super::registry::ResolvedProvider;
 use super::retry;
 use super::retry::Failure;
 use super::retry::RetryPolicy;
+use crate::model::ImagePart;
+use crate::model::Message;
+use crate::model::Role;
 
 /// Hermes's default `maxTokens` for Converse when the config sets none.
 pub const DEFAULT_MAX_TOKENS: u32 = 4096;

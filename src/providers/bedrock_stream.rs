@@ -26,7 +26,6 @@ use tokio_util::sync::CancellationToken;
 use super::Completion;
 use super::DeltaSink;
 use super::ProviderError;
-use super::ToolCall;
 use super::http::ErrorResponse;
 use super::output::Output;
 use super::retry::Failure;
@@ -35,6 +34,7 @@ use super::retry::mentions_context_length;
 use super::retry::redact;
 use super::sse::excerpt;
 use super::sse::watchdog;
+use crate::model::ToolCall;
 
 /// Bedrock's wordings for a prompt over the context window (Hermes's patterns, besides the
 /// generic ones `retry` knows).

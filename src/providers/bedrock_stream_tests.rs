@@ -8,8 +8,8 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::model::Usage;
 use crate::providers::StreamDelta;
-use crate::providers::Usage;
 
 fn frame(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {
     let mut message = Frame::new(payload.to_vec());

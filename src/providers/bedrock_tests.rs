@@ -2,9 +2,9 @@ use pretty_assertions::assert_eq;
 use serde_json::json;
 
 use super::*;
-use crate::providers::ImagePart;
-use crate::providers::ToolCall;
-use crate::providers::ToolSchema;
+use crate::model::ImagePart;
+use crate::model::ToolCall;
+use crate::model::ToolSchema;
 use crate::providers::test_images::png;
 use crate::providers::test_images::with_images;
 

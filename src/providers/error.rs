@@ -119,8 +119,8 @@ pub enum ProviderSetupError {
         "unknown model.api_mode `{mode}`; valid modes: chat_completions, anthropic_messages, codex_responses, bedrock_converse"
     )]
     UnknownApiMode { mode: String },
-    #[error("could not build the HTTP client: {message}")]
-    HttpClient { message: String },
+    #[error(transparent)]
+    HttpClient(#[from] crate::util::http::ClientError),
 }
 
 fn did_you_mean(suggestion: &Option<String>) -> String {

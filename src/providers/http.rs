@@ -1,7 +1,7 @@
-//! The shared HTTP client and the transport-level helpers both wire formats use: sending a
-//! request under the idle watchdog and cancellation, reading error bodies, and turning reqwest
-//! failures into typed `ProviderError`s that name the host ("connection refused to
-//! 127.0.0.1:1234").
+//! The transport-level helpers every wire format uses: sending a request under the idle
+//! watchdog and cancellation, reading error bodies, and turning reqwest failures into typed
+//! `ProviderError`s that name the host ("connection refused to 127.0.0.1:1234"). The shared
+//! client itself is built by `util::http`.
 //!
 //! There is deliberately no total request timeout: a long answer may stream for minutes. A
 //! server that stops sending is caught by the idle watchdog instead (here for the response
@@ -15,35 +15,14 @@ use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
 
 use super::ProviderError;
-use super::ProviderSetupError;
 use super::retry::Failure;
 use super::retry::classify_status;
 use super::retry::parse_retry_after;
 use super::sse::watchdog;
+use crate::util::http::root_cause;
 
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 /// Error bodies are read up to this size; the rest is irrelevant for a message.
 const ERROR_BODY_LIMIT: usize = 64 * 1024;
-
-/// Installs rustls's `ring` crypto provider as the process default. Idempotent: a provider
-/// installed earlier (by us or another crate) is kept.
-pub fn install_crypto_provider() {
-    // Err means a default is already installed, which is exactly what we want.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-}
-
-/// The client every provider shares (connection pooling, HTTP/2).
-pub fn build_client() -> Result<reqwest::Client, ProviderSetupError> {
-    install_crypto_provider();
-    reqwest::Client::builder()
-        .connect_timeout(CONNECT_TIMEOUT)
-        .tcp_keepalive(Duration::from_secs(30))
-        .user_agent(concat!("hermes/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| ProviderSetupError::HttpClient {
-            message: root_cause(&e),
-        })
-}
 
 /// `host:port` of a URL, for error messages.
 pub fn target_of(url: &str) -> String {
@@ -201,16 +180,6 @@ fn io_error_kind(err: &(dyn std::error::Error + 'static)) -> Option<std::io::Err
         current = e.source();
     }
     None
-}
-
-/// The innermost error's message: reqwest's own `Display` can include the URL, the root
-/// cause is the informative part ("Connection refused (os error 111)").
-fn root_cause(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut current = err;
-    while let Some(next) = current.source() {
-        current = next;
-    }
-    current.to_string()
 }
 
 #[cfg(test)]

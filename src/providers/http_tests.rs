@@ -5,6 +5,7 @@ use tokio_util::sync::CancellationToken;
 use super::*;
 use crate::providers::test_server::Reply;
 use crate::providers::test_server::TestServer;
+use crate::util::http::build_client;
 
 fn client() -> reqwest::Client {
     build_client().unwrap()

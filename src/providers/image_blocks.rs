@@ -12,7 +12,7 @@ use std::path::Path;
 use serde_json::Value;
 use serde_json::json;
 
-use super::ImagePart;
+use crate::model::ImagePart;
 
 /// The text part of the extra user message that carries images returned by tools on OpenAI
 /// chat completions (tool messages there can only hold text).

@@ -5,7 +5,7 @@ use pretty_assertions::assert_eq;
 use serde_json::json;
 
 use super::*;
-use crate::providers::ImagePayload;
+use crate::model::ImagePayload;
 
 fn loaded(path: &str, media_type: &str, base64: &str) -> ImagePart {
     ImagePart {

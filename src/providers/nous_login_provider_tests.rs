@@ -5,8 +5,8 @@ use serde_json::json;
 use super::*;
 use crate::config::schema::ModelConfig;
 use crate::config::schema::ProviderConfig;
+use crate::model::Message;
 use crate::providers::CredentialSources;
-use crate::providers::Message;
 use crate::providers::nous_login_test_support::home_with;
 use crate::providers::nous_login_test_support::jwt;
 use crate::providers::nous_login_test_support::nous_state;
@@ -50,7 +50,7 @@ fn setup(access: &str, portal: &str, inference: &str, active: &str) -> Setup {
     );
     let inference_url = format!("{inference}/v1");
     let env = move |k: &str| (k == "NOUS_INFERENCE_BASE_URL").then(|| inference_url.clone());
-    let sources = LoginSources::load(&home, &env, crate::providers::http::build_client().unwrap());
+    let sources = LoginSources::load(&home, &env, crate::util::http::build_client().unwrap());
     let model = ModelConfig {
         default: "Hermes-4-70B".into(),
         provider: "nous".into(),
@@ -222,7 +222,7 @@ fn the_active_login_needs_a_usable_state() {
         "active_provider": "nous",
     });
     let home = home_with(dir.path(), Some(&quarantined));
-    let client = crate::providers::http::build_client().unwrap();
+    let client = crate::util::http::build_client().unwrap();
     let sources = LoginSources::load(&home, &|_| None, client.clone());
     assert_eq!(
         sources.active_login(),

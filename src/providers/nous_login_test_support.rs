@@ -35,7 +35,7 @@ pub fn context(home: &HermesHome) -> RefreshContext {
     RefreshContext {
         paths: AuthPaths::for_home(home, &|_| None),
         env: NousEnv::default(),
-        client: super::http::build_client().unwrap(),
+        client: crate::util::http::build_client().unwrap(),
         timeout: std::time::Duration::from_secs(5),
     }
 }

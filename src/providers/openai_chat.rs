@@ -32,10 +32,8 @@ use super::ApiMode;
 use super::ChatRequest;
 use super::Completion;
 use super::DeltaSink;
-use super::Message;
 use super::Provider;
 use super::ProviderError;
-use super::Role;
 use super::StreamDelta;
 use super::http;
 use super::http::ErrorResponse;
@@ -50,6 +48,8 @@ use super::registry::Secret;
 use super::retry;
 use super::retry::Failure;
 use super::retry::RetryPolicy;
+use crate::model::Message;
+use crate::model::Role;
 
 /// Non-streaming bodies are read up to this size.
 const MAX_BODY: usize = 32 * 1024 * 1024;

@@ -7,9 +7,9 @@ use serde_json::json;
 use super::*;
 use crate::config::schema::ModelConfig;
 use crate::config::schema::ProviderConfig;
-use crate::providers::ImagePart;
-use crate::providers::ToolCall;
-use crate::providers::ToolSchema;
+use crate::model::ImagePart;
+use crate::model::ToolCall;
+use crate::model::ToolSchema;
 use crate::providers::registry;
 use crate::providers::test_images::png;
 use crate::providers::test_images::with_images;
@@ -260,7 +260,7 @@ fn provider_for(server: &TestServer, name: &str, key: Option<&str>) -> Arc<dyn P
     resolved.stream_idle_timeout = Duration::from_millis(300);
     resolved.retry.base_delay = Duration::from_millis(5);
     resolved.retry.max_delay = Duration::from_millis(20);
-    crate::providers::build(&resolved, http::build_client().unwrap())
+    crate::providers::build(&resolved, crate::util::http::build_client().unwrap())
 }
 
 use std::sync::Arc;
@@ -432,7 +432,7 @@ async fn cancellation_stops_a_stalled_stream() {
         ..ModelConfig::default()
     };
     let resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
-    let p = crate::providers::build(&resolved, http::build_client().unwrap());
+    let p = crate::providers::build(&resolved, crate::util::http::build_client().unwrap());
     let cancel = CancellationToken::new();
     let c = cancel.clone();
     tokio::spawn(async move {

@@ -34,11 +34,8 @@ use tokio_util::sync::CancellationToken;
 use super::ChatRequest;
 use super::Completion;
 use super::DeltaSink;
-use super::ImagePart;
-use super::Message;
 use super::Provider;
 use super::ProviderError;
-use super::Role;
 use super::StreamDelta;
 use super::http;
 use super::http::ErrorResponse;
@@ -51,6 +48,9 @@ use super::responses_stream::read_responses_stream;
 use super::retry;
 use super::retry::Failure;
 use super::retry::RetryPolicy;
+use crate::model::ImagePart;
+use crate::model::Message;
+use crate::model::Role;
 
 /// Non-streamed (plain JSON) answers are read up to this size.
 const MAX_BODY: usize = 32 * 1024 * 1024;

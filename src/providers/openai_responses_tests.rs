@@ -6,9 +6,9 @@ use serde_json::json;
 use super::*;
 use crate::config::schema::ModelConfig;
 use crate::config::schema::ProviderConfig;
-use crate::providers::ImagePart;
-use crate::providers::ToolCall;
-use crate::providers::ToolSchema;
+use crate::model::ImagePart;
+use crate::model::ToolCall;
+use crate::model::ToolSchema;
 use crate::providers::registry;
 use crate::providers::test_images::png;
 use crate::providers::test_images::with_images;
@@ -238,7 +238,7 @@ fn provider_for(server: &TestServer) -> Arc<dyn Provider> {
     let mut resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
     resolved.stream_idle_timeout = Duration::from_millis(500);
     resolved.retry.base_delay = Duration::from_millis(5);
-    crate::providers::build(&resolved, http::build_client().unwrap())
+    crate::providers::build(&resolved, crate::util::http::build_client().unwrap())
 }
 
 fn sse_text(text: &str) -> String {

@@ -18,12 +18,12 @@ use tokio_util::sync::CancellationToken;
 use super::Completion;
 use super::DeltaSink;
 use super::ProviderError;
-use super::ToolCall;
-use super::Usage;
 use super::output::Output;
 use super::retry::classify_status;
 use super::sse::SseEvents;
 use super::sse::excerpt;
+use crate::model::ToolCall;
+use crate::model::Usage;
 
 #[derive(Debug, Deserialize)]
 struct Chunk {

@@ -13,10 +13,10 @@ use super::Completion;
 use super::DeltaSink;
 use super::ProviderError;
 use super::StreamDelta;
-use super::ToolCall;
-use super::Usage;
 use super::think::Scrubbed;
 use super::think::ThinkScrubber;
+use crate::model::ToolCall;
+use crate::model::Usage;
 
 /// Process-wide, so generated ids stay unique across the turns of a session.
 static GENERATED_IDS: AtomicU64 = AtomicU64::new(1);

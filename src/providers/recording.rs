@@ -12,7 +12,7 @@ use super::Completion;
 use super::DeltaSink;
 use super::Provider;
 use super::ProviderError;
-use super::Usage;
+use crate::model::Usage;
 
 pub struct RecordingProvider {
     pub reply: String,

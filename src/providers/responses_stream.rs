@@ -26,12 +26,12 @@ use tokio_util::sync::CancellationToken;
 use super::Completion;
 use super::DeltaSink;
 use super::ProviderError;
-use super::ToolCall;
 use super::output::Output;
 use super::retry::mentions_context_length;
 use super::retry::redact;
 use super::sse::SseEvents;
 use super::sse::excerpt;
+use crate::model::ToolCall;
 
 /// The key Hermes stamps on stored reasoning items: the endpoint that minted them.
 pub const ISSUER_KEY: &str = "_issuer_kind";

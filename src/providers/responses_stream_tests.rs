@@ -7,8 +7,8 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::model::Usage;
 use crate::providers::StreamDelta;
-use crate::providers::Usage;
 
 const ISSUER: &str = "other:http://127.0.0.1:1/v1";
 

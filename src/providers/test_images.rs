@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use crate::providers::ImagePart;
-use crate::providers::ImagePayload;
-use crate::providers::Message;
+use crate::model::ImagePart;
+use crate::model::ImagePayload;
+use crate::model::Message;
 
 /// A PNG image part at `path` whose payload is `base64`.
 pub fn png(path: &str, base64: &str) -> ImagePart {

@@ -1,6 +1,7 @@
 //! Safety services: the shell-aware command classifier (hardline and dangerous tiers), the
 //! sensitive-path check for file writes, the approval rules, file checkpoints, shell hooks,
-//! and `HardlineOnly` for commands the user types.
+//! the `CommandPolicy` the tools ask before a side effect, and `HardlineOnly` for commands the
+//! user types.
 //!
 //! Nothing here asks the user or talks to a frontend: the engine's guard (`engine::guard`)
 //! turns these decisions into approval requests. Invariant: a hardline command is refused in
@@ -15,5 +16,7 @@ pub mod hooks;
 pub mod paths;
 pub mod policy;
 
+pub use policy::CommandPolicy;
+pub use policy::CommandVerdict;
 pub use policy::HardlineOnly;
 pub use policy::YoloMode;

@@ -1,16 +1,36 @@
-//! `HardlineOnly`: the command policy for commands the user typed themselves (`!cmd`) and for
-//! tool tests — everything runs except the hardline list, and file writes are not guarded.
+//! The `CommandPolicy` the tools ask before a side effect, and `HardlineOnly`: the policy for
+//! commands the user typed themselves (`!cmd`) and for tool tests — everything runs except
+//! the hardline list, and file writes are not guarded.
 //!
-//! The agent's own tool calls go through the engine's approval gate instead. It never
-//! prompts and remembers nothing between calls.
+//! The agent's own tool calls go through the engine's approval gate (`engine::guard`, the
+//! other implementation) instead. `HardlineOnly` never prompts and remembers nothing between
+//! calls.
 
 use std::path::Path;
 
 use async_trait::async_trait;
 
 use crate::safety::hardline;
-use crate::tools::CommandPolicy;
-use crate::tools::CommandVerdict;
+
+/// Whether a tool may do something with side effects: run a shell command, or write a file.
+/// The engine's implementation classifies, asks the user when needed (and waits), and takes
+/// the turn's file checkpoint before the first mutation it allows.
+#[async_trait]
+pub trait CommandPolicy: Send + Sync {
+    /// May `command` run in `cwd`?
+    async fn check_command(&self, command: &str, cwd: &Path) -> CommandVerdict;
+    /// May the file tool `tool` write `path` (absolute, already resolved against the cwd)?
+    async fn check_write(&self, tool: &str, path: &Path) -> CommandVerdict;
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommandVerdict {
+    Allow,
+    /// Refused; `reason` is shown to the model and the user.
+    Deny {
+        reason: String,
+    },
+}
 
 /// Whether commands run without approval (`--yolo`, `/yolo`): the protocol's `Yolo`.
 pub use crate::protocol::Yolo as YoloMode;

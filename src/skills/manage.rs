@@ -102,7 +102,7 @@ pub fn patch(
         Some(p) => (support_target(&dir, p)?, false),
     };
     let content = std::fs::read_to_string(&path).map_err(|e| SkillError::io(&path, e))?;
-    let edit = crate::tools::patch::plan(&content, old, new, mode == ReplaceMode::All)
+    let edit = crate::util::patch_plan::plan(&content, old, new, mode == ReplaceMode::All)
         .map_err(|e| SkillError::Patch(format!("{}: {e}", path.display())))?;
     if is_skill_md {
         if edit.new_content.chars().count() > MAX_SKILL_CHARS {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::providers::Role;
+use crate::model::Role;
 use crate::store::NewSession;
 use crate::store::StoredMessage;
 use crate::util::redact::Redactor;

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::process::Command;
 use std::process::Stdio;
 
-use crate::providers::Role;
+use crate::model::Role;
 use crate::store::SessionStore;
 use crate::store::StoredMessage;
 use crate::store::test_support::new_session;

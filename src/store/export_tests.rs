@@ -1,5 +1,5 @@
-use crate::providers::Message;
-use crate::providers::ToolCall;
+use crate::model::Message;
+use crate::model::ToolCall;
 use crate::store::StoreError;
 use crate::store::StoredMessage;
 use crate::store::test_support::new_session;

@@ -12,7 +12,7 @@ use rusqlite::Row;
 use rusqlite::TransactionBehavior;
 use rusqlite::params;
 
-use crate::providers::Message;
+use crate::model::Message;
 use crate::store::Result;
 use crate::store::SessionStore;
 use crate::store::StoreError;

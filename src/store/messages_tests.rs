@@ -3,8 +3,8 @@ use std::time::Instant;
 use pretty_assertions::assert_eq;
 
 use super::*;
-use crate::providers::Role;
-use crate::providers::ToolCall;
+use crate::model::Role;
+use crate::model::ToolCall;
 use crate::store::SearchRequest;
 use crate::store::test_support::append;
 use crate::store::test_support::exec;
@@ -136,8 +136,8 @@ fn image_references_round_trip_and_bad_json_reads_as_none() {
     store.create_session(&new_session("s")).unwrap();
     let mut with_images = Message::user("what is this?");
     with_images.images = vec![
-        crate::providers::ImagePart::new("/h/images/image_1.png"),
-        crate::providers::ImagePart::new("/h/images/image_2.png"),
+        crate::model::ImagePart::new("/h/images/image_1.png"),
+        crate::model::ImagePart::new("/h/images/image_2.png"),
     ];
     let id = store
         .append_message("s", &StoredMessage::from_message(&with_images))

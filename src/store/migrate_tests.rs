@@ -3,7 +3,7 @@ use std::collections::HashSet;
 use rusqlite::Connection;
 
 use super::*;
-use crate::providers::Role;
+use crate::model::Role;
 use crate::store::SearchRequest;
 use crate::store::SessionStore;
 use crate::store::StoreError;

@@ -1,6 +1,6 @@
 use pretty_assertions::assert_eq;
 
-use crate::providers::Role;
+use crate::model::Role;
 use crate::store::EndReason;
 use crate::store::NewSession;
 use crate::store::Source;

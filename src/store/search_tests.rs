@@ -1,7 +1,7 @@
 use pretty_assertions::assert_eq;
 
 use super::*;
-use crate::providers::Role;
+use crate::model::Role;
 use crate::store::NewSession;
 use crate::store::Source;
 use crate::store::test_support::append;

@@ -1,7 +1,7 @@
 use pretty_assertions::assert_eq;
 
 use super::*;
-use crate::providers::Role;
+use crate::model::Role;
 use crate::store::SearchRequest;
 use crate::store::test_support::exec;
 use crate::store::test_support::new_session;

@@ -2,7 +2,7 @@
 
 use tempfile::TempDir;
 
-use crate::providers::Role;
+use crate::model::Role;
 use crate::store::NewSession;
 use crate::store::SessionStore;
 use crate::store::Source;

@@ -1,6 +1,6 @@
 //! The session store's plain data: what callers pass in (`NewSession`, `StoredMessage`,
 //! `UsageTotals`, `ListQuery`) and what they get back (`SessionRow`, `SessionSummary`,
-//! `MessageRow`), plus the conversion between the engine's `providers::Message` and a stored
+//! `MessageRow`), plus the conversion between the engine's `model::Message` and a stored
 //! row.
 //!
 //! Nothing here touches SQLite. Invariants: tool calls are stored as OpenAI-format JSON
@@ -11,9 +11,9 @@
 use serde::Deserialize;
 use serde::Serialize;
 
-use crate::providers::Message;
-use crate::providers::Role;
-use crate::providers::ToolCall;
+use crate::model::Message;
+use crate::model::Role;
+use crate::model::ToolCall;
 
 /// Where a session came from (`sessions.source`). Subagent and tool sessions are hidden from
 /// listings and from `session_search`.
@@ -307,7 +307,7 @@ impl MessageRow {
             images: self
                 .images
                 .iter()
-                .map(|p| crate::providers::ImagePart::new(p.clone()))
+                .map(|p| crate::model::ImagePart::new(p.clone()))
                 .collect(),
             codex_reasoning_items: self.codex_reasoning_items.clone(),
         })

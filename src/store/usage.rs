@@ -17,7 +17,7 @@ use rusqlite::OptionalExtension;
 use rusqlite::TransactionBehavior;
 use rusqlite::params;
 
-use crate::providers::Usage;
+use crate::model::Usage;
 use crate::store::Result;
 use crate::store::SessionStore;
 use crate::store::StoreError;

@@ -8,7 +8,7 @@
 //! Layout: `role` (what widgets ask for), `palette` (the colour keys), `color` (parsing,
 //! colour depth), `contrast` (WCAG contrast, hue-keeping adjustment), `background`
 //! (parsing terminal background answers), `skin` (YAML schema and inheritance),
-//! `skin_derived` (colours a skin leaves unset), `skin_lines` (line numbers for notices),
+//! `skin_derived` (colours a skin leaves unset; notice lines come from `util::yaml_lines`),
 //! `render` (skin → palette for a background), `builtin` (the nine embedded skins), `skins`
 //! (catalog, load, validate, show).
 //!
@@ -24,7 +24,6 @@ mod render;
 mod role;
 mod skin;
 mod skin_derived;
-mod skin_lines;
 pub mod skins;
 
 use std::borrow::Cow;

@@ -21,9 +21,9 @@ use super::Theme;
 use super::color::parse_color;
 use super::palette::Palette;
 use super::skin_derived::derive_unset;
-use super::skin_lines::locate;
-use super::skin_lines::locate_all;
 use crate::util::lenient_yaml;
+use crate::util::yaml_lines::key_lines;
+use crate::util::yaml_lines::nearest_key_line;
 
 /// A skin's colours as written (after inheritance), before any background adaptation.
 /// Equality compares the colours, not which of them were written (`explicit`).
@@ -108,7 +108,7 @@ struct Reader<'a> {
 impl Reader<'_> {
     fn notice(&mut self, severity: Severity, path: &[&str], message: &str) {
         let key = path.join(".");
-        let text = match locate(self.text, path) {
+        let text = match nearest_key_line(self.text, path) {
             Some(line) => format!("{}:{line}: {key}: {message}", self.file),
             None => format!("{}: {key}: {message}", self.file),
         };
@@ -119,7 +119,7 @@ impl Reader<'_> {
     fn repeated(&mut self, path: &[String]) {
         let path: Vec<&str> = path.iter().map(String::as_str).collect();
         let key = path.join(".");
-        let lines = locate_all(self.text, &path);
+        let lines = key_lines(self.text, &path);
         let text = match (lines.first(), lines.last()) {
             (Some(first), Some(last)) if first != last => format!(
                 "{}:{last}: {key}: repeated (first on line {first}); the last value is used, as Hermes does",
@@ -204,7 +204,7 @@ impl Reader<'_> {
             },
             Value::Null => {
                 // `key: #FFD700` unquoted is a YAML comment, so the value comes out empty.
-                let commented = locate(self.text, path)
+                let commented = nearest_key_line(self.text, path)
                     .and_then(|line| self.text.lines().nth(line - 1))
                     .is_some_and(|l| l.contains('#'));
                 if commented {

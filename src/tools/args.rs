@@ -1,11 +1,8 @@
 //! Argument helpers shared by the tools: typed parsing of the model's JSON arguments with a
-//! readable error, lenient number/bool fields (models sometimes send `"30"` for `30`), path
-//! resolution against the call's working directory with `~` expansion, and previews.
+//! readable error, lenient number/bool fields (models sometimes send `"30"` for `30`), and
+//! previews. Paths are resolved by `util::paths::resolve_path`.
 //!
-//! Nothing here touches the filesystem except `resolve_path` reading `$HOME`.
-
-use std::path::Path;
-use std::path::PathBuf;
+//! Nothing here touches the filesystem.
 
 use serde::Deserialize;
 use serde::Deserializer;
@@ -25,22 +22,6 @@ pub fn parse<T: DeserializeOwned>(tool: &str, args: serde_json::Value) -> Result
     };
     serde_json::from_value(args)
         .map_err(|e| ToolOutput::error(format!("invalid arguments for {tool}: {e}")))
-}
-
-/// `path` relative to `cwd`, with a leading `~` or `~/` meaning the home directory.
-pub fn resolve_path(cwd: &Path, path: &str) -> PathBuf {
-    let expanded = match path.strip_prefix('~') {
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => match dirs::home_dir() {
-            Some(home) => home.join(rest.trim_start_matches('/')),
-            None => PathBuf::from(path),
-        },
-        _ => PathBuf::from(path),
-    };
-    if expanded.is_absolute() {
-        expanded
-    } else {
-        cwd.join(expanded)
-    }
 }
 
 /// `text` cut to `max_chars` characters with `…` when longer; first line only.

@@ -8,8 +8,8 @@
 use async_trait::async_trait;
 use serde::Deserialize;
 
+use crate::model::ToolSchema;
 use crate::protocol::ClarifyAnswer;
-use crate::providers::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;

@@ -1,5 +1,5 @@
 //! What a running tool may use: its working directory and limits, cancellation, the command
-//! policy, shared per-session state (background processes, the todo list), and a `ToolHost`
+//! policy (`safety::CommandPolicy`), shared per-session state (background processes, the todo list), and a `ToolHost`
 //! through which it reports progress and asks the user clarifying questions.
 
 use std::path::Path;
@@ -11,6 +11,7 @@ use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::ClarifyAnswer;
+use crate::safety::CommandPolicy;
 
 /// The engine side of a tool call: progress lines and questions for the user.
 #[async_trait]
@@ -20,26 +21,6 @@ pub trait ToolHost: Send + Sync {
     /// Ask the user; resolves when they answer, decline, or the frontend goes away
     /// (`ClarifyAnswer::Declined`).
     async fn clarify(&self, question: &str, choices: &[String]) -> ClarifyAnswer;
-}
-
-/// Whether a tool may do something with side effects: run a shell command, or write a file.
-/// The engine's implementation classifies, asks the user when needed (and waits), and takes
-/// the turn's file checkpoint before the first mutation it allows.
-#[async_trait]
-pub trait CommandPolicy: Send + Sync {
-    /// May `command` run in `cwd`?
-    async fn check_command(&self, command: &str, cwd: &Path) -> CommandVerdict;
-    /// May the file tool `tool` write `path` (absolute, already resolved against the cwd)?
-    async fn check_write(&self, tool: &str, path: &Path) -> CommandVerdict;
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CommandVerdict {
-    Allow,
-    /// Refused; `reason` is shown to the model and the user.
-    Deny {
-        reason: String,
-    },
 }
 
 /// One task for a subagent.

@@ -9,8 +9,8 @@
 use async_trait::async_trait;
 use serde::Deserialize;
 
+use crate::model::ToolSchema;
 use crate::protocol::SubagentRole;
-use crate::providers::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::DelegatedTask;
 use crate::tools::DelegationRequest;

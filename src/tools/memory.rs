@@ -22,7 +22,7 @@ use crate::knowledge::memory::MemoryStore;
 use crate::knowledge::memory::MemoryTarget;
 use crate::knowledge::memory::MemoryUpdate;
 use crate::knowledge::memory_settings::MemorySettings;
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;

@@ -21,7 +21,6 @@ pub mod registry;
 pub mod search;
 pub mod session_search;
 pub mod session_state;
-pub mod shell;
 pub mod skills;
 pub mod terminal;
 pub mod text_to_speech;
@@ -38,7 +37,7 @@ pub use session_state::SessionTools;
 
 use async_trait::async_trait;
 
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 
 /// How a tool may be scheduled alongside other calls from the same model response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -190,16 +190,6 @@ async fn refuses_bad_inputs() {
     );
 }
 
-#[test]
-fn hunk_for_a_mid_line_edit_shows_whole_lines() {
-    let edit = plan("alpha beta gamma\nnext\n", "beta", "BETA", false).unwrap();
-    assert_eq!(edit.new_content, "alpha BETA gamma\nnext\n");
-    assert_eq!(
-        edit.summary,
-        "1 replacement\n@@ line 1: -1 +1 @@\n-alpha beta gamma\n+alpha BETA gamma"
-    );
-}
-
 #[tokio::test]
 async fn a_refused_write_leaves_the_file_alone() {
     let dir = tempfile::tempdir().unwrap();

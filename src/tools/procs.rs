@@ -22,8 +22,8 @@ use tokio::sync::mpsc;
 use tokio::sync::watch;
 
 use crate::tools::output::OutputBuffer;
-use crate::tools::shell;
-use crate::tools::shell::StdinMode;
+use crate::util::process;
+use crate::util::process::StdinMode;
 
 const HEAD_BYTES: usize = 16 * 1024;
 /// Rolling output kept per process, as Hermes keeps the last 200,000 characters.
@@ -142,7 +142,7 @@ impl BackgroundProcess {
     pub fn kill(&self) -> bool {
         let running = self.is_running();
         if running {
-            shell::kill_group(self.pid);
+            process::kill_group(self.pid);
         }
         running
     }
@@ -186,7 +186,7 @@ impl ProcessRegistry {
         cwd: &Path,
         env: &[(String, String)],
     ) -> Result<(String, u32), ProcessError> {
-        let mut child = shell::spawn(command, cwd, StdinMode::Piped, env)?;
+        let mut child = process::spawn(command, cwd, StdinMode::Piped, env)?;
         let pid = child.id().unwrap_or(0);
         let id = format!("proc_{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
         let (done, _) = watch::channel(false);
@@ -208,10 +208,14 @@ impl ProcessRegistry {
         let (tx, mut rx) = mpsc::channel(64);
         let mut readers = Vec::new();
         if let Some(out) = child.stdout.take() {
-            readers.push(shell::spawn_reader(out, shell::Stream::Stdout, tx.clone()));
+            readers.push(process::spawn_reader(
+                out,
+                process::Stream::Stdout,
+                tx.clone(),
+            ));
         }
         if let Some(err) = child.stderr.take() {
-            readers.push(shell::spawn_reader(err, shell::Stream::Stderr, tx));
+            readers.push(process::spawn_reader(err, process::Stream::Stderr, tx));
         }
         let collector = {
             let proc = Arc::clone(&proc);

@@ -16,13 +16,14 @@ use std::path::Path;
 use async_trait::async_trait;
 use serde::Deserialize;
 
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
 use crate::tools::output;
+use crate::util::paths::resolve_path;
 
 pub const DEFAULT_LIMIT: u64 = 2000;
 /// Longer lines are cut so one minified line cannot flood the context.
@@ -93,7 +94,7 @@ impl Tool for ReadFileTool {
             Ok(a) => a,
             Err(e) => return e,
         };
-        let path = args::resolve_path(&ctx.cwd, &args.path);
+        let path = resolve_path(&ctx.cwd, &args.path);
         let max_bytes = ctx.limits.max_read_bytes.max(1024);
         let result =
             tokio::task::spawn_blocking(move || read(&path, args.offset, args.limit, max_bytes))

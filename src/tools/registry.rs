@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::tools::Tool;
 use crate::tools::clarify::ClarifyTool;
 use crate::tools::patch::PatchTool;

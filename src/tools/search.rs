@@ -21,13 +21,14 @@ use grep_searcher::SinkContext;
 use grep_searcher::SinkMatch;
 use serde::Deserialize;
 
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
 use crate::tools::output;
+use crate::util::paths::resolve_path;
 
 const DEFAULT_LIMIT: u64 = 50;
 const MAX_CONTEXT: u64 = 10;
@@ -113,7 +114,7 @@ impl Tool for SearchFilesTool {
             return ToolOutput::error("pattern is empty");
         }
         let root = match args.path.as_deref().map(str::trim) {
-            Some(p) if !p.is_empty() => args::resolve_path(&ctx.cwd, p),
+            Some(p) if !p.is_empty() => resolve_path(&ctx.cwd, p),
             _ => ctx.cwd.clone(),
         };
         if !root.exists() {

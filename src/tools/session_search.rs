@@ -19,7 +19,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde::Deserialize;
 
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::store::Hidden;
 use crate::store::ListQuery;
 use crate::store::MessageRow;

@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::providers::Role;
+use crate::model::Role;
 use crate::store::NewSession;
 use crate::store::Source;
 use crate::store::StoredMessage;

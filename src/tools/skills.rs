@@ -17,7 +17,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde::Deserialize;
 
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::skills::SkillError;
 use crate::skills::SkillLoader;
 use crate::skills::invoke::missing_env;

@@ -15,17 +15,18 @@ use async_trait::async_trait;
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
 use crate::tools::output::OutputBuffer;
-use crate::tools::shell;
-use crate::tools::shell::LineSplitter;
-use crate::tools::shell::StdinMode;
-use crate::tools::shell::Stream;
+use crate::util::paths::resolve_path;
+use crate::util::process;
+use crate::util::process::LineSplitter;
+use crate::util::process::StdinMode;
+use crate::util::process::Stream;
 
 /// After the shell exits, how long to keep reading output its leftovers may still write.
 const DRAIN_IDLE: Duration = Duration::from_millis(200);
@@ -104,7 +105,7 @@ impl Tool for TerminalTool {
             v = ctx.policy.check_command(&args.command, &cwd) => v,
             () = ctx.cancel.cancelled() => return ToolOutput::cancelled("cancelled before the command ran"),
         };
-        if let crate::tools::CommandVerdict::Deny { reason } = verdict {
+        if let crate::safety::CommandVerdict::Deny { reason } = verdict {
             return ToolOutput::denied(reason);
         }
         let note = if args.pty {
@@ -139,7 +140,7 @@ impl Tool for TerminalTool {
 
 fn workdir(ctx: &ToolContext, requested: Option<&str>) -> Result<PathBuf, ToolOutput> {
     let dir = match requested {
-        Some(w) if !w.trim().is_empty() => args::resolve_path(&ctx.cwd, w.trim()),
+        Some(w) if !w.trim().is_empty() => resolve_path(&ctx.cwd, w.trim()),
         _ => ctx.cwd.clone(),
     };
     if dir.is_dir() {
@@ -165,7 +166,7 @@ async fn run_foreground(
     timeout: Duration,
     ctx: &ToolContext,
 ) -> ToolOutput {
-    let mut child = match shell::spawn(command, cwd, StdinMode::Null, &ctx.env.snapshot()) {
+    let mut child = match process::spawn(command, cwd, StdinMode::Null, &ctx.env.snapshot()) {
         Ok(c) => c,
         Err(e) => return ToolOutput::error(format!("could not start the command: {e}")),
     };
@@ -173,10 +174,10 @@ async fn run_foreground(
     let (tx, mut rx) = mpsc::channel(64);
     let mut readers = Vec::new();
     if let Some(out) = child.stdout.take() {
-        readers.push(shell::spawn_reader(out, Stream::Stdout, tx.clone()));
+        readers.push(process::spawn_reader(out, Stream::Stdout, tx.clone()));
     }
     if let Some(err) = child.stderr.take() {
-        readers.push(shell::spawn_reader(err, Stream::Stderr, tx.clone()));
+        readers.push(process::spawn_reader(err, Stream::Stderr, tx.clone()));
     }
     drop(tx);
 
@@ -201,14 +202,14 @@ async fn run_foreground(
             status = child.wait() => match status {
                 Ok(s) => break End::Exited(s),
                 Err(e) => {
-                    shell::kill_group(pid);
+                    process::kill_group(pid);
                     return ToolOutput::error(format!("waiting for the command failed: {e}"));
                 }
             },
         }
     };
     if !matches!(end, End::Exited(_)) {
-        shell::kill_group(pid);
+        process::kill_group(pid);
         let _ = child.wait().await;
     }
     drain(&mut rx, &mut sink).await;

@@ -81,13 +81,13 @@ pub fn ctx_with(dir: &Path, host: Arc<FakeHost>) -> ToolContext {
 pub struct RefuseWrites;
 
 #[async_trait::async_trait]
-impl crate::tools::CommandPolicy for RefuseWrites {
-    async fn check_command(&self, _command: &str, _cwd: &Path) -> crate::tools::CommandVerdict {
-        crate::tools::CommandVerdict::Allow
+impl crate::safety::CommandPolicy for RefuseWrites {
+    async fn check_command(&self, _command: &str, _cwd: &Path) -> crate::safety::CommandVerdict {
+        crate::safety::CommandVerdict::Allow
     }
 
-    async fn check_write(&self, tool: &str, path: &Path) -> crate::tools::CommandVerdict {
-        crate::tools::CommandVerdict::Deny {
+    async fn check_write(&self, tool: &str, path: &Path) -> crate::safety::CommandVerdict {
+        crate::safety::CommandVerdict::Deny {
             reason: format!("{tool} may not write {}", path.display()),
         }
     }

@@ -16,13 +16,14 @@ use serde_json::json;
 
 use crate::config::EnvLookup;
 use crate::config::HermesHome;
-use crate::providers::ToolSchema;
-use crate::tools::CommandVerdict;
+use crate::model::ToolSchema;
+use crate::safety::CommandVerdict;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
+use crate::util::paths::resolve_path;
 use crate::voice::tts::SynthError;
 use crate::voice::tts::Synthesizer;
 use crate::voice::tts::decode;
@@ -126,7 +127,7 @@ impl Tool for TextToSpeechTool {
             .filter(|p| !p.is_empty());
         let (path, renamed) = match requested {
             Some(p) => {
-                let asked = args::resolve_path(&ctx.cwd, p);
+                let asked = resolve_path(&ctx.cwd, p);
                 let is_wav = asked
                     .extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("wav"));

@@ -17,14 +17,15 @@ use async_trait::async_trait;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::clipboard::image_file;
 use crate::config::HermesHome;
-use crate::providers::ToolSchema;
+use crate::images::image_file;
+use crate::model::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
+use crate::util::paths::resolve_path;
 
 /// Largest image downloaded from a URL.
 const MAX_DOWNLOAD_BYTES: usize = 20 * 1024 * 1024;
@@ -171,7 +172,7 @@ impl ImageSource {
         if lower.starts_with("file:") {
             return Err(format!("not a usable file:// URI: {text}"));
         }
-        Ok(Self::File(args::resolve_path(cwd, text)))
+        Ok(Self::File(resolve_path(cwd, text)))
     }
 
     /// What the embed cap counts: the resolved file, or the URL.
@@ -216,7 +217,7 @@ async fn load(
 }
 
 async fn download(url: &str) -> Result<Vec<u8>, String> {
-    let client = crate::providers::http::build_client().map_err(|e| e.to_string())?;
+    let client = crate::util::http::build_client().map_err(|e| e.to_string())?;
     let mut response = client
         .get(url)
         .timeout(DOWNLOAD_TIMEOUT)

@@ -8,12 +8,13 @@
 use async_trait::async_trait;
 use serde::Deserialize;
 
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
+use crate::util::paths::resolve_path;
 
 pub struct WriteFileTool;
 
@@ -66,7 +67,7 @@ impl Tool for WriteFileTool {
         if args.path.trim().is_empty() {
             return ToolOutput::error("path is empty");
         }
-        let path = args::resolve_path(&ctx.cwd, &args.path);
+        let path = resolve_path(&ctx.cwd, &args.path);
         let shown = path.display().to_string();
         if path.is_dir() {
             return ToolOutput::error(format!("{shown} is a directory"));
@@ -76,7 +77,7 @@ impl Tool for WriteFileTool {
             v = ctx.policy.check_write(self.name(), &path) => v,
             () = ctx.cancel.cancelled() => return ToolOutput::cancelled("cancelled before the file was written"),
         };
-        if let crate::tools::CommandVerdict::Deny { reason } = verdict {
+        if let crate::safety::CommandVerdict::Deny { reason } = verdict {
             return ToolOutput::denied(reason);
         }
         if let Some(parent) = path.parent()

@@ -32,7 +32,7 @@ fn server(
         state,
         tools: tools
             .iter()
-            .map(|t| crate::protocol::mcp_tool_name(name, t))
+            .map(|t| crate::util::mcp_names::mcp_tool_name(name, t))
             .collect(),
     }
 }

@@ -77,7 +77,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
     };
     let mut resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();
     resolved.retry.base_delay = Duration::from_millis(10);
-    let client = hermes::providers::http::build_client().unwrap();
+    let client = hermes::util::http::build_client().unwrap();
     SessionSpec {
         session_id: "test".into(),
         endpoint: ModelEndpoint {

@@ -13,9 +13,9 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::numbered;
+use crate::model::Message;
 use crate::protocol::VerdictOutcome;
 use crate::providers::ChatRequest;
-use crate::providers::Message;
 use crate::providers::Provider;
 
 /// How long the judge may take.

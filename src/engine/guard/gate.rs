@@ -23,6 +23,8 @@ use crate::protocol::ApprovalKind;
 use crate::protocol::DecidedBy;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
+use crate::safety::CommandPolicy;
+use crate::safety::CommandVerdict;
 use crate::safety::approvals::Assessment;
 use crate::safety::approvals::REFUSED_EARLIER;
 use crate::safety::approvals::TurnApprovals;
@@ -32,8 +34,6 @@ use crate::safety::classify::Classification;
 use crate::safety::classify::Finding;
 use crate::safety::classify::keys;
 use crate::safety::paths::sensitive_write;
-use crate::tools::CommandPolicy;
-use crate::tools::CommandVerdict;
 
 const COMMAND_CHOICES: [ApprovalDecision; 4] = [
     ApprovalDecision::Once,

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::model::Message;
 use crate::providers::ChatRequest;
-use crate::providers::Message;
 use crate::providers::Provider;
 
 /// How long the approver may think before the user is asked instead.

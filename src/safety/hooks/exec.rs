@@ -161,7 +161,7 @@ struct KillGroupOnDrop(Option<u32>);
 impl KillGroupOnDrop {
     fn kill_now(&mut self) {
         if let Some(pid) = self.0.take() {
-            crate::tools::shell::kill_group(pid);
+            crate::util::process::kill_group(pid);
         }
     }
 }

@@ -473,7 +473,7 @@ fn http_transport(
     }
     let client = match client {
         Some(client) => client,
-        None => crate::providers::http::build_client()
+        None => crate::util::http::build_client()
             .map_err(|err| ConnectError::Config(err.to_string()))?,
     };
     let transport_config =

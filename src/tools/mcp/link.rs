@@ -79,9 +79,9 @@ impl ServerLink {
         }
     }
 
-    /// `mcp_<server>_<what>` (cut to 64 characters, see `protocol::mcp_tool_name`).
+    /// `mcp_<server>_<what>` (cut to 64 characters, see `util::mcp_names::mcp_tool_name`).
     pub fn tool_name(&self, what: &str) -> String {
-        crate::protocol::mcp_tool_name(&self.name, what)
+        crate::util::mcp_names::mcp_tool_name(&self.name, what)
     }
 
     /// The error text for a failed request, and whether the connection itself broke (then

@@ -79,7 +79,7 @@ pub async fn probe(
         .iter()
         .map(|tool| ProbedTool {
             name: tool.name.to_string(),
-            registered: crate::protocol::mcp_tool_name(name, &tool.name),
+            registered: crate::util::mcp_names::mcp_tool_name(name, &tool.name),
             description: tool.description.as_deref().unwrap_or("").trim().to_string(),
             schema: super::tool::normalize_schema(serde_json::Value::Object(
                 (*tool.input_schema).clone(),

@@ -29,10 +29,10 @@ use rmcp::model::SamplingMessageContentBlock;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::schema::McpSamplingConfig;
+use crate::model::Message;
 use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
 use crate::providers::ChatRequest;
-use crate::providers::Message;
 use crate::providers::Provider;
 
 /// The rate limit's window.

@@ -1,8 +1,8 @@
 use std::sync::Mutex as StdMutex;
 
 use super::*;
-use crate::providers::Role;
-use crate::providers::Usage;
+use crate::model::Role;
+use crate::model::Usage;
 use crate::providers::recording::RecordingProvider;
 
 struct Fixture {

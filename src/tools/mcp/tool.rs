@@ -23,7 +23,7 @@ use serde_json::Value;
 use super::link::ServerLink;
 use super::result::MediaSink;
 use super::result::render_call_result;
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;

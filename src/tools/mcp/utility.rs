@@ -17,7 +17,7 @@ use serde_json::json;
 use super::link::ServerLink;
 use super::result::MediaSink;
 use super::result::render_resource;
-use crate::providers::ToolSchema;
+use crate::model::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
 use crate::tools::ToolContext;

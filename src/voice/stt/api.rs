@@ -57,7 +57,7 @@ impl ApiTranscriber {
             "{}/audio/transcriptions",
             settings.base_url.trim().trim_end_matches('/')
         );
-        let client = crate::providers::http::build_client().map_err(|e| SttError::Transport {
+        let client = crate::util::http::build_client().map_err(|e| SttError::Transport {
             url: url.clone(),
             detail: e.to_string(),
         })?;

@@ -17,7 +17,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 use super::{SttError, excerpt, wav_bytes};
-use crate::tools::shell::{StdinMode, kill_group, spawn};
+use crate::util::process::{StdinMode, kill_group, spawn};
 
 /// The timeout used when the config says 0.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);

@@ -272,7 +272,7 @@ pub fn lookup(name: &str) -> Result<&'static ModelSpec, DownloadError> {
 
 /// The shared HTTP client (rustls, connection pooling) for [`download`].
 pub fn http_client() -> Result<reqwest::Client, DownloadError> {
-    crate::providers::http::build_client().map_err(|e| DownloadError::Client(e.to_string()))
+    crate::util::http::build_client().map_err(|e| DownloadError::Client(e.to_string()))
 }
 
 /// A `.part` file removed on drop unless it was renamed into place.

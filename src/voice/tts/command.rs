@@ -176,7 +176,7 @@ struct GroupGuard(Option<u32>);
 impl GroupGuard {
     fn kill(&mut self) {
         if let Some(pid) = self.0 {
-            crate::tools::shell::kill_group(pid);
+            crate::util::process::kill_group(pid);
         }
     }
 }

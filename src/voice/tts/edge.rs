@@ -264,7 +264,7 @@ async fn connect(base: &str) -> Result<WebSocketStream<Box<dyn Io>>, SynthError>
 
 fn tls_config() -> Result<Arc<rustls::ClientConfig>, String> {
     use rustls_platform_verifier::BuilderVerifierExt;
-    crate::providers::http::install_crypto_provider();
+    crate::util::http::install_crypto_provider();
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()

@@ -21,7 +21,7 @@ const ERROR_BODY_CHARS: usize = 500;
 
 /// The client the HTTP providers share.
 pub(super) fn client() -> Result<reqwest::Client, SynthError> {
-    crate::providers::http::install_crypto_provider();
+    crate::util::http::install_crypto_provider();
     reqwest::Client::builder()
         .connect_timeout(CONNECT_TIMEOUT)
         .user_agent(concat!("hermes/", env!("CARGO_PKG_VERSION")))

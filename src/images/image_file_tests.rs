@@ -1,8 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
-use crate::clipboard::test_images::encoded;
-use crate::clipboard::test_images::write;
+use crate::images::test_images::encoded;
+use crate::images::test_images::write;
 use image::GenericImageView;
 use image::ImageFormat;
 use image::Rgba;

@@ -172,3 +172,42 @@ fn indent_unit_comes_from_nested_keys_not_block_scalar_bodies() {
     assert_eq!(out, format!("{text}agent:\n  x:\n    y: 2\n"));
     assert_eq!(indent_unit(&split_lines("a:\n- x\nb:\n   - y\n")), 3);
 }
+
+// Key lines for skin notices (formerly `theme::skin_lines`).
+
+const SKIN: &str = "# a skin\nname: x\ncolors:\n  # comment: not a key\n  ui_accent: \"#fff\"\n  \"ui_ok\": \"#0f0\"\nbanner_logo: |\n  colors:\n    ui_warn: inside art\nbranding: {agent_name: A}\nspinner:\n  wings:\n    - [\"<\", \">\"]\ntool_prefix: \"|\"\n";
+
+#[test]
+fn skin_keys_nested_and_quoted() {
+    assert_eq!(nearest_key_line(SKIN, &["name"]), Some(2));
+    assert_eq!(nearest_key_line(SKIN, &["colors", "ui_accent"]), Some(5));
+    assert_eq!(nearest_key_line(SKIN, &["colors", "ui_ok"]), Some(6));
+    assert_eq!(nearest_key_line(SKIN, &["spinner", "wings"]), Some(12));
+    assert_eq!(nearest_key_line(SKIN, &["tool_prefix"]), Some(14));
+}
+
+#[test]
+fn nearest_key_line_skips_block_scalars_and_falls_back_to_the_parent() {
+    // `ui_warn` only appears inside the banner art: the nearest real key is `colors`.
+    assert_eq!(nearest_key_line(SKIN, &["colors", "ui_warn"]), Some(3));
+    // Inside a flow mapping: the enclosing key's line.
+    assert_eq!(
+        nearest_key_line(SKIN, &["branding", "agent_name"]),
+        Some(10)
+    );
+    assert_eq!(nearest_key_line(SKIN, &["nothing"]), None);
+}
+
+#[test]
+fn nearest_key_line_handles_crlf() {
+    let text = "colors:\r\n  ui_ok: \"#0f0\"\r\n";
+    assert_eq!(nearest_key_line(text, &["colors", "ui_ok"]), Some(2));
+}
+
+#[test]
+fn key_lines_finds_every_line_of_a_repeated_key() {
+    let text = "colors:\n  status_bar_bg: \"#111111\"\n  ui_ok: \"#0f0\"\n  status_bar_bg: \"#222222\"\nstatus_bar_bg: top\n";
+    assert_eq!(key_lines(text, &["colors", "status_bar_bg"]), vec![2, 4]);
+    assert_eq!(key_lines(text, &["status_bar_bg"]), vec![5]);
+    assert!(key_lines(text, &["colors", "missing"]).is_empty());
+}

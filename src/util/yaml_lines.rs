@@ -1,28 +1,22 @@
-//! A line-based editor for YAML block mappings: finds a dotted key by indentation and
-//! replaces its scalar, or inserts missing keys/sections at the end of their parent block.
+//! The line-preserving model of a YAML file that config and skins share: the text split into
+//! lines classified by block structure (`Line`, `split_lines`, `block_end`, `indent_unit`,
+//! `rebuild`), lookups of a key path's line (`locate`, `nearest_key_line`, `key_lines`) so
+//! warnings can say `file:line`, and (`edit`) setting one scalar in place.
 //!
-//! Everything outside the edited line (comments, order, unknown keys, blank lines, line
-//! endings) is kept byte for byte. It understands block mappings, comments, quoted scalars
-//! and skips block-scalar bodies; it refuses (`Unsupported`) flow collections, anchors,
-//! tags, multi-line scalars and sequences on the path. It does not verify its output: the
-//! caller re-parses the result and compares, so a wrong guess here never corrupts a file.
-//!
-//! Its line model (`Line`, `split_lines`, `block_end`, `indent_unit`, `rebuild`) is shared
-//! with `mcp_edit`. Invariant: `Line::text` and `Line::eol` concatenated over all lines give
-//! back the input exactly.
+//! `serde_norway::Value` carries no positions, hence this scan. It understands block
+//! mappings, comments, quoted keys and skips block-scalar bodies (banner art, prompts); a key
+//! inside a flow mapping (`{a: 1}`) has no line of its own. Users: `config` (load warnings,
+//! `config set`, `mcp add/remove`) and `theme` (skin notices). Invariant: `Line::text` and
+//! `Line::eol` concatenated over all lines give back the input exactly.
 
-/// Why the line editor declined an edit.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum LineEditError {
-    /// The YAML on the path is beyond this editor; the caller may round-trip instead.
-    Unsupported(String),
-    /// The key holds a nested mapping, so it cannot take a scalar.
-    IsSection,
-}
+mod edit;
+
+pub(crate) use edit::LineEditError;
+pub(crate) use edit::set_scalar;
 
 /// What a line is, as far as the block structure goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(crate) enum Kind {
     /// Only whitespace, except inside a keep-chomping (`|+`, `>+`) block scalar, whose
     /// trailing blank lines are part of its value and so `Content`.
     Blank,
@@ -43,33 +37,33 @@ pub(super) enum Kind {
 
 /// One line of the file.
 #[derive(Debug)]
-pub(super) struct Line<'a> {
+pub(crate) struct Line<'a> {
     /// The line without its line ending.
-    pub(super) text: &'a str,
+    pub(crate) text: &'a str,
     /// `"\r\n"`, `"\n"`, or `""` on a last line without one.
-    pub(super) eol: &'a str,
+    pub(crate) eol: &'a str,
     /// Leading spaces (tabs are not indentation in YAML).
-    pub(super) indent: usize,
-    pub(super) kind: Kind,
+    pub(crate) indent: usize,
+    pub(crate) kind: Kind,
 }
 
 impl Line<'_> {
     /// A line of the document's data: not blank, a comment or a document marker.
-    pub(super) fn is_content(&self) -> bool {
+    pub(crate) fn is_content(&self) -> bool {
         !matches!(self.kind, Kind::Blank | Kind::Comment | Kind::Marker)
     }
 
-    pub(super) fn is_blank(&self) -> bool {
+    pub(crate) fn is_blank(&self) -> bool {
         self.kind == Kind::Blank
     }
 
-    pub(super) fn is_comment(&self) -> bool {
+    pub(crate) fn is_comment(&self) -> bool {
         self.kind == Kind::Comment
     }
 }
 
 /// The line ending to use for new lines: CRLF when the file has any, else LF.
-pub(super) fn newline_of(text: &str) -> &'static str {
+pub(crate) fn newline_of(text: &str) -> &'static str {
     if text.contains("\r\n") { "\r\n" } else { "\n" }
 }
 
@@ -81,7 +75,7 @@ struct BlockScalar {
     keeps_trailing_blanks: bool,
 }
 
-pub(super) fn split_lines(text: &str) -> Vec<Line<'_>> {
+pub(crate) fn split_lines(text: &str) -> Vec<Line<'_>> {
     let mut lines = Vec::new();
     let mut block: Option<BlockScalar> = None;
     for raw in text.split_inclusive('\n') {
@@ -212,38 +206,6 @@ fn closing_quote(s: &str, quote: char) -> Option<usize> {
     None
 }
 
-/// The value after a key's colon as byte offsets `(start, end)` into `after`; what
-/// follows `end` is blank or a comment. Errs for forms this editor does not rewrite.
-fn split_value(after: &str) -> Result<(usize, usize), LineEditError> {
-    let start = after.len() - after.trim_start().len();
-    let v = &after[start..];
-    let unsupported = |what: &str| Err(LineEditError::Unsupported(what.to_owned()));
-    let end = match v.chars().next() {
-        None | Some('#') => start,
-        Some(q @ ('"' | '\'')) => match closing_quote(v, q) {
-            Some(close) => start + close + 1,
-            None => return unsupported("a quoted value spanning lines"),
-        },
-        Some('[' | '{') => return unsupported("a flow-style value"),
-        Some('|' | '>') => return unsupported("a block scalar"),
-        Some('&' | '*' | '!') => return unsupported("an anchor, alias or tag"),
-        Some(_) => {
-            let cut = [" #", "\t#"]
-                .iter()
-                .filter_map(|p| v.find(p))
-                .min()
-                .unwrap_or(v.len());
-            start + v[..cut].trim_end().len()
-        }
-    };
-    let tail = after[end..].trim_start();
-    if tail.is_empty() || tail.starts_with('#') {
-        Ok((start, end))
-    } else {
-        unsupported("text after a quoted value")
-    }
-}
-
 /// 1-based (line, column) of the value of `path`, if the key is present.
 pub(crate) fn locate(text: &str, path: &[&str]) -> Option<(usize, usize)> {
     let lines = split_lines(text);
@@ -260,6 +222,57 @@ pub(crate) fn locate(text: &str, path: &[&str]) -> Option<(usize, usize)> {
         (lo, hi) = (i + 1, block_end(&lines, i));
     }
     found
+}
+
+/// The keys on their own lines, in file order: for each, its 0-based line index and the key
+/// path from the top (block-mapping nesting by indentation). `visit` returns `false` to stop.
+fn walk_keys(text: &str, mut visit: impl FnMut(usize, &[(usize, String)]) -> bool) {
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    for (index, line) in split_lines(text).iter().enumerate() {
+        let Kind::Key { key, .. } = &line.kind else {
+            continue;
+        };
+        while stack.last().is_some_and(|(i, _)| *i >= line.indent) {
+            stack.pop();
+        }
+        stack.push((line.indent, key.clone()));
+        if !visit(index, &stack) {
+            break;
+        }
+    }
+}
+
+/// 1-based line of the deepest key along `path` that is found on its own line (a key in a
+/// flow mapping or a block scalar is reported at its nearest enclosing key); `None` when not
+/// even the first key is.
+pub(crate) fn nearest_key_line(text: &str, path: &[&str]) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None; // (depth matched, line)
+    walk_keys(text, |index, stack| {
+        let matched = stack
+            .iter()
+            .zip(path)
+            .take_while(|((_, k), p)| k == *p)
+            .count();
+        if matched == stack.len() && best.is_none_or(|(depth, _)| matched > depth) {
+            best = Some((matched, index + 1));
+            return matched != path.len();
+        }
+        true
+    });
+    best.map(|(_, line)| line)
+}
+
+/// Every 1-based line holding exactly the key `path` on its own line, in file order (a
+/// repeated key has several).
+pub(crate) fn key_lines(text: &str, path: &[&str]) -> Vec<usize> {
+    let mut out = Vec::new();
+    walk_keys(text, |index, stack| {
+        if stack.len() == path.len() && stack.iter().zip(path).all(|((_, k), p)| k == p) {
+            out.push(index + 1);
+        }
+        true
+    });
+    out
 }
 
 /// Index of the child key `seg` among lines `lo..hi`; `Ok(None)` when absent.
@@ -287,7 +300,7 @@ fn find_child(
 /// One past the last line belonging to the entry at `i`: trailing blank lines and comments
 /// are included, block-scalar bodies too, and a `- item` at the key's own indentation is
 /// the key's list.
-pub(super) fn block_end(lines: &[Line<'_>], i: usize) -> usize {
+pub(crate) fn block_end(lines: &[Line<'_>], i: usize) -> usize {
     let n = lines[i].indent;
     (i + 1..lines.len())
         .find(|&j| {
@@ -303,7 +316,7 @@ pub(super) fn block_end(lines: &[Line<'_>], i: usize) -> usize {
 
 /// Indentation step used by the file: from the first key directly followed by a deeper key
 /// or list item (a block-scalar body says nothing about it); 2 when it cannot tell.
-pub(super) fn indent_unit(lines: &[Line<'_>]) -> usize {
+pub(crate) fn indent_unit(lines: &[Line<'_>]) -> usize {
     lines
         .windows(2)
         .find_map(|w| {
@@ -316,103 +329,9 @@ pub(super) fn indent_unit(lines: &[Line<'_>]) -> usize {
         .unwrap_or(2)
 }
 
-/// Sets `path` to the already-rendered YAML scalar `scalar`.
-pub(crate) fn set_scalar(text: &str, path: &[&str], scalar: &str) -> Result<String, LineEditError> {
-    let lines = split_lines(text);
-    let newline = newline_of(text);
-    let unit = indent_unit(&lines);
-    let (mut lo, mut hi) = (0, lines.len());
-    let mut parent: Option<usize> = None;
-    for (depth, seg) in path.iter().enumerate() {
-        let last = depth + 1 == path.len();
-        let Some(i) = find_child(&lines, lo, hi, seg)? else {
-            return Ok(insert(
-                &lines,
-                lo,
-                hi,
-                parent,
-                &path[depth..],
-                scalar,
-                unit,
-                newline,
-            ));
-        };
-        let Kind::Key { colon_end, .. } = lines[i].kind else {
-            return Err(LineEditError::Unsupported("an unexpected line".into()));
-        };
-        let after = &lines[i].text[colon_end..];
-        let (vs, ve) = split_value(after)?;
-        let end = block_end(&lines, i);
-        let has_children = lines[i + 1..end].iter().any(|l| l.is_content());
-        if last {
-            if vs == ve && has_children {
-                return Err(LineEditError::IsSection);
-            }
-            // Keep a trailing comment and the spacing before it.
-            let rest = &after[ve..];
-            let tail = match rest.trim_start() {
-                "" => String::new(),
-                comment if vs == ve => format!(" {comment}"),
-                _ => rest.to_owned(),
-            };
-            let new_line = format!("{}: {scalar}{tail}", &lines[i].text[..colon_end - 1]);
-            return Ok(rebuild(
-                &lines,
-                |j| (j == i).then(|| new_line.clone()),
-                None,
-            ));
-        }
-        if vs != ve {
-            return Err(LineEditError::Unsupported(format!(
-                "`{seg}` holds a value, not a section"
-            )));
-        }
-        (lo, hi, parent) = (i + 1, end, Some(i));
-    }
-    Err(LineEditError::Unsupported("an empty key".into()))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn insert(
-    lines: &[Line<'_>],
-    lo: usize,
-    hi: usize,
-    parent: Option<usize>,
-    segs: &[&str],
-    scalar: &str,
-    unit: usize,
-    newline: &str,
-) -> String {
-    let last_content = (lo..hi).rev().find(|&j| lines[j].is_content());
-    let base = match (last_content, parent) {
-        (Some(_), _) => lines[lo..hi]
-            .iter()
-            .find(|l| l.is_content())
-            .map_or(0, |l| l.indent),
-        (None, Some(p)) => lines[p].indent + unit,
-        (None, None) => 0,
-    };
-    let mut block = String::new();
-    for (d, seg) in segs.iter().enumerate() {
-        let pad = " ".repeat(base + d * unit);
-        if d + 1 == segs.len() {
-            block.push_str(&format!("{pad}{seg}: {scalar}{newline}"));
-        } else {
-            block.push_str(&format!("{pad}{seg}:{newline}"));
-        }
-    }
-    // After the parent's last entry; a top-level key goes after everything.
-    let after = match (last_content, parent) {
-        (Some(j), _) => Some(j),
-        (None, Some(p)) => Some(p),
-        (None, None) => lines.len().checked_sub(1),
-    };
-    rebuild(lines, |_| None, Some((after, block, newline)))
-}
-
 /// Reassembles the file, replacing lines and inserting one block after a line (`None`:
 /// before the first), with `newline` added first when that line had no line ending.
-pub(super) fn rebuild(
+pub(crate) fn rebuild(
     lines: &[Line<'_>],
     replace: impl Fn(usize) -> Option<String>,
     insert: Option<(Option<usize>, String, &str)>,

@@ -6,8 +6,8 @@ use image::Rgba;
 use image::RgbaImage;
 
 use super::*;
-use crate::clipboard::test_images::encoded;
-use crate::clipboard::test_images::write;
+use crate::images::test_images::encoded;
+use crate::images::test_images::write;
 
 fn raw(payload: &ImagePayload) -> Vec<u8> {
     base64::engine::general_purpose::STANDARD

@@ -22,7 +22,7 @@ use super::image_file::detect_kind;
 use super::image_file::display_name;
 use super::image_file::encode_png;
 use super::image_file::read_image_file;
-use crate::providers::ImagePayload;
+use crate::model::ImagePayload;
 
 /// `vision.embed_target_bytes` when unset or 0.
 pub const DEFAULT_EMBED_TARGET_BYTES: u64 = 262_144;

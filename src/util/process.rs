@@ -3,8 +3,9 @@
 //!
 //! Commands run as `bash -c COMMAND` (or `sh -c` when bash is missing) with stdout and stderr
 //! piped and a fresh process group, so a timeout or cancellation can kill every process the
-//! command started (`kill(-pgid, SIGKILL)`), not only the shell. It does not decide whether a
-//! command may run (that is the `CommandPolicy`) and does not shape output (`output.rs`).
+//! command started (`kill(-pgid, SIGKILL)`), not only the shell. Used by the terminal and
+//! process tools, voice's command STT/TTS and the shell hooks. It does not decide whether a
+//! command may run (that is the `CommandPolicy`) and does not shape output (`tools::output`).
 
 use std::path::Path;
 use std::process::Stdio;
