@@ -26,7 +26,6 @@ use crossterm::event::KeyModifiers;
 use super::app::App;
 use super::approvals_flow::KeyOutcome;
 use super::focus::Focus;
-use super::overlays::spawn_trees::SpawnTreesPicker;
 use super::overlays::subagent::OverlayAction;
 use super::overlays::subagent::SubagentOverlay;
 use super::overlays::subagent::SubagentView;
@@ -47,8 +46,6 @@ pub struct MonitorUi {
     pub overlay: Option<SubagentOverlay>,
     /// F7: the live bar's shape, for this session only.
     pub live_bar: LiveBarMode,
-    /// `/agents history`: the picker of saved spawn trees.
-    pub picker: Option<SpawnTreesPicker>,
     /// The saved tree asked for with `Op::LoadSpawnTree`, until it arrives.
     pub requested: Option<SpawnTreeInfo>,
     /// A saved tree shown instead of the live one (read-only); Esc drops it.

@@ -28,8 +28,7 @@ use super::history::InputHistory;
 use super::layout::SideVisibility;
 use super::overlays::model_picker::ModelPicker;
 use super::overlays::onboarding::Onboarding;
-use super::overlays::rollback::RollbackOverlay;
-use super::overlays::sessions_picker::SessionsPicker;
+use super::overlays::stack::OverlayStack;
 use super::panes::chat::ChatView;
 use super::panes::side::SidePanes;
 use super::probe::LocalServer;
@@ -46,7 +45,8 @@ use crate::protocol::SessionInfo;
 use crate::protocol::StatusUpdate;
 use crate::theme::Theme;
 
-/// Results of work done off the UI task.
+/// Results of work done off the UI task, and what an overlay's answer asks of the app
+/// (`OverlayAction::App`, applied at once).
 #[derive(Debug)]
 pub enum AppEvent {
     LocalServersFound(Vec<LocalServer>),
@@ -72,6 +72,20 @@ pub enum AppEvent {
     /// Skins loaded, applied or saved (`skins_flow`).
     Skin(super::skins_flow::SkinEvent),
     Notice(NoticeLevel, String),
+    /// Onboarding: test this choice (`probe::test_connection`).
+    TestConnection(super::overlays::onboarding::ProviderChoice),
+    /// Onboarding was cancelled (Esc on its first step, Ctrl+C): quit hermes.
+    Quit,
+    /// `/rollback`: the user confirmed restoring checkpoint `id` (number `index` + 1).
+    RestoreCheckpoint {
+        id: String,
+        index: usize,
+        created: String,
+    },
+    /// `/agents history`: the picker chose this saved tree.
+    LoadSpawnTree(crate::protocol::SpawnTreeInfo),
+    /// `/reload-mcp`: the dialog's answer.
+    McpReload(super::mcp_flow::ReloadChoice),
 }
 
 /// What Enter does while the agent works (`display.busy_input_mode`).
@@ -121,12 +135,8 @@ pub struct App {
     pub side: SidePanes,
     pub side_visibility: SideVisibility,
     pub focus: Focus,
-    pub onboarding: Option<Onboarding>,
-    pub model_picker: Option<ModelPicker>,
-    pub sessions_picker: Option<SessionsPicker>,
-    pub secret_prompt: Option<super::overlays::secret_prompt::SecretPrompt>,
-    /// `/rollback`: checkpoints, diff and restore confirmation.
-    pub rollback: Option<RollbackOverlay>,
+    /// The open modal overlays (onboarding, pickers, prompts), topmost last.
+    pub overlays: OverlayStack,
     /// The subagent monitor's overlay (a child's log or details) and the live bar's shape.
     pub monitor: super::agents_flow::MonitorUi,
     /// Focus, bell and typing bookkeeping around the approvals queue (`app.side.approvals`).
@@ -198,11 +208,7 @@ impl App {
             side: SidePanes::default(),
             side_visibility: SideVisibility::Shown,
             focus: Focus::Composer,
-            onboarding: None,
-            model_picker: None,
-            sessions_picker: None,
-            secret_prompt: None,
-            rollback: None,
+            overlays: OverlayStack::default(),
             monitor: super::agents_flow::MonitorUi::default(),
             approvals: ApprovalsUi::new(bell),
             factory: options.factory,
@@ -252,7 +258,7 @@ impl App {
                 }
                 self.ops = Some(started.handle.ops);
                 self.new_events = Some(started.handle.events);
-                self.onboarding = None;
+                self.overlays.remove::<Onboarding>();
                 self.status = StatusModel::new("", Instant::now());
             }
             Err(StartFailure::NeedsProvider(_)) => self.open_onboarding(),
@@ -267,7 +273,7 @@ impl App {
     }
 
     fn open_onboarding(&mut self) {
-        self.onboarding = Some(Onboarding::new());
+        self.overlays.push(Onboarding::new());
         let tx = self.app_tx.clone();
         tokio::spawn(async move {
             let servers =
@@ -279,20 +285,20 @@ impl App {
     pub(crate) fn on_app_event(&mut self, event: AppEvent) {
         match event {
             AppEvent::LocalServersFound(servers) => {
-                if let Some(onboarding) = &mut self.onboarding {
+                if let Some(onboarding) = self.overlays.find_mut::<Onboarding>() {
                     onboarding.set_local_servers(servers);
                 }
             }
             AppEvent::ConnectionTested(result) => super::input::connection_tested(self, result),
             AppEvent::ProviderSaved(Ok(())) => self.start_session(),
             AppEvent::ProviderSaved(Err(reason)) => {
-                if let Some(onboarding) = &mut self.onboarding {
+                if let Some(onboarding) = self.overlays.find_mut::<Onboarding>() {
                     onboarding.set_test_result(Err(format!("could not save the choice: {reason}")));
                 }
             }
             AppEvent::Notice(level, text) => self.transcript.push_notice(level, &text),
             AppEvent::ModelPickerReady(picker) => {
-                self.model_picker = Some(picker);
+                self.overlays.push(picker);
                 let tx = self.app_tx.clone();
                 tokio::spawn(async move {
                     let servers =
@@ -317,10 +323,17 @@ impl App {
                 super::thumbnails::ready(self, path, thumbnail);
             }
             AppEvent::ModelPickerServers(servers) => {
-                if let Some(picker) = &mut self.model_picker {
+                if let Some(picker) = self.overlays.find_mut::<ModelPicker>() {
                     picker.add_local_servers(&servers);
                 }
             }
+            AppEvent::TestConnection(choice) => super::input::test_connection(self, choice),
+            AppEvent::Quit => self.quit = true,
+            AppEvent::RestoreCheckpoint { id, index, created } => {
+                super::rollback_link::restore(self, id, index, &created);
+            }
+            AppEvent::LoadSpawnTree(info) => super::spawn_trees_link::load(self, info),
+            AppEvent::McpReload(choice) => super::mcp_flow::answered(self, choice),
         }
         self.request_frame();
     }

@@ -80,7 +80,10 @@ async fn no_provider_opens_onboarding() {
     let dir = tempfile::tempdir().unwrap();
     let (mut app, _ops) = test_app(&dir, WithSession::No);
     app.start_session();
-    assert!(app.onboarding.is_some());
+    assert!(
+        app.overlays
+            .contains::<crate::tui::overlays::onboarding::Onboarding>()
+    );
     let _ = Instant::now();
     insta::assert_snapshot!("app_onboarding_100x30", draw(&mut app, 100, 30).backend());
 }

@@ -131,7 +131,7 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
 }
 
 fn open_sessions(app: &mut App) {
-    app.sessions_picker = Some(SessionsPicker::new(""));
+    app.overlays.push(SessionsPicker::new(""));
     app.send(Op::ListSessions {
         query: String::new(),
         limit: 50,

@@ -7,6 +7,7 @@
 use std::time::Instant;
 
 use super::app::App;
+use super::overlays::sessions_picker::SessionsPicker;
 use super::slash::SkillCommand;
 use super::status_bar::Busy;
 use super::status_bar::GoalBadge;
@@ -92,12 +93,11 @@ pub fn on_engine_event(app: &mut App, event: Event) {
         Event::SecretRequest(request) => {
             app.transcript
                 .push_notice(crate::protocol::NoticeLevel::Info, &request.reason);
-            app.secret_prompt = Some(super::overlays::secret_prompt::SecretPrompt::new(
-                request.clone(),
-            ));
+            let prompt = super::overlays::secret_prompt::SecretPrompt::new(request.clone());
+            app.overlays.push(prompt);
         }
         Event::SessionList { query, sessions } => {
-            if let Some(picker) = &mut app.sessions_picker {
+            if let Some(picker) = app.overlays.find_mut::<SessionsPicker>() {
                 picker.set_results(query, sessions.clone());
             }
         }

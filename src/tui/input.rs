@@ -1,5 +1,6 @@
-//! Terminal input → intent. Keys go to the topmost thing that wants them: the onboarding
-//! overlay and the other overlays, then the Approvals pane when it has focus and a request
+//! Terminal input → intent. Keys go to the topmost thing that wants them: the topmost open
+//! overlay (`overlays::stack`; it takes every key, and a paste goes to the topmost overlay
+//! that takes pastes before the composer), then the Approvals pane when it has focus and a request
 //! (`approvals_flow`; so Esc denies there instead of interrupting), the Subagents and Goals
 //! panes when focused (`agents_flow`, `goals_flow`), then app-level keys (interrupt, quit,
 //! focus), then the chat or the composer. Also the follow-ups of what the composer produces:
@@ -25,10 +26,8 @@ use super::composer::ComposerAction;
 use super::composer::Submission;
 use super::focus::Focus;
 use super::layout::SideVisibility;
-use super::overlays::model_picker::PickerAction;
-use super::overlays::onboarding::OnboardingAction;
-use super::overlays::secret_prompt::SecretAction;
-use super::overlays::sessions_picker::SessionsAction;
+use super::overlays::onboarding::Onboarding;
+use super::overlays::onboarding::ProviderChoice;
 use crate::protocol::ClarifyAnswer;
 use crate::protocol::ImageAttachment;
 use crate::protocol::NoticeLevel;
@@ -47,9 +46,7 @@ pub fn on_terminal_event(app: &mut App, event: TermEvent) {
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
         TermEvent::Key(_) => {}
         TermEvent::Paste(text) => {
-            if let Some(prompt) = &mut app.secret_prompt {
-                prompt.handle_paste(&text);
-            } else if app.onboarding.is_none() {
+            if !super::overlays::stack::on_paste(app, &text) {
                 super::attachments::on_paste(app, text);
             }
         }
@@ -65,49 +62,7 @@ pub fn on_terminal_event(app: &mut App, event: TermEvent) {
 }
 
 fn on_key(app: &mut App, key: KeyEvent) {
-    if app.onboarding.is_some() {
-        return onboarding_key(app, key);
-    }
-    if let Some(prompt) = &mut app.secret_prompt {
-        if let SecretAction::Reply { id, value } = prompt.handle_key(key) {
-            app.secret_prompt = None;
-            app.send(Op::SecretReply { id, value });
-        }
-        return;
-    }
-    if app.rollback.is_some() {
-        return super::rollback_link::on_key(app, key);
-    }
-    if app.skin.picker.is_some() {
-        return super::skins_flow::on_key(app, key);
-    }
-    if app.mcp.dialog.is_some() {
-        return super::mcp_flow::on_key(app, key);
-    }
-    if app.monitor.picker.is_some() {
-        return super::spawn_trees_link::on_key(app, key);
-    }
-    if let Some(picker) = &mut app.sessions_picker {
-        match picker.handle_key(key) {
-            SessionsAction::None => {}
-            SessionsAction::Close => app.sessions_picker = None,
-            SessionsAction::Search(query) => app.send(Op::ListSessions { query, limit: 50 }),
-            SessionsAction::Resume(target) => {
-                app.sessions_picker = None;
-                app.send(Op::ResumeSession { target });
-            }
-        }
-        return;
-    }
-    if let Some(picker) = &mut app.model_picker {
-        match picker.handle_key(key) {
-            PickerAction::None => {}
-            PickerAction::Close => app.model_picker = None,
-            PickerAction::Choose(selection) => {
-                app.model_picker = None;
-                app.send(Op::SwitchModel(selection));
-            }
-        }
+    if super::overlays::stack::on_key(app, key) {
         return;
     }
     if super::approvals_flow::handle_key(app, key) == KeyOutcome::Handled {
@@ -399,32 +354,19 @@ pub fn editor_finished(app: &mut App, edited: Result<String, String>) {
     app.request_frame();
 }
 
-fn onboarding_key(app: &mut App, key: KeyEvent) {
-    let is_ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
-    if is_ctrl_c {
-        app.quit = true;
-        return;
-    }
-    let Some(onboarding) = &mut app.onboarding else {
-        return;
-    };
-    match onboarding.handle_key(key) {
-        OnboardingAction::None | OnboardingAction::Redraw => {}
-        OnboardingAction::Cancel => app.quit = true,
-        OnboardingAction::TestConnection(choice) => {
-            let tx = app.app_tx.clone();
-            tokio::spawn(async move {
-                let result = super::probe::test_connection(&choice, Duration::from_secs(10)).await;
-                let _ = tx.send(AppEvent::ConnectionTested(result));
-            });
-        }
-    }
+/// Onboarding asked to test `choice`: off the UI task, reported as `ConnectionTested`.
+pub fn test_connection(app: &mut App, choice: ProviderChoice) {
+    let tx = app.app_tx.clone();
+    tokio::spawn(async move {
+        let result = super::probe::test_connection(&choice, Duration::from_secs(10)).await;
+        let _ = tx.send(AppEvent::ConnectionTested(result));
+    });
 }
 
 /// The onboarding connection test finished: on success save the choice (off the UI task),
 /// then start the session.
 pub fn connection_tested(app: &mut App, result: Result<(), String>) {
-    let Some(onboarding) = &mut app.onboarding else {
+    let Some(onboarding) = app.overlays.find_mut::<Onboarding>() else {
         return;
     };
     onboarding.set_test_result(result);

@@ -14,16 +14,21 @@
 //! that answers it; every answer closes it and leaves a line in the transcript.
 
 use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
 use super::app::App;
 use super::app::AppEvent;
 use super::overlays::confirm::ConfirmAction;
 use super::overlays::confirm::ConfirmDialog;
+use super::overlays::stack::Overlay;
+use super::overlays::stack::OverlayAction;
 use crate::config::ApprovalsConfig;
 use crate::protocol::McpServerState;
 use crate::protocol::McpServerStatus;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
+use crate::theme::Theme;
 
 /// The config key "Don't ask again" writes.
 pub const RELOAD_CONFIRM_KEY: &str = "approvals.mcp_reload_confirm";
@@ -31,7 +36,7 @@ pub const RELOAD_CONFIRM_KEY: &str = "approvals.mcp_reload_confirm";
 const DIALOG_TITLE: &str = "Reload MCP servers?";
 const DIALOG_BODY: &str = "Reloading MCP servers rebuilds the tool list and invalidates the \
                            provider's prompt cache — the next message re-sends the full input.";
-/// The dialog's choices, in the order [`Choice::from_index`] reads them.
+/// The dialog's choices, in the order [`ReloadChoice::from_index`] reads them.
 const CHOICES: [&str; 3] = ["Reload now", "Reload and don't ask again", "Cancel"];
 
 pub const RELOADING: &str = "reloading MCP servers…";
@@ -45,12 +50,11 @@ pub enum ReloadConfirm {
     DontAsk,
 }
 
-/// The app's MCP state that is not the engine's: the setting and the open dialog.
+/// The app's MCP state that is not the engine's: the setting (the dialog, while it is on
+/// screen, is a [`ReloadDialog`] on the overlay stack).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct McpUi {
     pub reload_confirm: ReloadConfirm,
-    /// The `/reload-mcp` confirmation, while it is on screen.
-    pub dialog: Option<ConfirmDialog>,
 }
 
 impl McpUi {
@@ -61,20 +65,19 @@ impl McpUi {
             } else {
                 ReloadConfirm::DontAsk
             },
-            dialog: None,
         }
     }
 }
 
 /// What the dialog's answer means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Choice {
+pub enum ReloadChoice {
     ReloadOnce,
     ReloadAlways,
     Cancel,
 }
 
-impl Choice {
+impl ReloadChoice {
     fn from_index(index: usize) -> Self {
         match index {
             0 => Self::ReloadOnce,
@@ -88,7 +91,10 @@ impl Choice {
 pub fn command(app: &mut App, args: &str) {
     match (args.trim(), app.mcp.reload_confirm) {
         ("", ReloadConfirm::Ask) => {
-            app.mcp.dialog = Some(ConfirmDialog::new(DIALOG_TITLE, DIALOG_BODY, &CHOICES));
+            app.overlays.push(ReloadDialog {
+                dialog: ConfirmDialog::new(DIALOG_TITLE, DIALOG_BODY, &CHOICES),
+                answered: false,
+            });
         }
         ("", ReloadConfirm::DontAsk) => reload(app),
         (now, _) if now.eq_ignore_ascii_case("now") => reload(app),
@@ -100,24 +106,51 @@ pub fn command(app: &mut App, args: &str) {
     }
 }
 
-/// A key while the dialog is open.
-pub fn on_key(app: &mut App, key: KeyEvent) {
-    let Some(dialog) = &mut app.mcp.dialog else {
-        return;
-    };
-    let choice = match dialog.handle_key(key) {
-        ConfirmAction::None => return,
-        ConfirmAction::Choose(index) => Choice::from_index(index),
-        ConfirmAction::Cancel => Choice::Cancel,
-    };
-    app.mcp.dialog = None;
+/// The `/reload-mcp` question on the overlay stack: the generic dialog, answered once.
+pub struct ReloadDialog {
+    dialog: ConfirmDialog,
+    answered: bool,
+}
+
+impl ReloadDialog {
+    pub fn dialog(&self) -> &ConfirmDialog {
+        &self.dialog
+    }
+}
+
+impl Overlay for ReloadDialog {
+    fn title(&self) -> &str {
+        DIALOG_TITLE
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayAction {
+        let choice = match self.dialog.handle_key(key) {
+            ConfirmAction::None => return OverlayAction::None,
+            ConfirmAction::Choose(index) => ReloadChoice::from_index(index),
+            ConfirmAction::Cancel => ReloadChoice::Cancel,
+        };
+        self.answered = true;
+        OverlayAction::App(AppEvent::McpReload(choice))
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        self.dialog.render(area, buf, theme);
+    }
+
+    fn is_complete(&self) -> bool {
+        self.answered
+    }
+}
+
+/// The dialog's answer (it has closed).
+pub fn answered(app: &mut App, choice: ReloadChoice) {
     match choice {
-        Choice::ReloadOnce => reload(app),
-        Choice::ReloadAlways => {
+        ReloadChoice::ReloadOnce => reload(app),
+        ReloadChoice::ReloadAlways => {
             reload(app);
             stop_asking(app);
         }
-        Choice::Cancel => notice(app, NoticeLevel::Info, CANCELLED),
+        ReloadChoice::Cancel => notice(app, NoticeLevel::Info, CANCELLED),
     }
 }
 

@@ -139,13 +139,13 @@ async fn reload_asks_first_and_reload_now_sends_the_op() {
         "Hermes's default"
     );
     run(&mut app, "/reload-mcp");
-    assert!(app.mcp.dialog.is_some());
+    assert!(app.overlays.contains::<ReloadDialog>());
     assert!(
         !ops_sent(&mut ops).contains(&Op::ReloadMcp),
         "nothing before the answer"
     );
     press(&mut app, KeyCode::Enter);
-    assert!(app.mcp.dialog.is_none());
+    assert!(!app.overlays.contains::<ReloadDialog>());
     assert_eq!(ops_sent(&mut ops), [Op::ReloadMcp]);
     assert_eq!(last_notice(&app).as_deref(), Some(RELOADING));
     assert_eq!(
@@ -162,7 +162,14 @@ async fn keys_go_to_the_dialog_not_the_composer() {
     press(&mut app, KeyCode::Char('x'));
     press(&mut app, KeyCode::Down);
     assert!(app.composer.is_empty());
-    assert_eq!(app.mcp.dialog.as_ref().unwrap().selected(), 1);
+    assert_eq!(
+        app.overlays
+            .find::<ReloadDialog>()
+            .unwrap()
+            .dialog()
+            .selected(),
+        1
+    );
     press(&mut app, KeyCode::Char('1'));
     assert_eq!(ops_sent(&mut ops), [Op::ReloadMcp]);
 }
@@ -173,7 +180,7 @@ async fn esc_n_and_the_cancel_choice_leave_the_tools_unchanged() {
         let (_dir, mut app, mut ops) = setup();
         run(&mut app, "/reload-mcp");
         press(&mut app, answer);
-        assert!(app.mcp.dialog.is_none(), "{answer:?}");
+        assert!(!app.overlays.contains::<ReloadDialog>(), "{answer:?}");
         assert!(ops_sent(&mut ops).is_empty(), "{answer:?}");
         assert_eq!(last_notice(&app).as_deref(), Some(CANCELLED), "{answer:?}");
     }
@@ -183,7 +190,7 @@ async fn esc_n_and_the_cancel_choice_leave_the_tools_unchanged() {
 async fn reload_now_and_a_false_setting_skip_the_dialog() {
     let (_dir, mut app, mut ops) = setup();
     run(&mut app, "/reload-mcp now");
-    assert!(app.mcp.dialog.is_none());
+    assert!(!app.overlays.contains::<ReloadDialog>());
     assert_eq!(ops_sent(&mut ops), [Op::ReloadMcp]);
 
     let dir = tempfile::tempdir().unwrap();
@@ -195,7 +202,7 @@ async fn reload_now_and_a_false_setting_skip_the_dialog() {
     let (mut app, mut ops) = test_app(&dir, WithSession::Yes);
     assert_eq!(app.mcp.reload_confirm, ReloadConfirm::DontAsk);
     run(&mut app, "/reload-mcp");
-    assert!(app.mcp.dialog.is_none());
+    assert!(!app.overlays.contains::<ReloadDialog>());
     assert_eq!(ops_sent(&mut ops), [Op::ReloadMcp]);
     assert_eq!(last_notice(&app).as_deref(), Some(RELOADING));
 }
@@ -204,7 +211,7 @@ async fn reload_now_and_a_false_setting_skip_the_dialog() {
 async fn other_arguments_get_the_usage() {
     let (_dir, mut app, mut ops) = setup();
     run(&mut app, "/reload-mcp github");
-    assert!(app.mcp.dialog.is_none());
+    assert!(!app.overlays.contains::<ReloadDialog>());
     assert!(ops_sent(&mut ops).is_empty());
     assert!(
         last_notice(&app)
@@ -251,7 +258,7 @@ async fn dont_ask_again_reloads_stops_asking_and_saves_the_setting() {
     );
     assert!(!saved_setting(&app.home));
     run(&mut app, "/reload-mcp");
-    assert!(app.mcp.dialog.is_none());
+    assert!(!app.overlays.contains::<ReloadDialog>());
     assert_eq!(ops_sent(&mut ops), [Op::ReloadMcp]);
 }
 

@@ -1,5 +1,5 @@
 //! Drawing one frame: lay out the screen, let each component draw into its rect, then the
-//! overlay on top. `render_app` is pure over the app state (plus `now`), so tests draw it
+//! overlay stack on top (bottom to top, `overlays::stack`). `render_app` is pure over the app state (plus `now`), so tests draw it
 //! into a `TestBackend`. Each real frame is wrapped in synchronized output so the terminal
 //! never shows a half-drawn screen.
 
@@ -162,7 +162,10 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
     } else {
         BusyHint::Idle
     };
-    let focus = if app.focus == Focus::Composer && app.onboarding.is_none() {
+    let onboarding = app
+        .overlays
+        .contains::<super::overlays::onboarding::Onboarding>();
+    let focus = if app.focus == Focus::Composer && !onboarding {
         ComposerFocus::Focused
     } else {
         ComposerFocus::Unfocused
@@ -191,30 +194,8 @@ pub fn render_app(area: Rect, buf: &mut Buffer, app: &mut App, now: Instant) {
         }
         None => {}
     }
-    if let Some(picker) = &app.model_picker {
-        picker.render(area, buf, &theme);
-    }
-    if let Some(picker) = &app.sessions_picker {
-        picker.render(area, buf, &theme);
-    }
-    if let Some(overlay) = &mut app.rollback {
-        overlay.render(area, buf, &theme);
-    }
-    if let Some(picker) = &app.monitor.picker {
-        picker.render(area, buf, &theme);
-    }
-    if let Some(picker) = &app.skin.picker {
-        picker.render(area, buf, &theme);
-    }
-    if let Some(dialog) = &app.mcp.dialog {
-        dialog.render(area, buf, &theme);
-    }
-    if let Some(prompt) = &app.secret_prompt {
-        prompt.render(area, buf, &theme);
-    }
-    if let Some(onboarding) = &app.onboarding {
-        onboarding.render(area, buf, &theme);
-    }
+    // Last, over everything: the open overlays, bottom to top.
+    app.overlays.render(area, buf, &theme);
 }
 
 /// Splits the rows above the composer into the queue (top) and the live bar (the last

@@ -1,17 +1,15 @@
-//! `/rollback [N]` between the app, the overlay and the engine: opening the overlay and asking
-//! for the list (`Op::ListCheckpoints`), feeding `Event::CheckpointList` / `CheckpointDiff`
-//! into it, and turning its actions into `Op::CheckpointDiff` / `Op::RestoreCheckpoint` and
-//! transcript notices. The engine reports the restore itself with a `Notice`.
+//! `/rollback [N]` between the app, the overlay and the engine: opening the overlay (on the
+//! overlay stack) and asking for the list (`Op::ListCheckpoints`), feeding
+//! `Event::CheckpointList` / `CheckpointDiff` into it, and carrying out the confirmed restore
+//! (`AppEvent::RestoreCheckpoint`: a notice, then `Op::RestoreCheckpoint`). The overlay asks
+//! for diffs itself (`Op::CheckpointDiff`). The engine reports the restore with a `Notice`.
 //!
 //! It does not draw or decide keys (that is `overlays::rollback`), and it never restores
 //! without the user's Enter/`y` on the diff.
 
-use crossterm::event::KeyEvent;
-
 use super::app::App;
 use super::overlays::rollback::ListOutcome;
 use super::overlays::rollback::Pick;
-use super::overlays::rollback::RollbackAction;
 use super::overlays::rollback::RollbackOverlay;
 use crate::protocol::CheckpointInfo;
 use crate::protocol::NoticeLevel;
@@ -29,40 +27,30 @@ pub fn open(app: &mut App, args: &str) {
             None => return app.transcript.push_notice(NoticeLevel::Info, USAGE),
         },
     };
-    app.rollback = Some(RollbackOverlay::new(jump));
+    app.overlays.push(RollbackOverlay::new(jump));
     app.send(Op::ListCheckpoints);
 }
 
-/// A key while the overlay is open.
-pub fn on_key(app: &mut App, key: KeyEvent) {
-    let Some(overlay) = &mut app.rollback else {
-        return;
-    };
-    match overlay.handle_key(key) {
-        RollbackAction::None => {}
-        RollbackAction::Close => app.rollback = None,
-        RollbackAction::ShowDiff { id } => app.send(Op::CheckpointDiff { id }),
-        RollbackAction::Restore { id, index, created } => {
-            app.rollback = None;
-            app.transcript.push_notice(
-                NoticeLevel::Info,
-                &format!("restoring checkpoint {} ({created})…", index + 1),
-            );
-            app.chat.scroll_to_bottom();
-            app.send(Op::RestoreCheckpoint { id });
-        }
-    }
+/// The user confirmed restoring checkpoint `id` (number `index` + 1, taken at `created`); the
+/// overlay has closed.
+pub fn restore(app: &mut App, id: String, index: usize, created: &str) {
+    app.transcript.push_notice(
+        NoticeLevel::Info,
+        &format!("restoring checkpoint {} ({created})…", index + 1),
+    );
+    app.chat.scroll_to_bottom();
+    app.send(Op::RestoreCheckpoint { id });
 }
 
 /// `Event::CheckpointList`.
 pub fn on_list(app: &mut App, checkpoints: &[CheckpointInfo]) {
-    let Some(overlay) = &mut app.rollback else {
+    let Some(overlay) = app.overlays.find_mut::<RollbackOverlay>() else {
         return;
     };
     match overlay.set_list(checkpoints.to_vec()) {
         ListOutcome::Listed | ListOutcome::Ignored => {}
         ListOutcome::Empty => {
-            app.rollback = None;
+            app.overlays.remove::<RollbackOverlay>();
             let cwd = super::input::session_cwd(app);
             app.transcript.push_notice(
                 NoticeLevel::Info,
@@ -82,7 +70,7 @@ pub fn on_list(app: &mut App, checkpoints: &[CheckpointInfo]) {
 
 /// `Event::CheckpointDiff`.
 pub fn on_diff(app: &mut App, id: &str, diff: &str) {
-    if let Some(overlay) = &mut app.rollback {
+    if let Some(overlay) = app.overlays.find_mut::<RollbackOverlay>() {
         overlay.set_diff(id, diff.to_string());
     }
 }

@@ -39,7 +39,7 @@ async fn rollback_lists_shows_the_diff_and_restores_on_y() {
         ops_sent(&mut ops),
         vec![Op::RestoreCheckpoint { id: "cp2".into() }]
     );
-    assert!(app.rollback.is_none());
+    assert!(!app.overlays.contains::<RollbackOverlay>());
     assert_eq!(
         last_notice(&app).as_deref(),
         Some("restoring checkpoint 2 (2026-05-02 09:37)…")
@@ -57,9 +57,9 @@ async fn rollback_n_goes_straight_to_the_diff() {
     );
     // Esc goes back to the list, Esc again closes without restoring anything.
     press(&mut app, KeyCode::Esc);
-    assert!(app.rollback.is_some());
+    assert!(app.overlays.contains::<RollbackOverlay>());
     press(&mut app, KeyCode::Esc);
-    assert!(app.rollback.is_none());
+    assert!(!app.overlays.contains::<RollbackOverlay>());
     assert_eq!(ops_sent(&mut ops), vec![]);
 }
 
@@ -73,13 +73,13 @@ async fn no_checkpoints_and_bad_arguments_are_notices() {
             checkpoints: Vec::new(),
         },
     );
-    assert!(app.rollback.is_none());
+    assert!(!app.overlays.contains::<RollbackOverlay>());
     assert_eq!(
         last_notice(&app).as_deref(),
         Some("no checkpoints yet for /work")
     );
     crate::tui::commands::execute(&mut app, "rollback", "last");
-    assert!(app.rollback.is_none());
+    assert!(!app.overlays.contains::<RollbackOverlay>());
     assert!(
         last_notice(&app)
             .unwrap_or_default()
@@ -87,7 +87,10 @@ async fn no_checkpoints_and_bad_arguments_are_notices() {
     );
     crate::tui::commands::execute(&mut app, "rollback", "9");
     on_engine_event(&mut app, list());
-    assert!(app.rollback.is_some(), "the list is shown instead");
+    assert!(
+        app.overlays.contains::<RollbackOverlay>(),
+        "the list is shown instead"
+    );
     assert_eq!(
         last_notice(&app).as_deref(),
         Some("no checkpoint 9 — 3 exist (1 = newest)")

@@ -8,21 +8,19 @@
 //! too; a failure is a notice. Loading notices (a broken user skin, an unknown key) go to
 //! the transcript when that skin is applied or kept.
 //!
-//! This module does not parse skins or know colours (`crate::theme` does) and does not draw
-//! the picker (`overlays::skin_picker`). Invariant: while the picker is open the app's theme
-//! is the previewed entry's, and closing it leaves either the kept entry's theme or exactly
-//! the theme it opened with.
+//! The picker is on the overlay stack; its keys come back as [`SkinEvent::Preview`], `Keep`
+//! and `Restore`. This module does not parse skins or know colours (`crate::theme` does) and
+//! does not draw the picker or read its keys (`overlays::skin_picker`). Invariant: while the
+//! picker is open the app's theme is the previewed entry's, and closing it leaves either the
+//! kept entry's theme or exactly the theme it opened with.
 
 use std::sync::Arc;
-
-use crossterm::event::KeyEvent;
 
 use super::app::App;
 use super::app::AppEvent;
 use super::overlays::skin_picker::SkinEntry;
 use super::overlays::skin_picker::SkinOrigin;
 use super::overlays::skin_picker::SkinPicker;
-use super::overlays::skin_picker::SkinPickerAction;
 use crate::config::HermesHome;
 use crate::protocol::NoticeLevel;
 use crate::theme::Background;
@@ -42,8 +40,6 @@ pub struct SkinState {
     pub mode: ThemeMode,
     /// What start-up detection found; `None` until it answers (or when it never runs).
     pub background: Option<Background>,
-    /// The open `/skin` picker.
-    pub picker: Option<SkinPicker>,
     /// Swallows a late OSC 11 reply that arrives after detection gave up waiting.
     pub late_reply: super::background::LateReplyFilter,
 }
@@ -56,7 +52,6 @@ impl SkinState {
             name: theme.name.clone(),
             mode: ThemeMode::parse(&display.theme_mode).0,
             background: None,
-            picker: None,
             late_reply: super::background::LateReplyFilter::default(),
         }
     }
@@ -89,6 +84,12 @@ pub enum SkinEvent {
         name: String,
         saved: Result<(), String>,
     },
+    /// The picker moved to a skin: show it.
+    Preview(Arc<Theme>),
+    /// The picker closed keeping this skin.
+    Keep(SkinEntry),
+    /// The picker closed without keeping one: back to this theme (what it opened with).
+    Restore(Arc<Theme>),
 }
 
 /// `/skin [NAME]`.
@@ -167,10 +168,11 @@ fn origin(info: &skins::SkinInfo) -> SkinOrigin {
 pub fn on_event(app: &mut App, event: SkinEvent) {
     match event {
         // A second `/skin` sent before the first picker opened: one picker is enough.
-        SkinEvent::CatalogReady(_) if app.skin.picker.is_some() => {}
+        SkinEvent::CatalogReady(_) if app.overlays.contains::<SkinPicker>() => {}
         SkinEvent::CatalogReady(entries) => {
             let original = Arc::clone(&app.theme);
-            app.skin.picker = Some(SkinPicker::new(entries, &app.skin.name, original));
+            app.overlays
+                .push(SkinPicker::new(entries, &app.skin.name, original));
         }
         SkinEvent::Applied {
             name,
@@ -192,47 +194,27 @@ pub fn on_event(app: &mut App, event: SkinEvent) {
             tracing::debug!(skin = %name, ok = saved.is_ok(), "display.skin saved");
             saved_result(app, saved);
         }
+        SkinEvent::Preview(theme) | SkinEvent::Restore(theme) => app.theme = theme,
+        SkinEvent::Keep(entry) => keep(app, entry),
     }
     app.request_frame();
 }
 
-/// A key while the picker is open: preview, keep, or restore.
-pub fn on_key(app: &mut App, key: KeyEvent) {
-    let Some(picker) = &mut app.skin.picker else {
-        return;
-    };
-    match picker.handle_key(key) {
-        SkinPickerAction::None => {}
-        SkinPickerAction::Preview(index) => {
-            if let Some(entry) = picker.entry(index) {
-                app.theme = Arc::clone(&entry.theme);
-            }
-        }
-        SkinPickerAction::Restore => {
-            app.theme = Arc::clone(picker.original());
-            app.skin.picker = None;
-        }
-        SkinPickerAction::Keep(index) => {
-            let Some(entry) = picker.entry(index).cloned() else {
-                app.skin.picker = None;
-                return;
-            };
-            app.skin.picker = None;
-            app.theme = Arc::clone(&entry.theme);
-            push_notices(app, &entry.notices);
-            notice(app, &format!("skin: {}", entry.name));
-            app.skin.name = entry.name.clone();
-            let home = app.home.clone();
-            let tx = app.app_tx.clone();
-            tokio::task::spawn_blocking(move || {
-                let saved = save(&home, &entry.name);
-                let _ = tx.send(AppEvent::Skin(SkinEvent::Saved {
-                    name: entry.name,
-                    saved,
-                }));
-            });
-        }
-    }
+/// The picker closed keeping `entry`: apply it and save `display.skin` off the UI task.
+fn keep(app: &mut App, entry: SkinEntry) {
+    app.theme = Arc::clone(&entry.theme);
+    push_notices(app, &entry.notices);
+    notice(app, &format!("skin: {}", entry.name));
+    app.skin.name = entry.name.clone();
+    let home = app.home.clone();
+    let tx = app.app_tx.clone();
+    tokio::task::spawn_blocking(move || {
+        let saved = save(&home, &entry.name);
+        let _ = tx.send(AppEvent::Skin(SkinEvent::Saved {
+            name: entry.name,
+            saved,
+        }));
+    });
 }
 
 /// Start-up detection found `background`: remember it (skins loaded later use it), and when

@@ -16,9 +16,12 @@ use crate::tui::test_support::type_text;
 async fn open_picker(app: &mut App, events: &mut tokio::sync::mpsc::UnboundedReceiver<AppEvent>) {
     type_text(app, "/skin");
     press(app, KeyCode::Enter);
-    assert!(app.skin.picker.is_none(), "opens only once loaded");
+    assert!(
+        !app.overlays.contains::<SkinPicker>(),
+        "opens only once loaded"
+    );
     next_app_event(app, events).await;
-    assert!(app.skin.picker.is_some());
+    assert!(app.overlays.contains::<SkinPicker>());
 }
 
 fn saved_skin(home: &HermesHome) -> String {
@@ -26,7 +29,7 @@ fn saved_skin(home: &HermesHome) -> String {
 }
 
 fn picker_names(app: &App) -> Vec<String> {
-    let picker = app.skin.picker.as_ref().unwrap();
+    let picker = app.overlays.find::<SkinPicker>().unwrap();
     picker.entries().iter().map(|e| e.name.clone()).collect()
 }
 
@@ -48,7 +51,7 @@ async fn the_picker_lists_the_nine_built_ins_and_starts_on_the_current_skin() {
             "charizard"
         ]
     );
-    let picker = app.skin.picker.as_ref().unwrap();
+    let picker = app.overlays.find::<SkinPicker>().unwrap();
     assert_eq!(picker.selected(), 0);
     assert!(
         picker
@@ -74,7 +77,7 @@ async fn moving_the_selection_previews_each_skin_and_esc_restores_the_original()
     ));
     assert!(rows.iter().any(|r| r.contains("▸ mono")), "{rows:#?}");
     press(&mut app, KeyCode::Esc);
-    assert!(app.skin.picker.is_none());
+    assert!(!app.overlays.contains::<SkinPicker>());
     assert!(
         Arc::ptr_eq(&app.theme, &original),
         "exactly the theme it opened with"
@@ -97,7 +100,7 @@ async fn enter_keeps_the_previewed_skin_and_saves_display_skin() {
     }
     assert_eq!(app.theme.name, "warm-lightmode");
     press(&mut app, KeyCode::Enter);
-    assert!(app.skin.picker.is_none());
+    assert!(!app.overlays.contains::<SkinPicker>());
     assert_eq!(app.theme.name, "warm-lightmode");
     assert_eq!(app.skin.name, "warm-lightmode");
     assert_eq!(last_notice(&app).as_deref(), Some("skin: warm-lightmode"));
@@ -117,7 +120,7 @@ async fn skin_name_switches_at_once_and_saves() {
     next_app_event(&mut app, &mut events).await;
     assert_eq!(app.theme.name, "ares");
     assert_eq!(app.skin.name, "ares");
-    assert!(app.skin.picker.is_none());
+    assert!(!app.overlays.contains::<SkinPicker>());
     assert_eq!(last_notice(&app).as_deref(), Some("skin: ares"));
     assert_eq!(saved_skin(&home), "ares");
 }
@@ -151,7 +154,7 @@ async fn a_user_skin_is_listed_as_user_and_its_loading_notices_reach_the_transcr
     )
     .unwrap();
     open_picker(&mut app, &mut events).await;
-    let picker = app.skin.picker.as_ref().unwrap();
+    let picker = app.overlays.find::<SkinPicker>().unwrap();
     let neon = picker.entries().iter().find(|e| e.name == "neon").unwrap();
     assert_eq!(neon.origin, SkinOrigin::User);
     assert_eq!(neon.description, "Hot pink");

@@ -1,6 +1,7 @@
-//! `/agents history` between the app, the picker and the engine: opening the picker and asking
-//! for the saved trees (`Op::ListSpawnTrees`), feeding `Event::SpawnTrees` into it, sending
-//! `Op::LoadSpawnTree` on Enter, and turning the `Event::SpawnTree` that answers it into the
+//! `/agents history` between the app, the picker and the engine: opening the picker (on the
+//! overlay stack) and asking for the saved trees (`Op::ListSpawnTrees`), feeding
+//! `Event::SpawnTrees` into it, sending `Op::LoadSpawnTree` for the tree Enter chose
+//! (`AppEvent::LoadSpawnTree`), and turning the `Event::SpawnTree` that answers it into the
 //! monitor's read-only history mode ([`SavedTree`]).
 //!
 //! A saved tree is rebuilt by replaying its recorded `SubagentEvent`s into a fresh
@@ -14,11 +15,8 @@
 
 use std::time::Instant;
 
-use crossterm::event::KeyEvent;
-
 use super::app::App;
 use super::focus::Focus;
-use super::overlays::spawn_trees::SpawnTreesAction;
 use super::overlays::spawn_trees::SpawnTreesPicker;
 use super::overlays::spawn_trees::TreesOutcome;
 use super::panes::agents::AgentsPane;
@@ -39,36 +37,26 @@ pub struct SavedTree {
 
 /// `/agents history`: the picker, waiting for the list.
 pub fn open(app: &mut App) {
-    app.monitor.picker = Some(SpawnTreesPicker::new());
+    app.overlays.push(SpawnTreesPicker::new());
     app.send(Op::ListSpawnTrees);
 }
 
-/// A key while the picker is open.
-pub fn on_key(app: &mut App, key: KeyEvent) {
-    let Some(picker) = &mut app.monitor.picker else {
-        return;
-    };
-    match picker.handle_key(key) {
-        SpawnTreesAction::None => {}
-        SpawnTreesAction::Close => app.monitor.picker = None,
-        SpawnTreesAction::Load(info) => {
-            app.monitor.picker = None;
-            let id = info.id.clone();
-            app.monitor.requested = Some(info);
-            app.send(Op::LoadSpawnTree { id });
-        }
-    }
+/// Enter chose `info` in the picker (which has closed): ask for the tree.
+pub fn load(app: &mut App, info: SpawnTreeInfo) {
+    let id = info.id.clone();
+    app.monitor.requested = Some(info);
+    app.send(Op::LoadSpawnTree { id });
 }
 
 /// `Event::SpawnTrees`.
 pub fn on_list(app: &mut App, trees: &[SpawnTreeInfo]) {
-    let Some(picker) = &mut app.monitor.picker else {
+    let Some(picker) = app.overlays.find_mut::<SpawnTreesPicker>() else {
         return;
     };
     match picker.set_list(trees.to_vec()) {
         TreesOutcome::Listed | TreesOutcome::Ignored => {}
         TreesOutcome::Empty => {
-            app.monitor.picker = None;
+            app.overlays.remove::<SpawnTreesPicker>();
             app.transcript
                 .push_notice(NoticeLevel::Info, "no saved spawn trees yet");
         }

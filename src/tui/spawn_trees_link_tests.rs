@@ -82,7 +82,7 @@ fn load_history(app: &mut App, ops: &mut UnboundedReceiver<Op>) {
     on_engine_event(app, Event::SpawnTrees { trees: trees() });
     press(app, KeyCode::Enter);
     assert_eq!(ops_sent(ops), vec![Op::LoadSpawnTree { id: "t2".into() }]);
-    assert!(app.monitor.picker.is_none());
+    assert!(!app.overlays.contains::<SpawnTreesPicker>());
     on_engine_event(
         app,
         Event::SpawnTree {
@@ -115,7 +115,7 @@ async fn empty_list_closes_with_a_notice_and_bad_args_show_usage() {
     let (_dir, mut app, mut ops) = setup();
     crate::tui::commands::execute(&mut app, "agents", "history");
     on_engine_event(&mut app, Event::SpawnTrees { trees: Vec::new() });
-    assert!(app.monitor.picker.is_none());
+    assert!(!app.overlays.contains::<SpawnTreesPicker>());
     assert_eq!(
         last_notice(&app).as_deref(),
         Some("no saved spawn trees yet")
@@ -130,7 +130,7 @@ async fn esc_closes_the_picker_and_unasked_trees_are_ignored() {
     let (_dir, mut app, mut ops) = setup();
     crate::tui::commands::execute(&mut app, "agents", "history");
     press(&mut app, KeyCode::Esc);
-    assert!(app.monitor.picker.is_none());
+    assert!(!app.overlays.contains::<SpawnTreesPicker>());
     on_engine_event(
         &mut app,
         Event::SpawnTree {

@@ -1,4 +1,5 @@
-//! Modal views drawn over the main screen.
+//! Modal views drawn over the main screen, and the one stack they live on (`stack`: who gets
+//! keys and pastes, in which order they are drawn).
 
 pub mod confirm;
 pub mod model_picker;
@@ -8,6 +9,7 @@ pub mod secret_prompt;
 pub mod sessions_picker;
 pub mod skin_picker;
 pub mod spawn_trees;
+pub mod stack;
 pub mod subagent;
 
 use ratatui::buffer::Buffer;

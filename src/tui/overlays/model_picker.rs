@@ -16,11 +16,16 @@ use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
 
 use super::onboarding::HOSTED;
+use super::stack::Overlay;
+use super::stack::OverlayAction;
 use crate::protocol::ModelSelection;
+use crate::protocol::Op;
 use crate::protocol::SessionInfo;
 use crate::theme::Role;
 use crate::theme::Theme;
 use crate::tui::probe::LocalServer;
+
+const TITLE: &str = " Switch model ";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PickerEntry {
@@ -36,17 +41,12 @@ pub enum Current {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PickerAction {
-    None,
-    Close,
-    Choose(ModelSelection),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelPicker {
     entries: Vec<PickerEntry>,
     selected: usize,
     searching: Searching,
+    /// A model was chosen (`Op::SwitchModel` sent).
+    chosen: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +91,7 @@ impl ModelPicker {
             entries,
             selected: 0,
             searching: Searching::Yes,
+            chosen: false,
         }
     }
 
@@ -121,34 +122,47 @@ impl ModelPicker {
     pub fn entries(&self) -> &[PickerEntry] {
         &self.entries
     }
+}
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> PickerAction {
+impl Overlay for ModelPicker {
+    fn title(&self) -> &str {
+        TITLE
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayAction {
         match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => PickerAction::Close,
+            KeyCode::Esc | KeyCode::Char('q') => OverlayAction::Close,
             KeyCode::Up | KeyCode::Char('k') => {
                 self.selected = self.selected.saturating_sub(1);
-                PickerAction::None
+                OverlayAction::None
             }
             KeyCode::Down | KeyCode::Char('j') => {
                 if self.selected + 1 < self.entries.len() {
                     self.selected += 1;
                 }
-                PickerAction::None
+                OverlayAction::None
             }
             KeyCode::Enter => match self.entries.get(self.selected) {
-                Some(entry) if entry.current == Current::Yes => PickerAction::Close,
-                Some(entry) => PickerAction::Choose(entry.selection.clone()),
-                None => PickerAction::Close,
+                Some(entry) if entry.current == Current::Yes => OverlayAction::Close,
+                Some(entry) => {
+                    self.chosen = true;
+                    OverlayAction::Send(Op::SwitchModel(entry.selection.clone()))
+                }
+                None => OverlayAction::Close,
             },
-            _ => PickerAction::None,
+            _ => OverlayAction::None,
         }
     }
 
-    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    fn is_complete(&self) -> bool {
+        self.chosen
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let rows = u16::try_from(self.entries.len()).unwrap_or(u16::MAX);
         let modal = super::centered_modal(area, 80, rows + 6);
         Clear.render(modal, buf);
-        let block = super::modal_block(" Switch model ", theme);
+        let block = super::modal_block(TITLE, theme);
         let mut lines = Vec::new();
         if self.entries.is_empty() {
             lines.push(Line::from(Span::styled(

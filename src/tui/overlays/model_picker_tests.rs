@@ -46,17 +46,31 @@ fn lists_current_model_and_providers_with_keys() {
 #[test]
 fn choosing_an_entry_switches_and_the_current_one_just_closes() {
     let mut picker = ModelPicker::new(Some(&info()), &env);
-    assert_eq!(picker.handle_key(key(KeyCode::Enter)), PickerAction::Close);
-    assert_eq!(picker.handle_key(key(KeyCode::Down)), PickerAction::None);
-    assert_eq!(
+    assert!(matches!(
         picker.handle_key(key(KeyCode::Enter)),
-        PickerAction::Choose(ModelSelection {
+        OverlayAction::Close
+    ));
+    assert!(matches!(
+        picker.handle_key(key(KeyCode::Down)),
+        OverlayAction::None
+    ));
+    assert!(!picker.is_complete());
+    let OverlayAction::Send(op) = picker.handle_key(key(KeyCode::Enter)) else {
+        panic!("Enter on another entry switches");
+    };
+    assert_eq!(
+        op,
+        Op::SwitchModel(ModelSelection {
             model: "anthropic/claude-sonnet-4".into(),
             provider: Some("openrouter".into()),
             base_url: None,
         })
     );
-    assert_eq!(picker.handle_key(key(KeyCode::Esc)), PickerAction::Close);
+    assert!(picker.is_complete(), "the picker closes after switching");
+    assert!(matches!(
+        picker.handle_key(key(KeyCode::Esc)),
+        OverlayAction::Close
+    ));
 }
 
 #[test]

@@ -7,8 +7,9 @@
 //! with its first model (↑↓ cycle its list). Success ends onboarding; a failure shows the error
 //! and Enter goes back to edit (entries are kept), Esc back to the provider list.
 //!
-//! This is a pure state machine: `handle_key` returns an [`OnboardingAction`] and the app does
-//! the I/O (runs `probe::test_connection` on `TestConnection`, feeds `set_test_result`, runs
+//! This is a pure state machine: a key returns an [`OverlayAction`] and the app does the I/O
+//! (runs `probe::test_connection` on `AppEvent::TestConnection`, quits on `AppEvent::Quit`
+//! (Esc on the first step, Ctrl+C), feeds `set_test_result`, runs
 //! the local probe and feeds `set_local_servers`, calls [`save_choice`] when done). A test
 //! result that arrives after the user left the testing step is ignored. Rendering is in
 //! `onboarding/view.rs`; what a choice is and how it is saved is in `onboarding/choice.rs`.
@@ -20,6 +21,8 @@ use crossterm::event::KeyCode;
 use crossterm::event::KeyEvent;
 use crossterm::event::KeyEventKind;
 use crossterm::event::KeyModifiers;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
 pub use self::choice::CUSTOM_KEY_ENV;
 pub use self::choice::HOSTED;
@@ -27,18 +30,12 @@ pub use self::choice::Hosted;
 pub use self::choice::ProviderChoice;
 pub use self::choice::hosted_base_url;
 pub use self::choice::save_choice;
+use super::stack::Overlay;
+use super::stack::OverlayAction;
+use super::stack::Paste;
+use crate::theme::Theme;
+use crate::tui::app::AppEvent;
 use crate::tui::probe::LocalServer;
-
-/// What the app should do after a key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OnboardingAction {
-    None,
-    Redraw,
-    /// Test this choice (`probe::test_connection`) and report with `set_test_result`.
-    TestConnection(ProviderChoice),
-    /// Esc on the first step (or Ctrl+C): the user wants out; quit hermes.
-    Cancel,
-}
 
 /// One row of the provider list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,48 +156,49 @@ impl Onboarding {
     }
 
     /// Pasted text goes into the field being edited (line breaks dropped).
-    pub fn handle_paste(&mut self, text: &str) -> OnboardingAction {
+    /// Not wired to terminal pastes (see `Overlay::handle_paste` below).
+    pub fn paste_into_field(&mut self, text: &str) -> OverlayAction {
         let clean: String = text.chars().filter(|c| !c.is_control()).collect();
         match self.field_mut() {
             Some(field) => {
                 field.push_str(clean.trim());
                 self.hint = None;
-                OnboardingAction::Redraw
+                OverlayAction::None
             }
-            None => OnboardingAction::None,
+            None => OverlayAction::None,
         }
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> OnboardingAction {
+    fn step_key(&mut self, key: KeyEvent) -> OverlayAction {
         if key.kind == KeyEventKind::Release {
-            return OnboardingAction::None;
+            return OverlayAction::None;
         }
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-            return OnboardingAction::Cancel;
+            return OverlayAction::App(AppEvent::Quit);
         }
         match self.step.clone() {
             Step::Choose => self.choose_key(key),
             Step::BaseUrl | Step::ApiKey | Step::Model => self.input_key(key),
             Step::Testing => match key.code {
                 KeyCode::Esc => self.go(Step::Model),
-                _ => OnboardingAction::None,
+                _ => OverlayAction::None,
             },
             Step::Failed(_) => match key.code {
                 KeyCode::Enter => self.go(self.first_input_step()),
                 KeyCode::Esc => self.go(Step::Choose),
-                _ => OnboardingAction::None,
+                _ => OverlayAction::None,
             },
-            Step::Done => OnboardingAction::None,
+            Step::Done => OverlayAction::None,
         }
     }
 
-    fn go(&mut self, step: Step) -> OnboardingAction {
+    fn go(&mut self, step: Step) -> OverlayAction {
         self.step = step;
         self.hint = None;
-        OnboardingAction::Redraw
+        OverlayAction::None
     }
 
-    fn choose_key(&mut self, key: KeyEvent) -> OnboardingAction {
+    fn choose_key(&mut self, key: KeyEvent) -> OverlayAction {
         let last = self.entries().len().saturating_sub(1);
         match key.code {
             KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
@@ -208,15 +206,15 @@ impl Onboarding {
             KeyCode::Home => self.selected = 0,
             KeyCode::End => self.selected = last,
             KeyCode::Enter => return self.pick(),
-            KeyCode::Esc => return OnboardingAction::Cancel,
-            _ => return OnboardingAction::None,
+            KeyCode::Esc => return OverlayAction::App(AppEvent::Quit),
+            _ => return OverlayAction::None,
         }
-        OnboardingAction::Redraw
+        OverlayAction::None
     }
 
-    fn pick(&mut self) -> OnboardingAction {
+    fn pick(&mut self) -> OverlayAction {
         let Some(entry) = self.entries().get(self.selected).copied() else {
-            return OnboardingAction::None;
+            return OverlayAction::None;
         };
         if entry != self.entry {
             self.draft = Draft::default();
@@ -268,7 +266,7 @@ impl Onboarding {
         }
     }
 
-    fn input_key(&mut self, key: KeyEvent) -> OnboardingAction {
+    fn input_key(&mut self, key: KeyEvent) -> OverlayAction {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let alt = key.modifiers.contains(KeyModifiers::ALT);
         match key.code {
@@ -296,10 +294,10 @@ impl Onboarding {
                     field.pop();
                 }
             }
-            _ => return OnboardingAction::None,
+            _ => return OverlayAction::None,
         }
         self.hint = None;
-        OnboardingAction::Redraw
+        OverlayAction::None
     }
 
     fn cycle_model(&mut self, direction: Direction) {
@@ -316,7 +314,7 @@ impl Onboarding {
         self.draft.model = options[next].clone();
     }
 
-    fn submit(&mut self) -> OnboardingAction {
+    fn submit(&mut self) -> OverlayAction {
         match self.step {
             Step::BaseUrl => {
                 let url = self.draft.base_url.trim().trim_end_matches('/').to_owned();
@@ -344,15 +342,15 @@ impl Onboarding {
                 let choice = self.build_choice();
                 self.choice = Some(choice.clone());
                 self.go(Step::Testing);
-                OnboardingAction::TestConnection(choice)
+                OverlayAction::App(AppEvent::TestConnection(choice))
             }
-            _ => OnboardingAction::None,
+            _ => OverlayAction::None,
         }
     }
 
-    fn complain(&mut self, hint: &str) -> OnboardingAction {
+    fn complain(&mut self, hint: &str) -> OverlayAction {
         self.hint = Some(hint.to_owned());
-        OnboardingAction::Redraw
+        OverlayAction::None
     }
 
     fn build_choice(&self) -> ProviderChoice {
@@ -402,6 +400,26 @@ impl Onboarding {
                 .local_server(i)
                 .map_or_else(|| "your server".to_owned(), |s| s.name.clone()),
         }
+    }
+}
+
+impl Overlay for Onboarding {
+    fn title(&self) -> &str {
+        "onboarding"
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayAction {
+        self.step_key(key)
+    }
+
+    /// Swallowed: a paste while onboarding is open has never reached its fields (nor the
+    /// composer below); [`Onboarding::paste_into_field`] exists but was never wired.
+    fn handle_paste(&mut self, _text: &str) -> Paste {
+        Paste::Consumed
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        self.draw(area, buf, theme);
     }
 }
 

@@ -13,7 +13,7 @@ fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
 }
 
-fn press(o: &mut Onboarding, code: KeyCode) -> OnboardingAction {
+fn press(o: &mut Onboarding, code: KeyCode) -> OverlayAction {
     o.handle_key(key(code))
 }
 
@@ -39,7 +39,7 @@ fn snapshot(o: &Onboarding, name: &str) {
     let mut terminal = Terminal::new(TestBackend::new(84, 20)).unwrap();
     let theme = Theme::default();
     terminal
-        .draw(|f| o.render(f.area(), f.buffer_mut(), &theme))
+        .draw(|f| o.draw(f.area(), f.buffer_mut(), &theme))
         .unwrap();
     insta::assert_snapshot!(name, terminal.backend());
 }
@@ -47,11 +47,11 @@ fn snapshot(o: &Onboarding, name: &str) {
 #[test]
 fn hosted_flow_key_then_model_then_test() {
     let mut o = Onboarding::new();
-    assert_eq!(press(&mut o, KeyCode::Down), OnboardingAction::Redraw);
+    assert_eq!(press(&mut o, KeyCode::Down), OverlayAction::None);
     press(&mut o, KeyCode::Enter); // OpenAI
     assert_eq!(o.step(), &Step::ApiKey);
     // An empty key is refused with a hint.
-    assert_eq!(press(&mut o, KeyCode::Enter), OnboardingAction::Redraw);
+    assert_eq!(press(&mut o, KeyCode::Enter), OverlayAction::None);
     assert_eq!(o.step(), &Step::ApiKey);
     type_text(&mut o, "sk-test-1234");
     press(&mut o, KeyCode::Enter);
@@ -64,7 +64,10 @@ fn hosted_flow_key_then_model_then_test() {
         api_key_env: Some("OPENAI_API_KEY"),
         model: "gpt-4.1".into(),
     };
-    assert_eq!(action, OnboardingAction::TestConnection(expected.clone()));
+    assert!(
+        matches!(&action, OverlayAction::App(AppEvent::TestConnection(choice)) if *choice == expected),
+        "{action:?}"
+    );
     assert_eq!(o.step(), &Step::Testing);
     assert_eq!(o.result(), None);
     o.set_test_result(Ok(()));
@@ -87,7 +90,8 @@ fn default_models_per_hosted_provider() {
         press(&mut o, KeyCode::Enter);
         type_text(&mut o, "k");
         press(&mut o, KeyCode::Enter);
-        let OnboardingAction::TestConnection(choice) = press(&mut o, KeyCode::Enter) else {
+        let OverlayAction::App(AppEvent::TestConnection(choice)) = press(&mut o, KeyCode::Enter)
+        else {
             panic!("expected a test");
         };
         assert_eq!(choice.model, model);
@@ -112,7 +116,7 @@ fn failure_shows_error_and_goes_back_with_entries_kept() {
     assert_eq!(o.step(), &Step::ApiKey);
     type_text(&mut o, "-fixed");
     press(&mut o, KeyCode::Enter);
-    let OnboardingAction::TestConnection(choice) = press(&mut o, KeyCode::Enter) else {
+    let OverlayAction::App(AppEvent::TestConnection(choice)) = press(&mut o, KeyCode::Enter) else {
         panic!("expected a test");
     };
     assert_eq!(choice.api_key.as_deref(), Some("bad-fixed"));
@@ -142,11 +146,17 @@ fn esc_walks_back_and_cancels_on_the_first_step() {
     press(&mut o, KeyCode::Enter);
     press(&mut o, KeyCode::Esc);
     assert_eq!(o.step(), &Step::Choose);
-    assert_eq!(press(&mut o, KeyCode::Esc), OnboardingAction::Cancel);
+    assert!(matches!(
+        press(&mut o, KeyCode::Esc),
+        OverlayAction::App(AppEvent::Quit)
+    ));
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     let mut o = Onboarding::new();
     press(&mut o, KeyCode::Enter);
-    assert_eq!(o.handle_key(ctrl_c), OnboardingAction::Cancel);
+    assert!(matches!(
+        o.handle_key(ctrl_c),
+        OverlayAction::App(AppEvent::Quit)
+    ));
 }
 
 #[test]
@@ -162,14 +172,14 @@ fn custom_flow_url_optional_key_model() {
     assert_eq!(o.step(), &Step::BaseUrl);
     let clear = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL);
     o.handle_key(clear);
-    o.handle_paste("http://10.0.0.5:9000/v1/\n");
+    o.paste_into_field("http://10.0.0.5:9000/v1/\n");
     press(&mut o, KeyCode::Enter);
     assert_eq!(o.step(), &Step::ApiKey);
     press(&mut o, KeyCode::Enter); // no key
     assert_eq!(o.step(), &Step::Model);
-    assert_eq!(press(&mut o, KeyCode::Enter), OnboardingAction::Redraw); // empty model refused
+    assert_eq!(press(&mut o, KeyCode::Enter), OverlayAction::None); // empty model refused
     type_text(&mut o, "my-model");
-    let OnboardingAction::TestConnection(choice) = press(&mut o, KeyCode::Enter) else {
+    let OverlayAction::App(AppEvent::TestConnection(choice)) = press(&mut o, KeyCode::Enter) else {
         panic!("expected a test");
     };
     assert_eq!(
@@ -201,7 +211,7 @@ fn local_server_goes_straight_to_its_first_model() {
     press(&mut o, KeyCode::Down);
     press(&mut o, KeyCode::Down);
     press(&mut o, KeyCode::Up);
-    let OnboardingAction::TestConnection(choice) = press(&mut o, KeyCode::Enter) else {
+    let OverlayAction::App(AppEvent::TestConnection(choice)) = press(&mut o, KeyCode::Enter) else {
         panic!("expected a test");
     };
     assert_eq!(choice.provider, "custom");

@@ -7,8 +7,9 @@
 //! to checkpoint N's diff (1 = newest; an argument that is not a list number is read as a
 //! unique id prefix of at least 4 hex digits, as in `docs/checkpoints.md`).
 //!
-//! This is a widget and a small state machine only: it returns [`RollbackAction`]s and
-//! [`ListOutcome`]s, and the app (`rollback_link`) sends the `Op`s and writes notices. A restore
+//! This is a widget and a small state machine only: keys return [`OverlayAction`]s (the diff
+//! to ask for, or the confirmed restore as `AppEvent::RestoreCheckpoint`, which closes it) and
+//! the list's arrival a [`ListOutcome`]; the app (`rollback_link`) writes notices. A restore
 //! is only offered once the diff has arrived, so nothing is restored unseen; a diff for another
 //! checkpoint than the one on screen is ignored.
 //!
@@ -19,27 +20,17 @@ mod view;
 
 use crossterm::event::KeyCode;
 use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::text::Line;
 
+use super::stack::Overlay;
+use super::stack::OverlayAction;
 use crate::protocol::CheckpointInfo;
+use crate::protocol::Op;
+use crate::theme::Theme;
+use crate::tui::app::AppEvent;
 pub use view::diff_role;
-
-/// What the app should do after a key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RollbackAction {
-    None,
-    Close,
-    /// Ask the engine for checkpoint `id`'s diff.
-    ShowDiff {
-        id: String,
-    },
-    /// The user confirmed: restore checkpoint `id` (number `index` + 1, taken at `created`).
-    Restore {
-        id: String,
-        index: usize,
-        created: String,
-    },
-}
 
 /// What the arrival of the list led to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,6 +123,8 @@ pub struct RollbackOverlay {
     wrapped: Option<(u16, Vec<Line<'static>>)>,
     /// Diff rows visible in the last frame (for paging and the scroll limit).
     view_rows: usize,
+    /// The user confirmed a restore.
+    restored: bool,
 }
 
 impl RollbackOverlay {
@@ -143,6 +136,7 @@ impl RollbackOverlay {
             stage: Stage::Loading { jump },
             wrapped: None,
             view_rows: 0,
+            restored: false,
         }
     }
 
@@ -204,11 +198,39 @@ impl RollbackOverlay {
             .unwrap_or_default()
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> RollbackAction {
+    fn list_key(&mut self, key: KeyEvent) -> OverlayAction {
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => OverlayAction::Close,
+            KeyCode::Up | KeyCode::Char('k') => {
+                self.selected = self.selected.saturating_sub(1);
+                OverlayAction::None
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                if self.selected + 1 < self.checkpoints.len() {
+                    self.selected += 1;
+                }
+                OverlayAction::None
+            }
+            KeyCode::Enter if self.selected < self.checkpoints.len() => {
+                OverlayAction::Send(Op::CheckpointDiff {
+                    id: self.open_diff(self.selected),
+                })
+            }
+            _ => OverlayAction::None,
+        }
+    }
+}
+
+impl Overlay for RollbackOverlay {
+    fn title(&self) -> &str {
+        view::TITLE
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayAction {
         match &mut self.stage {
             Stage::Loading { .. } => match key.code {
-                KeyCode::Esc => RollbackAction::Close,
-                _ => RollbackAction::None,
+                KeyCode::Esc => OverlayAction::Close,
+                _ => OverlayAction::None,
             },
             Stage::List => self.list_key(key),
             Stage::Diff {
@@ -232,13 +254,14 @@ impl RollbackOverlay {
                     KeyCode::End => *scroll = last,
                     KeyCode::Enter | KeyCode::Char('y') if diff.is_some() => {
                         let index = *index;
-                        let checkpoint = self.checkpoints.get(index);
-                        return checkpoint.map_or(RollbackAction::None, |c| {
-                            RollbackAction::Restore {
-                                id: c.id.clone(),
-                                index,
-                                created: c.created.clone(),
-                            }
+                        let Some(checkpoint) = self.checkpoints.get(index) else {
+                            return OverlayAction::None;
+                        };
+                        self.restored = true;
+                        return OverlayAction::App(AppEvent::RestoreCheckpoint {
+                            id: checkpoint.id.clone(),
+                            index,
+                            created: checkpoint.created.clone(),
                         });
                     }
                     KeyCode::Esc | KeyCode::Char('n') | KeyCode::Backspace => {
@@ -247,29 +270,17 @@ impl RollbackOverlay {
                     }
                     _ => {}
                 }
-                RollbackAction::None
+                OverlayAction::None
             }
         }
     }
 
-    fn list_key(&mut self, key: KeyEvent) -> RollbackAction {
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => RollbackAction::Close,
-            KeyCode::Up | KeyCode::Char('k') => {
-                self.selected = self.selected.saturating_sub(1);
-                RollbackAction::None
-            }
-            KeyCode::Down | KeyCode::Char('j') => {
-                if self.selected + 1 < self.checkpoints.len() {
-                    self.selected += 1;
-                }
-                RollbackAction::None
-            }
-            KeyCode::Enter if self.selected < self.checkpoints.len() => RollbackAction::ShowDiff {
-                id: self.open_diff(self.selected),
-            },
-            _ => RollbackAction::None,
-        }
+    fn is_complete(&self) -> bool {
+        self.restored
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        self.draw(area, buf, theme);
     }
 }
 

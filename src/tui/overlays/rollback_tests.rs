@@ -68,17 +68,17 @@ fn snapshot_list_and_diff() {
     let loading = format!("{}", draw(&mut overlay, 90, 14).backend());
     assert!(loading.contains("loading checkpoints…"), "{loading}");
     assert_eq!(overlay.set_list(checkpoints()), ListOutcome::Listed);
-    assert_eq!(overlay.handle_key(key(KeyCode::Down)), RollbackAction::None);
+    assert_eq!(overlay.handle_key(key(KeyCode::Down)), OverlayAction::None);
     insta::assert_snapshot!("rollback_list", draw(&mut overlay, 90, 14).backend());
     assert_eq!(
         overlay.handle_key(key(KeyCode::Enter)),
-        RollbackAction::ShowDiff { id: "cp2".into() }
+        OverlayAction::Send(Op::CheckpointDiff { id: "cp2".into() })
     );
     let waiting = format!("{}", draw(&mut overlay, 90, 20).backend());
     assert!(waiting.contains("loading diff…"), "{waiting}");
     assert_eq!(
         overlay.handle_key(key(KeyCode::Enter)),
-        RollbackAction::None,
+        OverlayAction::None,
         "no restore before the diff is shown"
     );
     overlay.set_diff("cp2", DIFF.to_string());
@@ -123,10 +123,10 @@ fn the_diff_scrolls_within_its_lines_and_esc_goes_back() {
     overlay.handle_key(key(KeyCode::Home));
     let screen = format!("{}", draw(&mut overlay, 80, 20).backend());
     assert!(screen.contains("1–14 of 100"), "{screen}");
-    assert_eq!(overlay.handle_key(key(KeyCode::Esc)), RollbackAction::None);
+    assert_eq!(overlay.handle_key(key(KeyCode::Esc)), OverlayAction::None);
     let list = format!("{}", draw(&mut overlay, 80, 20).backend());
     assert!(list.contains("file checkpoints"), "{list}");
-    assert_eq!(overlay.handle_key(key(KeyCode::Esc)), RollbackAction::Close);
+    assert_eq!(overlay.handle_key(key(KeyCode::Esc)), OverlayAction::Close);
 }
 
 #[test]
@@ -140,16 +140,18 @@ fn stale_answers_are_ignored() {
     overlay.set_diff("cp3", "+not this one\n".into());
     assert_eq!(
         overlay.handle_key(key(KeyCode::Char('y'))),
-        RollbackAction::None
+        OverlayAction::None
     );
     overlay.set_diff("cp2", DIFF.into());
-    assert_eq!(
+    assert!(!overlay.is_complete());
+    assert!(matches!(
         overlay.handle_key(key(KeyCode::Char('y'))),
-        RollbackAction::Restore {
-            id: "cp2".into(),
-            index: 1,
-            created: "2026-05-02 09:37".into()
-        }
+        OverlayAction::App(AppEvent::RestoreCheckpoint { id, index: 1, created })
+            if id == "cp2" && created == "2026-05-02 09:37"
+    ));
+    assert!(
+        overlay.is_complete(),
+        "a confirmed restore closes the overlay"
     );
 }
 
@@ -165,7 +167,7 @@ fn out_of_range_and_empty_lists() {
     );
     assert_eq!(
         overlay.handle_key(key(KeyCode::Enter)),
-        RollbackAction::ShowDiff { id: "cp3".into() }
+        OverlayAction::Send(Op::CheckpointDiff { id: "cp3".into() })
     );
     let mut overlay = RollbackOverlay::new(None);
     assert_eq!(overlay.set_list(Vec::new()), ListOutcome::Empty);

@@ -1,5 +1,6 @@
 //! A masked input for a secret a skill needs (`Event::SecretRequest`). What is typed is shown
-//! as bullets only, never echoed or logged; Enter sends it, Esc skips it.
+//! as bullets only, never echoed or logged; Enter sends it, Esc skips it (both reply with
+//! `Op::SecretReply` and close the prompt). A paste goes into the field.
 
 use crossterm::event::KeyCode;
 use crossterm::event::KeyEvent;
@@ -13,23 +14,19 @@ use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
 use ratatui::widgets::Wrap;
 
+use super::stack::Overlay;
+use super::stack::OverlayAction;
+use super::stack::Paste;
+use crate::protocol::Op;
 use crate::protocol::SecretRequest;
 use crate::theme::Role;
 use crate::theme::Theme;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SecretAction {
-    None,
-    /// Send the reply: the value, or `None` when skipped.
-    Reply {
-        id: String,
-        value: Option<String>,
-    },
-}
-
 pub struct SecretPrompt {
     request: SecretRequest,
     value: String,
+    /// Replied (sent or skipped).
+    replied: bool,
 }
 
 impl SecretPrompt {
@@ -37,37 +34,54 @@ impl SecretPrompt {
         Self {
             request,
             value: String::new(),
+            replied: false,
         }
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> SecretAction {
+    fn reply(&mut self, value: Option<String>) -> OverlayAction {
+        self.replied = true;
+        OverlayAction::Send(Op::SecretReply {
+            id: self.request.id.clone(),
+            value,
+        })
+    }
+}
+
+impl Overlay for SecretPrompt {
+    fn title(&self) -> &str {
+        &self.request.name
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayAction {
         match key.code {
-            KeyCode::Enter => SecretAction::Reply {
-                id: self.request.id.clone(),
-                value: Some(std::mem::take(&mut self.value)),
-            },
-            KeyCode::Esc => SecretAction::Reply {
-                id: self.request.id.clone(),
-                value: None,
-            },
+            KeyCode::Enter => {
+                let value = std::mem::take(&mut self.value);
+                self.reply(Some(value))
+            }
+            KeyCode::Esc => self.reply(None),
             KeyCode::Backspace => {
                 self.value.pop();
-                SecretAction::None
+                OverlayAction::None
             }
             KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                 self.value.push(c);
-                SecretAction::None
+                OverlayAction::None
             }
-            _ => SecretAction::None,
+            _ => OverlayAction::None,
         }
     }
 
     /// A paste goes into the field (keys are usually pasted).
-    pub fn handle_paste(&mut self, text: &str) {
+    fn handle_paste(&mut self, text: &str) -> Paste {
         self.value.push_str(text.trim());
+        Paste::Consumed
     }
 
-    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    fn is_complete(&self) -> bool {
+        self.replied
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let modal = super::centered_modal(area, 76, 8);
         Clear.render(modal, buf);
         let block = super::modal_block(&format!(" {} ", self.request.name), theme);
@@ -122,7 +136,10 @@ mod tests {
     fn typing_is_masked_and_enter_sends_the_value() {
         let mut prompt = SecretPrompt::new(request());
         for c in "ghp_secret".chars() {
-            assert_eq!(prompt.handle_key(key(KeyCode::Char(c))), SecretAction::None);
+            assert!(matches!(
+                prompt.handle_key(key(KeyCode::Char(c))),
+                OverlayAction::None
+            ));
         }
         prompt.handle_key(key(KeyCode::Backspace));
         let mut terminal = Terminal::new(TestBackend::new(80, 10)).unwrap();
@@ -133,24 +150,22 @@ mod tests {
         assert!(!screen.contains("ghp_secre"), "the value is never drawn");
         assert!(screen.contains("•••••••••"), "{screen}");
         insta::assert_snapshot!("secret_prompt", terminal.backend());
-        assert_eq!(
+        assert!(!prompt.is_complete());
+        assert!(matches!(
             prompt.handle_key(key(KeyCode::Enter)),
-            SecretAction::Reply {
-                id: "secret_1".into(),
-                value: Some("ghp_secre".into())
-            }
-        );
+            OverlayAction::Send(Op::SecretReply { id, value: Some(v) })
+                if id == "secret_1" && v == "ghp_secre"
+        ));
+        assert!(prompt.is_complete());
     }
 
     #[test]
     fn esc_skips() {
         let mut prompt = SecretPrompt::new(request());
-        assert_eq!(
+        assert!(matches!(
             prompt.handle_key(key(KeyCode::Esc)),
-            SecretAction::Reply {
-                id: "secret_1".into(),
-                value: None
-            }
-        );
+            OverlayAction::Send(Op::SecretReply { id, value: None }) if id == "secret_1"
+        ));
+        assert!(prompt.is_complete());
     }
 }

@@ -14,21 +14,17 @@ use ratatui::widgets::Clear;
 use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
 
+use super::stack::Overlay;
+use super::stack::OverlayAction;
+use crate::protocol::Op;
 use crate::protocol::SessionListItem;
 use crate::theme::Role;
 use crate::theme::Theme;
 
+const TITLE: &str = " Sessions ";
+
 /// Rows of results shown at most.
 pub const MAX_ROWS: usize = 12;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SessionsAction {
-    None,
-    /// The query changed: ask the engine for matches.
-    Search(String),
-    Resume(String),
-    Close,
-}
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SessionsPicker {
@@ -36,6 +32,8 @@ pub struct SessionsPicker {
     items: Vec<SessionListItem>,
     selected: usize,
     loaded: Loaded,
+    /// Enter chose a session (`Op::ResumeSession` sent).
+    resumed: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -67,22 +65,43 @@ impl SessionsPicker {
         self.loaded = Loaded::Done;
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> SessionsAction {
+    /// The query changed: ask the engine for matches.
+    fn searching(&mut self) -> OverlayAction {
+        self.selected = 0;
+        self.loaded = Loaded::Waiting;
+        OverlayAction::Send(Op::ListSessions {
+            query: self.query.clone(),
+            limit: 50,
+        })
+    }
+}
+
+impl Overlay for SessionsPicker {
+    fn title(&self) -> &str {
+        TITLE
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayAction {
         match key.code {
-            KeyCode::Esc => SessionsAction::Close,
+            KeyCode::Esc => OverlayAction::Close,
             KeyCode::Up => {
                 self.selected = self.selected.saturating_sub(1);
-                SessionsAction::None
+                OverlayAction::None
             }
             KeyCode::Down => {
                 if self.selected + 1 < self.items.len() {
                     self.selected += 1;
                 }
-                SessionsAction::None
+                OverlayAction::None
             }
             KeyCode::Enter => match self.items.get(self.selected) {
-                Some(item) => SessionsAction::Resume(item.id.clone()),
-                None => SessionsAction::None,
+                Some(item) => {
+                    self.resumed = true;
+                    OverlayAction::Send(Op::ResumeSession {
+                        target: item.id.clone(),
+                    })
+                }
+                None => OverlayAction::None,
             },
             KeyCode::Backspace => {
                 self.query.pop();
@@ -92,21 +111,19 @@ impl SessionsPicker {
                 self.query.push(c);
                 self.searching()
             }
-            _ => SessionsAction::None,
+            _ => OverlayAction::None,
         }
     }
 
-    fn searching(&mut self) -> SessionsAction {
-        self.selected = 0;
-        self.loaded = Loaded::Waiting;
-        SessionsAction::Search(self.query.clone())
+    fn is_complete(&self) -> bool {
+        self.resumed
     }
 
-    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let rows = u16::try_from(self.items.len().clamp(1, MAX_ROWS)).unwrap_or(1);
         let modal = super::centered_modal(area, 100, rows + 5);
         Clear.render(modal, buf);
-        let block = super::modal_block(" Sessions ", theme);
+        let block = super::modal_block(TITLE, theme);
         let mut lines = vec![Line::from(vec![
             Span::styled("search: ", theme.style(Role::Label)),
             Span::styled(format!("{}▏", self.query), theme.style(Role::Text)),

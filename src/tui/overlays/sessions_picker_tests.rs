@@ -17,21 +17,22 @@ fn item(id: &str, title: Option<&str>, first: &str) -> SessionListItem {
     }
 }
 
+fn search(query: &str) -> OverlayAction {
+    OverlayAction::Send(Op::ListSessions {
+        query: query.into(),
+        limit: 50,
+    })
+}
+
 #[test]
 fn typing_searches_and_stale_results_are_ignored() {
     let mut picker = SessionsPicker::new("");
-    assert_eq!(
-        picker.handle_key(key(KeyCode::Char('p'))),
-        SessionsAction::Search("p".into())
-    );
-    assert_eq!(
-        picker.handle_key(key(KeyCode::Char('a'))),
-        SessionsAction::Search("pa".into())
-    );
+    assert_eq!(picker.handle_key(key(KeyCode::Char('p'))), search("p"));
+    assert_eq!(picker.handle_key(key(KeyCode::Char('a'))), search("pa"));
     picker.set_results("p", vec![item("old", None, "stale")]);
     assert_eq!(
         picker.handle_key(key(KeyCode::Enter)),
-        SessionsAction::None,
+        OverlayAction::None,
         "stale results ignored"
     );
     picker.set_results(
@@ -41,16 +42,16 @@ fn typing_searches_and_stale_results_are_ignored() {
             item("s2", None, "pager"),
         ],
     );
-    assert_eq!(picker.handle_key(key(KeyCode::Down)), SessionsAction::None);
+    assert_eq!(picker.handle_key(key(KeyCode::Down)), OverlayAction::None);
     assert_eq!(
         picker.handle_key(key(KeyCode::Enter)),
-        SessionsAction::Resume("s2".into())
+        OverlayAction::Send(Op::ResumeSession {
+            target: "s2".into()
+        })
     );
-    assert_eq!(
-        picker.handle_key(key(KeyCode::Backspace)),
-        SessionsAction::Search("p".into())
-    );
-    assert_eq!(picker.handle_key(key(KeyCode::Esc)), SessionsAction::Close);
+    assert!(picker.is_complete(), "resuming closes the picker");
+    assert_eq!(picker.handle_key(key(KeyCode::Backspace)), search("p"));
+    assert_eq!(picker.handle_key(key(KeyCode::Esc)), OverlayAction::Close);
 }
 
 #[test]

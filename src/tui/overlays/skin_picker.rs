@@ -1,9 +1,9 @@
 //! `/skin` with no argument: a list of every skin (built-in and `HERMES_HOME/skins/`), each
 //! already loaded, so moving the selection can preview it on the real screen at once.
 //!
-//! Pure state plus rendering. The picker never touches the disk or the app: `handle_key`
-//! says what to do (preview an entry, keep it, restore the skin the app had when it opened)
-//! and `skins_flow` does it. Invariants: `selected` is always a valid index while there are
+//! Pure state plus rendering. The picker never touches the disk or the app: a key returns an
+//! `AppEvent::Skin` (preview an entry, keep it, restore the skin the app had when it opened;
+//! the last two close it) and `skins_flow` does it. Invariants: `selected` is always a valid index while there are
 //! entries, and `original` is the theme to restore on Esc, whatever was previewed since.
 
 use std::sync::Arc;
@@ -18,9 +18,13 @@ use ratatui::widgets::Padding;
 use ratatui::widgets::Widget;
 use unicode_width::UnicodeWidthStr;
 
+use super::stack::Overlay;
+use super::stack::OverlayAction;
 use crate::theme::Role;
 use crate::theme::Theme;
+use crate::tui::app::AppEvent;
 use crate::tui::markdown::wrap::truncate;
+use crate::tui::skins_flow::SkinEvent;
 
 /// Most rows the list shows before it scrolls.
 const MAX_ROWS: usize = 12;
@@ -58,23 +62,13 @@ pub struct SkinEntry {
     pub notices: Vec<String>,
 }
 
-/// What a key asks for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SkinPickerAction {
-    None,
-    /// Show entry `index` on the whole screen.
-    Preview(usize),
-    /// Keep entry `index` (and persist it).
-    Keep(usize),
-    /// Put the original skin back and close.
-    Restore,
-}
-
 #[derive(Debug, Clone)]
 pub struct SkinPicker {
     entries: Vec<SkinEntry>,
     selected: usize,
     original: Arc<Theme>,
+    /// Kept or restored.
+    closed: bool,
 }
 
 impl SkinPicker {
@@ -86,6 +80,7 @@ impl SkinPicker {
             entries,
             selected,
             original,
+            closed: false,
         }
     }
 
@@ -106,35 +101,31 @@ impl SkinPicker {
         &self.original
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> SkinPickerAction {
-        if key.modifiers.contains(KeyModifiers::CONTROL) {
-            return match key.code {
-                KeyCode::Char('c') => SkinPickerAction::Restore,
-                KeyCode::Char('p') => self.move_to(self.selected.checked_sub(1)),
-                KeyCode::Char('n') => self.move_to(Some(self.selected + 1)),
-                _ => SkinPickerAction::None,
-            };
-        }
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => SkinPickerAction::Restore,
-            KeyCode::Up | KeyCode::Char('k') => self.move_to(self.selected.checked_sub(1)),
-            KeyCode::Down | KeyCode::Char('j') => self.move_to(Some(self.selected + 1)),
-            KeyCode::Home => self.move_to(Some(0)),
-            KeyCode::End => self.move_to(self.entries.len().checked_sub(1)),
-            KeyCode::Enter if self.entries.is_empty() => SkinPickerAction::Restore,
-            KeyCode::Enter => SkinPickerAction::Keep(self.selected),
-            _ => SkinPickerAction::None,
+    /// Selects `index` when it exists and differs from the selection, and previews it.
+    fn move_to(&mut self, index: Option<usize>) -> OverlayAction {
+        match index.and_then(|i| self.entries.get(i).map(|entry| (i, entry))) {
+            Some((i, entry)) if i != self.selected => {
+                let theme = Arc::clone(&entry.theme);
+                self.selected = i;
+                OverlayAction::App(AppEvent::Skin(SkinEvent::Preview(theme)))
+            }
+            _ => OverlayAction::None,
         }
     }
 
-    /// Selects `index` when it exists and differs from the selection.
-    fn move_to(&mut self, index: Option<usize>) -> SkinPickerAction {
-        match index {
-            Some(i) if i < self.entries.len() && i != self.selected => {
-                self.selected = i;
-                SkinPickerAction::Preview(i)
-            }
-            _ => SkinPickerAction::None,
+    /// Closes with the theme the app had when the picker opened.
+    fn restore(&mut self) -> OverlayAction {
+        self.closed = true;
+        let original = Arc::clone(&self.original);
+        OverlayAction::App(AppEvent::Skin(SkinEvent::Restore(original)))
+    }
+
+    /// Closes keeping the selected entry.
+    fn keep(&mut self) -> OverlayAction {
+        self.closed = true;
+        match self.entries.get(self.selected) {
+            Some(entry) => OverlayAction::App(AppEvent::Skin(SkinEvent::Keep(entry.clone()))),
+            None => OverlayAction::None,
         }
     }
 
@@ -153,10 +144,41 @@ impl SkinPicker {
         let list = self.entries.len().clamp(1, MAX_ROWS);
         u16::try_from(list).unwrap_or(1) + 3 + self.notice_rows()
     }
+}
+
+impl Overlay for SkinPicker {
+    fn title(&self) -> &str {
+        TITLE
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayAction {
+        if key.modifiers.contains(KeyModifiers::CONTROL) {
+            return match key.code {
+                KeyCode::Char('c') => self.restore(),
+                KeyCode::Char('p') => self.move_to(self.selected.checked_sub(1)),
+                KeyCode::Char('n') => self.move_to(Some(self.selected + 1)),
+                _ => OverlayAction::None,
+            };
+        }
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => self.restore(),
+            KeyCode::Up | KeyCode::Char('k') => self.move_to(self.selected.checked_sub(1)),
+            KeyCode::Down | KeyCode::Char('j') => self.move_to(Some(self.selected + 1)),
+            KeyCode::Home => self.move_to(Some(0)),
+            KeyCode::End => self.move_to(self.entries.len().checked_sub(1)),
+            KeyCode::Enter if self.entries.is_empty() => self.restore(),
+            KeyCode::Enter => self.keep(),
+            _ => OverlayAction::None,
+        }
+    }
+
+    fn is_complete(&self) -> bool {
+        self.closed
+    }
 
     /// Drawn with `theme`, the previewed skin, so the picker itself shows it too. It sits
     /// at the right edge (over the side panes), leaving the chat's messages in view.
-    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let centred = super::centered_modal(area, MAX_WIDTH, self.rows());
         let modal = Rect {
             x: area.right().saturating_sub(centred.width + 1).max(area.x),

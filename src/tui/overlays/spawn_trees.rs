@@ -4,9 +4,10 @@
 //! Stages: *loading* (waiting for `Event::SpawnTrees`; Esc closes) → *list* (↑/↓ or `k`/`j`
 //! move, Enter asks for the selected tree, Esc/`q` close).
 //!
-//! A widget and a small state machine only: it returns [`SpawnTreesAction`]s and
-//! [`TreesOutcome`]s, and the app (`spawn_trees_link`) sends the `Op`s, writes notices and
-//! opens the monitor's read-only history mode.
+//! A widget and a small state machine only: keys return [`OverlayAction`]s (Enter closes it
+//! with `AppEvent::LoadSpawnTree`), the list's arrival a [`TreesOutcome`]; the app
+//! (`spawn_trees_link`) sends the `Op`s, writes notices and opens the monitor's read-only
+//! history mode.
 //!
 //! Invariant: `selected < trees.len()` whenever the list is not empty.
 
@@ -19,23 +20,19 @@ use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
 
+use super::stack::Overlay;
+use super::stack::OverlayAction;
 use crate::protocol::SpawnTreeInfo;
 use crate::theme::Role;
 use crate::theme::Theme;
+use crate::tui::app::AppEvent;
 use crate::tui::markdown::wrap::display_width;
 use crate::tui::markdown::wrap::sanitize;
 use crate::tui::markdown::wrap::truncate;
 use crate::tui::popup::MAX_ROWS;
 use crate::tui::popup::draw_menu_rows;
 
-/// What the app should do after a key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SpawnTreesAction {
-    None,
-    Close,
-    /// Ask the engine for this saved tree.
-    Load(SpawnTreeInfo),
-}
+const TITLE: &str = " Saved spawn trees ";
 
 /// What the arrival of the list led to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +56,8 @@ pub struct SpawnTreesPicker {
     trees: Vec<SpawnTreeInfo>,
     selected: usize,
     stage: Stage,
+    /// Enter asked for a tree.
+    chosen: bool,
 }
 
 impl Default for SpawnTreesPicker {
@@ -74,6 +73,7 @@ impl SpawnTreesPicker {
             trees: Vec::new(),
             selected: 0,
             stage: Stage::Loading,
+            chosen: false,
         }
     }
 
@@ -89,44 +89,6 @@ impl SpawnTreesPicker {
             TreesOutcome::Empty
         } else {
             TreesOutcome::Listed
-        }
-    }
-
-    pub fn handle_key(&mut self, key: KeyEvent) -> SpawnTreesAction {
-        match (self.stage, key.code) {
-            (_, KeyCode::Esc) | (Stage::List, KeyCode::Char('q')) => SpawnTreesAction::Close,
-            (Stage::Loading, _) => SpawnTreesAction::None,
-            (Stage::List, KeyCode::Up | KeyCode::Char('k')) => {
-                self.selected = self.selected.saturating_sub(1);
-                SpawnTreesAction::None
-            }
-            (Stage::List, KeyCode::Down | KeyCode::Char('j')) => {
-                if self.selected + 1 < self.trees.len() {
-                    self.selected += 1;
-                }
-                SpawnTreesAction::None
-            }
-            (Stage::List, KeyCode::Enter) => self
-                .trees
-                .get(self.selected)
-                .map_or(SpawnTreesAction::None, |tree| {
-                    SpawnTreesAction::Load(tree.clone())
-                }),
-            (Stage::List, _) => SpawnTreesAction::None,
-        }
-    }
-
-    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        match self.stage {
-            Stage::Loading => {
-                let inner = frame(area, 4, buf, theme);
-                Paragraph::new(vec![
-                    Line::styled("loading saved spawn trees…", theme.style(Role::Dim)),
-                    Line::styled("Esc close", theme.style(Role::Dim)),
-                ])
-                .render(inner, buf);
-            }
-            Stage::List => self.render_list(area, buf, theme),
         }
     }
 
@@ -177,9 +139,59 @@ impl SpawnTreesPicker {
     }
 }
 
+impl Overlay for SpawnTreesPicker {
+    fn title(&self) -> &str {
+        TITLE
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) -> OverlayAction {
+        match (self.stage, key.code) {
+            (_, KeyCode::Esc) | (Stage::List, KeyCode::Char('q')) => OverlayAction::Close,
+            (Stage::Loading, _) => OverlayAction::None,
+            (Stage::List, KeyCode::Up | KeyCode::Char('k')) => {
+                self.selected = self.selected.saturating_sub(1);
+                OverlayAction::None
+            }
+            (Stage::List, KeyCode::Down | KeyCode::Char('j')) => {
+                if self.selected + 1 < self.trees.len() {
+                    self.selected += 1;
+                }
+                OverlayAction::None
+            }
+            (Stage::List, KeyCode::Enter) => match self.trees.get(self.selected) {
+                Some(tree) => {
+                    let info = tree.clone();
+                    self.chosen = true;
+                    OverlayAction::App(AppEvent::LoadSpawnTree(info))
+                }
+                None => OverlayAction::None,
+            },
+            (Stage::List, _) => OverlayAction::None,
+        }
+    }
+
+    fn is_complete(&self) -> bool {
+        self.chosen
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        match self.stage {
+            Stage::Loading => {
+                let inner = frame(area, 4, buf, theme);
+                Paragraph::new(vec![
+                    Line::styled("loading saved spawn trees…", theme.style(Role::Dim)),
+                    Line::styled("Esc close", theme.style(Role::Dim)),
+                ])
+                .render(inner, buf);
+            }
+            Stage::List => self.render_list(area, buf, theme),
+        }
+    }
+}
+
 /// The bordered modal, centred in `area`; returns its inner rect.
 fn frame(area: Rect, rows: u16, buf: &mut Buffer, theme: &Theme) -> Rect {
-    crate::tui::overlays::framed_modal(area, 100, rows, " Saved spawn trees ", buf, theme)
+    crate::tui::overlays::framed_modal(area, 100, rows, TITLE, buf, theme)
 }
 
 #[cfg(test)]

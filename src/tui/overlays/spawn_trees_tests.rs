@@ -29,43 +29,33 @@ pub(crate) fn trees() -> Vec<SpawnTreeInfo> {
 #[test]
 fn list_moves_and_loads_the_selected_tree() {
     let mut picker = SpawnTreesPicker::new();
-    assert_eq!(
-        picker.handle_key(key(KeyCode::Enter)),
-        SpawnTreesAction::None
-    );
+    assert_eq!(picker.handle_key(key(KeyCode::Enter)), OverlayAction::None);
     assert_eq!(picker.set_list(trees()), TreesOutcome::Listed);
     assert_eq!(picker.set_list(trees()), TreesOutcome::Ignored);
     picker.handle_key(key(KeyCode::Down));
     picker.handle_key(key(KeyCode::Down));
     let t1 = trees().into_iter().nth(1).unwrap();
-    assert_eq!(
+    assert!(matches!(
         picker.handle_key(key(KeyCode::Enter)),
-        SpawnTreesAction::Load(t1)
-    );
+        OverlayAction::App(AppEvent::LoadSpawnTree(info)) if info == t1
+    ));
+    assert!(picker.is_complete(), "Enter closes the picker");
     picker.handle_key(key(KeyCode::Char('k')));
     let t2 = trees().into_iter().next().unwrap();
-    assert_eq!(
+    assert!(matches!(
         picker.handle_key(key(KeyCode::Enter)),
-        SpawnTreesAction::Load(t2)
-    );
-    assert_eq!(
-        picker.handle_key(key(KeyCode::Esc)),
-        SpawnTreesAction::Close
-    );
+        OverlayAction::App(AppEvent::LoadSpawnTree(info)) if info == t2
+    ));
+    assert!(picker.is_complete(), "Enter closes the picker");
+    assert_eq!(picker.handle_key(key(KeyCode::Esc)), OverlayAction::Close);
 }
 
 #[test]
 fn empty_list_and_esc_while_loading() {
     let mut picker = SpawnTreesPicker::new();
-    assert_eq!(
-        picker.handle_key(key(KeyCode::Esc)),
-        SpawnTreesAction::Close
-    );
+    assert_eq!(picker.handle_key(key(KeyCode::Esc)), OverlayAction::Close);
     assert_eq!(picker.set_list(Vec::new()), TreesOutcome::Empty);
-    assert_eq!(
-        picker.handle_key(key(KeyCode::Enter)),
-        SpawnTreesAction::None
-    );
+    assert_eq!(picker.handle_key(key(KeyCode::Enter)), OverlayAction::None);
 }
 
 #[test]

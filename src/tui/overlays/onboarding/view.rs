@@ -39,7 +39,8 @@ enum Masking {
 
 impl Onboarding {
     /// Draws the modal centered in `area`.
-    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    /// The modal (`Overlay::render`).
+    pub(super) fn draw(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let width = modal_width(area);
         // Borders and horizontal padding take 4 columns.
         let text_width = usize::from(width.saturating_sub(4)).max(1);

@@ -26,11 +26,15 @@ use crate::tui::markdown::wrap::wrap_spans;
 use crate::tui::popup::MAX_ROWS;
 use crate::tui::popup::draw_menu_rows;
 
+/// The frame's title while the list loads (also the overlay's `Overlay::title`).
+pub(super) const TITLE: &str = " Rollback ";
+
 impl RollbackOverlay {
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    /// The overlay's frame (`Overlay::render`).
+    pub(super) fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         match self.stage.clone() {
             Stage::Loading { .. } => {
-                let modal = frame(area, 4, " Rollback ", buf, theme);
+                let modal = frame(area, 4, TITLE, buf, theme);
                 Paragraph::new(vec![
                     Line::styled("loading checkpoints…", theme.style(Role::Dim)),
                     Line::styled("Esc close", theme.style(Role::Dim)),
