@@ -483,3 +483,7 @@ pub struct SessionHandle {
     pub ops: tokio::sync::mpsc::UnboundedSender<Op>,
     pub events: tokio::sync::mpsc::UnboundedReceiver<Event>,
 }
+
+#[cfg(test)]
+#[path = "protocol_tests.rs"]
+mod tests;
