@@ -15,75 +15,75 @@ fn samples() -> Vec<Event> {
         verdicts: Vec::new(),
     };
     vec![
-        Event::TurnStarted { turn_id: 1 },
-        Event::MessageStart { turn_id: 1 },
-        Event::MessageDelta {
+        Event::TurnStarted(TurnStarted { turn_id: 1 }),
+        Event::MessageStart(MessageStart { turn_id: 1 }),
+        Event::MessageDelta(MessageDelta {
             turn_id: 1,
             text: "Hel".into(),
-        },
-        Event::ReasoningDelta {
+        }),
+        Event::ReasoningDelta(ReasoningDelta {
             turn_id: 1,
             text: "hmm".into(),
-        },
-        Event::MessageComplete {
+        }),
+        Event::MessageComplete(MessageComplete {
             turn_id: 1,
             text: "Hello".into(),
             reasoning: None,
-        },
-        Event::MessageComplete {
+        }),
+        Event::MessageComplete(MessageComplete {
             turn_id: 1,
             text: "Hello".into(),
             reasoning: Some("hmm".into()),
-        },
-        Event::ToolStart {
+        }),
+        Event::ToolStart(ToolStart {
             call_id: "c1".into(),
             name: "terminal".into(),
             preview: "ls".into(),
             arguments: serde_json::json!({"command": "ls"}),
-        },
-        Event::ToolProgress {
+        }),
+        Event::ToolProgress(ToolProgress {
             call_id: "c1".into(),
             text: "a.txt".into(),
-        },
-        Event::ToolComplete {
+        }),
+        Event::ToolComplete(ToolComplete {
             call_id: "c1".into(),
             name: "terminal".into(),
             status: ToolStatus::Ok,
             output: "a.txt".into(),
             duration_ms: 12,
-        },
-        Event::ApprovalResolved {
+        }),
+        Event::ApprovalResolved(ApprovalResolved {
             id: "a1".into(),
             decision: ApprovalDecision::Once,
             decided_by: DecidedBy::User,
-        },
-        Event::CheckpointList {
+        }),
+        Event::CheckpointList(CheckpointList {
             checkpoints: vec![CheckpointInfo {
                 id: "k1".into(),
                 created: "2025-01-01 10:00".into(),
                 label: "before turn 1".into(),
                 changed_files: vec!["a.txt".into()],
             }],
-        },
-        Event::CheckpointDiff {
+        }),
+        Event::CheckpointDiff(CheckpointDiff {
             id: "k1".into(),
             diff: "-a\n+b\n".into(),
-        },
-        Event::Notice {
+        }),
+        Event::Notice(Notice {
             level: NoticeLevel::Warning,
             text: "careful".into(),
-        },
-        Event::Error {
+        }),
+        Event::Error(ErrorEvent {
             kind: ErrorKind::RateLimited,
             text: "slow down".into(),
-        },
-        Event::TurnComplete {
+        }),
+        Event::TurnComplete(TurnComplete {
             turn_id: 1,
             outcome: TurnOutcome::Interrupted {
                 done: "half".into(),
             },
-        },
-        Event::SessionList {
+        }),
+        Event::SessionList(SessionList {
             query: "fix".into(),
             sessions: vec![SessionListItem {
                 id: "s1".into(),
@@ -92,39 +92,39 @@ fn samples() -> Vec<Event> {
                 message_count: 3,
                 first_message: Some("fix it".into()),
             }],
-        },
-        Event::HistoryReplay {
+        }),
+        Event::HistoryReplay(HistoryReplay {
             messages: vec![ReplayMessage::Assistant { text: "hi".into() }],
-        },
-        Event::SpawnTrees {
+        }),
+        Event::SpawnTrees(SpawnTrees {
             trees: vec![SpawnTreeInfo {
                 id: "t1".into(),
                 finished: "2025-01-01 10:00".into(),
                 subagents: 2,
                 goals: "a · b".into(),
             }],
-        },
-        Event::SpawnTree {
+        }),
+        Event::SpawnTree(SpawnTree {
             id: "t1".into(),
             events: vec![SubagentEvent {
                 id: "a1".into(),
                 kind: SubagentEventKind::Activity {
-                    event: Box::new(Event::MessageStart { turn_id: 1 }),
+                    event: Box::new(Event::MessageStart(MessageStart { turn_id: 1 })),
                 },
             }],
-        },
-        Event::GoalUpdate { goal: None },
-        Event::GoalUpdate {
+        }),
+        Event::GoalUpdate(GoalUpdate { goal: None }),
+        Event::GoalUpdate(GoalUpdate {
             goal: Some(snapshot),
-        },
-        Event::McpStatus {
+        }),
+        Event::McpStatus(McpStatus {
             servers: vec![McpServerStatus {
                 name: "fs".into(),
                 transport: McpTransport::Stdio,
                 state: McpServerState::Connected,
                 tools: vec!["mcp_fs_read".into()],
             }],
-        },
+        }),
         Event::ShutdownComplete,
     ]
 }

@@ -18,6 +18,7 @@ use std::sync::PoisonError;
 
 use super::events::EventSink;
 use crate::protocol::Event;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::providers::Message;
 use crate::providers::Usage;
@@ -280,12 +281,12 @@ impl Recorder {
         let mut state = self.lock();
         if state.failure == Failure::None {
             state.failure = Failure::Reported;
-            self.events.send(Event::Notice {
+            self.events.send(Event::Notice(Notice {
                 level: NoticeLevel::Warning,
                 text: format!(
                     "this session is not being saved ({error}); the conversation continues in memory"
                 ),
-            });
+            }));
         }
     }
 }

@@ -13,6 +13,7 @@ use super::images::ImageState;
 use super::images::VisionSettings;
 use crate::protocol::Event;
 use crate::protocol::ImageAttachment;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::providers::ImagePart;
 use crate::providers::Message;
@@ -232,5 +233,5 @@ pub fn hint_if_images_rejected(
 }
 
 fn notice(events: &EventSink, level: NoticeLevel, text: String) {
-    events.send(Event::Notice { level, text });
+    events.send(Event::Notice(Notice { level, text }));
 }

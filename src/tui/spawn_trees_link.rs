@@ -23,7 +23,6 @@ use super::overlays::spawn_trees::SpawnTreesPicker;
 use super::overlays::spawn_trees::TreesOutcome;
 use super::panes::agents::AgentsPane;
 use super::subagents::SubagentTree;
-use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
 use crate::protocol::SpawnTreeInfo;
@@ -105,7 +104,7 @@ pub fn on_tree(app: &mut App, id: &str, events: &[SubagentEvent]) {
 pub fn replay(events: &[SubagentEvent], at: Instant) -> SubagentTree {
     let mut tree = SubagentTree::default();
     for event in events {
-        tree.apply(&Event::Subagent(event.clone()), at);
+        tree.apply(event, at);
     }
     tree
 }
