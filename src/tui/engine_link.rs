@@ -1,17 +1,17 @@
 //! Engine events → the TUI: the one place that takes a `protocol::Event` apart. [`route`] is
 //! the TUI's only exhaustive match on `Event`; it hands each variant's payload to an
-//! [`EventSink`]. A sink implements only the events it consumes (the rest default to nothing),
-//! so no consumer keeps a list of events it ignores.
+//! [`EventHandler`]. A handler implements only the events it consumes (the rest default to
+//! nothing), so no consumer keeps a list of events it ignores.
 //!
-//! The main session's sink ([`on_engine_event`]) hands every pane its own payload: the
+//! The main session's handler ([`on_engine_event`]) hands every pane its own payload: the
 //! transcript, the status bar, the side panes (subagent events to the Subagents pane, goal
 //! snapshots to the Goals pane and the bar's goal badge), busy state, clarifying questions and
 //! the queue; it is also where queued messages are released when a turn ends. Approval
 //! requests go to `approvals_flow`, checkpoint answers to `rollback_link`, saved spawn trees to
-//! `spawn_trees_link`. The transcript is a sink of its own (a subagent's log is fed the
+//! `spawn_trees_link`. The transcript is a handler of its own (a subagent's log is fed the
 //! child's events through it), as is a subagent's activity line (`subagents::node`).
 //!
-//! Adding an `Event` variant touches `route` and `EventSink` here, plus the other clients'
+//! Adding an `Event` variant touches `route` and `EventHandler` here, plus the other clients'
 //! own matches (`headless`, `engine::delegation::drive`).
 
 use std::time::Instant;
@@ -55,9 +55,9 @@ use crate::protocol::TurnStarted;
 use crate::protocol::Yolo;
 
 /// Something that consumes engine events: one method per `Event` variant, each given that
-/// variant's payload. Every method defaults to doing nothing, so a sink names only what it
-/// uses. Events reach a sink only through [`route`].
-pub trait EventSink {
+/// variant's payload. Every method defaults to doing nothing, so a handler names only what it
+/// uses. Events reach a handler only through [`route`].
+pub trait EventHandler {
     fn session_info(&mut self, _info: &SessionInfo) {}
     fn turn_started(&mut self, _started: &TurnStarted) {}
     fn message_start(&mut self, _start: &MessageStart) {}
@@ -88,37 +88,37 @@ pub trait EventSink {
     fn shutdown_complete(&mut self) {}
 }
 
-/// Hands `event`'s payload to the matching method of `sink`.
-pub fn route(sink: &mut impl EventSink, event: &Event) {
+/// Hands `event`'s payload to the matching method of `handler`.
+pub fn route(handler: &mut impl EventHandler, event: &Event) {
     match event {
-        Event::SessionInfo(info) => sink.session_info(info),
-        Event::TurnStarted(started) => sink.turn_started(started),
-        Event::MessageStart(start) => sink.message_start(start),
-        Event::MessageDelta(delta) => sink.message_delta(delta),
-        Event::ReasoningDelta(delta) => sink.reasoning_delta(delta),
-        Event::MessageComplete(message) => sink.message_complete(message),
-        Event::ToolStart(start) => sink.tool_start(start),
-        Event::ToolProgress(progress) => sink.tool_progress(progress),
-        Event::ToolComplete(complete) => sink.tool_complete(complete),
-        Event::ClarifyRequest(request) => sink.clarify_request(request),
-        Event::SecretRequest(request) => sink.secret_request(request),
-        Event::ApprovalRequest(request) => sink.approval_request(request),
-        Event::ApprovalResolved(resolved) => sink.approval_resolved(resolved),
-        Event::CheckpointList(list) => sink.checkpoint_list(list),
-        Event::CheckpointDiff(diff) => sink.checkpoint_diff(diff),
-        Event::StatusUpdate(status) => sink.status_update(status),
-        Event::Notice(notice) => sink.notice(notice),
-        Event::Error(error) => sink.error(error),
-        Event::TurnComplete(complete) => sink.turn_complete(complete),
-        Event::SessionList(list) => sink.session_list(list),
-        Event::HistoryReplay(replay) => sink.history_replay(replay),
-        Event::Subagent(event) => sink.subagent(event),
-        Event::SpawnTrees(list) => sink.spawn_trees(list),
-        Event::SpawnTree(tree) => sink.spawn_tree(tree),
-        Event::GoalUpdate(update) => sink.goal_update(update),
-        Event::GoalProgress(progress) => sink.goal_progress(progress),
-        Event::McpStatus(status) => sink.mcp_status(status),
-        Event::ShutdownComplete => sink.shutdown_complete(),
+        Event::SessionInfo(info) => handler.session_info(info),
+        Event::TurnStarted(started) => handler.turn_started(started),
+        Event::MessageStart(start) => handler.message_start(start),
+        Event::MessageDelta(delta) => handler.message_delta(delta),
+        Event::ReasoningDelta(delta) => handler.reasoning_delta(delta),
+        Event::MessageComplete(message) => handler.message_complete(message),
+        Event::ToolStart(start) => handler.tool_start(start),
+        Event::ToolProgress(progress) => handler.tool_progress(progress),
+        Event::ToolComplete(complete) => handler.tool_complete(complete),
+        Event::ClarifyRequest(request) => handler.clarify_request(request),
+        Event::SecretRequest(request) => handler.secret_request(request),
+        Event::ApprovalRequest(request) => handler.approval_request(request),
+        Event::ApprovalResolved(resolved) => handler.approval_resolved(resolved),
+        Event::CheckpointList(list) => handler.checkpoint_list(list),
+        Event::CheckpointDiff(diff) => handler.checkpoint_diff(diff),
+        Event::StatusUpdate(status) => handler.status_update(status),
+        Event::Notice(notice) => handler.notice(notice),
+        Event::Error(error) => handler.error(error),
+        Event::TurnComplete(complete) => handler.turn_complete(complete),
+        Event::SessionList(list) => handler.session_list(list),
+        Event::HistoryReplay(replay) => handler.history_replay(replay),
+        Event::Subagent(event) => handler.subagent(event),
+        Event::SpawnTrees(list) => handler.spawn_trees(list),
+        Event::SpawnTree(tree) => handler.spawn_tree(tree),
+        Event::GoalUpdate(update) => handler.goal_update(update),
+        Event::GoalProgress(progress) => handler.goal_progress(progress),
+        Event::McpStatus(status) => handler.mcp_status(status),
+        Event::ShutdownComplete => handler.shutdown_complete(),
     }
 }
 
@@ -135,14 +135,14 @@ pub fn on_engine_event(app: &mut App, event: Event) {
     app.request_frame();
 }
 
-/// The main session's sink: the whole app, as of the instant the event arrived. Each method
+/// The main session's handler: the whole app, as of the instant the event arrived. Each method
 /// feeds the transcript first, then the side panes, then the rest of the app.
 struct Main<'a> {
     app: &'a mut App,
     now: Instant,
 }
 
-impl EventSink for Main<'_> {
+impl EventHandler for Main<'_> {
     fn session_info(&mut self, info: &SessionInfo) {
         let app = &mut *self.app;
         app.status.model.clone_from(&info.model);

@@ -24,7 +24,7 @@ pub use node::Node;
 pub use node::NodeStatus;
 pub use node::SteerState;
 
-use super::engine_link::EventSink;
+use super::engine_link::EventHandler;
 use crate::protocol::McpStatus;
 use crate::protocol::SubagentEvent;
 use crate::protocol::SubagentEventKind;

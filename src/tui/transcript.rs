@@ -21,8 +21,8 @@
 
 mod bench;
 pub mod cell;
+mod handler;
 mod mcp_labels;
-mod sink;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -36,7 +36,7 @@ pub use cell::TextCell;
 pub use cell::ToolCell;
 pub use cell::ToolState;
 
-use super::engine_link::EventSink;
+use super::engine_link::EventHandler;
 use super::engine_link::route;
 use crate::protocol::CONTINUATION_MARKER;
 use crate::protocol::Event;
@@ -218,7 +218,7 @@ impl Transcript {
         }
     }
 
-    /// Applies one engine event (through [`route`], to this transcript's [`EventSink`]
+    /// Applies one engine event (through [`route`], to this transcript's [`EventHandler`]
     /// methods). Events that are not about the conversation (status, session info, requests)
     /// are ignored and do not change `version()`.
     pub fn apply(&mut self, event: &Event) {

@@ -21,7 +21,7 @@ use crate::protocol::ToolComplete;
 use crate::protocol::ToolStart;
 use crate::protocol::TurnComplete;
 use crate::protocol::TurnStarted;
-use crate::tui::engine_link::EventSink;
+use crate::tui::engine_link::EventHandler;
 use crate::tui::engine_link::route;
 use crate::tui::markdown::wrap::truncate;
 use crate::tui::transcript::Transcript;
@@ -215,7 +215,7 @@ impl Activity<'_> {
     }
 }
 
-impl EventSink for Activity<'_> {
+impl EventHandler for Activity<'_> {
     fn turn_started(&mut self, _started: &TurnStarted) {
         self.set("thinking…".to_string());
     }

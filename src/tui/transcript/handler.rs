@@ -1,7 +1,7 @@
-//! The transcript as an [`EventSink`]: the conversation's part of the event stream
+//! The transcript as an [`EventHandler`]: the conversation's part of the event stream
 //! (messages, reasoning, tool calls, notices, errors, turn ends, goal status lines, replays, and
 //! the MCP servers that label tool cells) turned into cells. Everything else an event can say
-//! is not the transcript's and is left to the sink's defaults.
+//! is not the transcript's and is left to the handler's defaults.
 //!
 //! Split from `transcript.rs`, whose invariants hold here: only live cells change, and text in
 //! `MessageComplete` replaces what was streamed.
@@ -23,11 +23,11 @@ use crate::protocol::ToolComplete;
 use crate::protocol::ToolProgress;
 use crate::protocol::ToolStart;
 use crate::protocol::TurnComplete;
-use crate::tui::engine_link::EventSink;
+use crate::tui::engine_link::EventHandler;
 
 /// The conversation's part of the event stream: messages, reasoning, tool calls, notices,
 /// errors, turn ends, goal status lines, replays and the MCP servers for tool labels.
-impl EventSink for Transcript {
+impl EventHandler for Transcript {
     fn message_start(&mut self, _start: &MessageStart) {
         // The cell is created by the first text, so a message that turns out empty (a pure
         // tool call) leaves no trace; a new message must not append to the previous one, so
