@@ -16,6 +16,9 @@ use crossterm::event::KeyCode;
 use crossterm::event::KeyEvent;
 use crossterm::event::KeyModifiers;
 use hermes::protocol::Event;
+use hermes::protocol::MessageDelta;
+use hermes::protocol::MessageStart;
+use hermes::protocol::TurnStarted;
 use hermes::theme::Theme;
 use hermes::tui::composer::BusyHint;
 use hermes::tui::composer::Composer;
@@ -123,7 +126,7 @@ fn main() {
 
     screen
         .transcript
-        .apply(&Event::TurnStarted { turn_id: 99_999 });
+        .apply(&Event::TurnStarted(TurnStarted { turn_id: 99_999 }));
     // One long paragraph (a line break every 8 frames): the worst case.
     let mut keystroke = stream_with_keys(&mut screen, area, &mut buf, "\n");
     // A reply written in paragraphs, as models usually write: finished ones render once.
@@ -169,7 +172,7 @@ fn stream_with_keys(
 ) -> Vec<Duration> {
     screen
         .transcript
-        .apply(&Event::MessageStart { turn_id: 99_999 });
+        .apply(&Event::MessageStart(MessageStart { turn_id: 99_999 }));
     let mut times = Vec::with_capacity(600);
     for i in 0..600 {
         let t = Instant::now();
@@ -180,10 +183,10 @@ fn stream_with_keys(
         if i % 8 == 0 {
             text.push_str(separator);
         }
-        screen.transcript.apply(&Event::MessageDelta {
+        screen.transcript.apply(&Event::MessageDelta(MessageDelta {
             turn_id: 99_999,
             text,
-        });
+        }));
         screen
             .composer
             .handle_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));

@@ -14,14 +14,20 @@ mod goal;
 
 use crate::protocol::ClarifyAnswer;
 use crate::protocol::ClarifyRequest;
+use crate::protocol::ErrorEvent;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
 use crate::protocol::GoalProgress;
+use crate::protocol::MessageComplete;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
 use crate::protocol::SessionHandle;
 use crate::protocol::SubagentEventKind;
+use crate::protocol::ToolComplete;
+use crate::protocol::ToolStart;
 use crate::protocol::ToolStatus;
+use crate::protocol::TurnComplete;
 use crate::protocol::TurnOutcome;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,7 +183,7 @@ pub async fn run_one_shot(
                     exit_code,
                 };
             }
-            if let Event::TurnComplete { outcome, .. } = &event {
+            if let Event::TurnComplete(TurnComplete { outcome, .. }) = &event {
                 // One turn of the loop: its answer is printed, the engine decides what follows.
                 last_answer = printer.finish(outcome);
                 last_outcome = outcome.clone();
@@ -205,7 +211,7 @@ pub async fn run_one_shot(
                     answer,
                 });
             }
-            Event::TurnStarted { .. } if results_pending && running_subagents.is_empty() => {
+            Event::TurnStarted(_) if results_pending && running_subagents.is_empty() => {
                 results_pending = false;
             }
             Event::Subagent(sub) => match sub.kind {
@@ -220,12 +226,12 @@ pub async fn run_one_shot(
                 | SubagentEventKind::Usage(_)
                 | SubagentEventKind::SteerDelivered { .. } => {}
             },
-            Event::TurnComplete { ref outcome, .. }
+            Event::TurnComplete(TurnComplete { ref outcome, .. })
                 if results_pending && matches!(outcome, TurnOutcome::Completed) =>
             {
                 printer.line_err("waiting for the subagents' results…");
             }
-            Event::TurnComplete { outcome, .. } => {
+            Event::TurnComplete(TurnComplete { outcome, .. }) => {
                 let answer = printer.finish(&outcome);
                 shut_down(&mut handle, &mut printer).await;
                 let exit_code = exit_code_for(&outcome);
@@ -304,7 +310,7 @@ impl Printer<'_> {
     fn event(&mut self, event: &Event) {
         match self.output {
             OutputMode::Json => {
-                if let Event::MessageComplete { text, .. } = event {
+                if let Event::MessageComplete(MessageComplete { text, .. }) = event {
                     self.pending_message = Some(text.clone());
                 }
                 self.json(event);
@@ -332,23 +338,23 @@ impl Printer<'_> {
 
     fn text(&mut self, event: &Event) {
         match event {
-            Event::MessageComplete { text, .. } => {
+            Event::MessageComplete(MessageComplete { text, .. }) => {
                 self.flush_pending_as_progress();
                 self.pending_message = Some(text.clone());
             }
-            Event::ToolStart { name, preview, .. } => {
+            Event::ToolStart(ToolStart { name, preview, .. }) => {
                 self.flush_pending_as_progress();
                 self.line_err(&format!(
                     "{} {preview}",
                     crate::theme::Theme::default().tool_emoji(name)
                 ));
             }
-            Event::ToolComplete {
+            Event::ToolComplete(ToolComplete {
                 status,
                 output,
                 duration_ms,
                 ..
-            } => {
+            }) => {
                 let secs = *duration_ms as f64 / 1000.0;
                 let line = match status {
                     ToolStatus::Ok => format!("   ✓ {secs:.1}s"),
@@ -358,14 +364,14 @@ impl Printer<'_> {
                 };
                 self.line_err(&line);
             }
-            Event::Notice { level, text } => {
+            Event::Notice(Notice { level, text }) => {
                 let tag = match level {
                     NoticeLevel::Info => "note",
                     NoticeLevel::Warning => "warning",
                 };
                 self.line_err(&format!("{tag}: {text}"));
             }
-            Event::Error { text, .. } => self.line_err(&format!("error: {text}")),
+            Event::Error(ErrorEvent { text, .. }) => self.line_err(&format!("error: {text}")),
             Event::Subagent(sub) => match &sub.kind {
                 SubagentEventKind::Spawned { label, .. } => {
                     self.line_err(&format!("🤖 subagent {} started: {label}", sub.id));
@@ -383,7 +389,7 @@ impl Printer<'_> {
                 | SubagentEventKind::Usage(_)
                 | SubagentEventKind::SteerDelivered { .. } => {}
             },
-            Event::TurnComplete { outcome, .. } => match outcome {
+            Event::TurnComplete(TurnComplete { outcome, .. }) => match outcome {
                 TurnOutcome::Interrupted { done } => {
                     self.line_err(&format!("interrupted: {done}"));
                 }
@@ -396,23 +402,23 @@ impl Printer<'_> {
                 TurnOutcome::Completed | TurnOutcome::Failed { .. } => {}
             },
             Event::SessionInfo(_)
-            | Event::TurnStarted { .. }
-            | Event::MessageStart { .. }
-            | Event::MessageDelta { .. }
-            | Event::ReasoningDelta { .. }
-            | Event::ToolProgress { .. }
+            | Event::TurnStarted(_)
+            | Event::MessageStart(_)
+            | Event::MessageDelta(_)
+            | Event::ReasoningDelta(_)
+            | Event::ToolProgress(_)
             | Event::ClarifyRequest(_)
             | Event::ApprovalRequest(_)
-            | Event::ApprovalResolved { .. }
-            | Event::CheckpointList { .. }
-            | Event::CheckpointDiff { .. }
-            | Event::SpawnTrees { .. }
-            | Event::SpawnTree { .. }
+            | Event::ApprovalResolved(_)
+            | Event::CheckpointList(_)
+            | Event::CheckpointDiff(_)
+            | Event::SpawnTrees(_)
+            | Event::SpawnTree(_)
             | Event::StatusUpdate(_)
-            | Event::SessionList { .. }
-            | Event::HistoryReplay { .. }
-            | Event::GoalUpdate { .. }
-            | Event::McpStatus { .. }
+            | Event::SessionList(_)
+            | Event::HistoryReplay(_)
+            | Event::GoalUpdate(_)
+            | Event::McpStatus(_)
             | Event::ShutdownComplete => {}
             Event::GoalProgress(progress) => self.goal_progress(progress),
             Event::SecretRequest(request) => self.line_err(&format!(

@@ -35,28 +35,28 @@ fn fake_session(script: Vec<Event>) -> (SessionHandle, tokio::task::JoinHandle<V
 }
 
 fn message(text: &str) -> Event {
-    Event::MessageComplete {
+    Event::MessageComplete(MessageComplete {
         turn_id: 1,
         text: text.into(),
         reasoning: None,
-    }
+    })
 }
 
 fn tool(name: &str, preview: &str, status: ToolStatus, output: &str) -> [Event; 2] {
     [
-        Event::ToolStart {
+        Event::ToolStart(ToolStart {
             call_id: "c1".into(),
             name: name.into(),
             preview: preview.into(),
             arguments: serde_json::json!({}),
-        },
-        Event::ToolComplete {
+        }),
+        Event::ToolComplete(ToolComplete {
             call_id: "c1".into(),
             name: name.into(),
             status,
             output: output.into(),
             duration_ms: 120,
-        },
+        }),
     ]
 }
 
@@ -92,10 +92,10 @@ async fn final_answer_on_stdout_progress_on_stderr() {
         "old_string not found\nmore",
     ));
     script.push(message("Done: two files."));
-    script.push(Event::TurnComplete {
+    script.push(Event::TurnComplete(TurnComplete {
         turn_id: 1,
         outcome: TurnOutcome::Completed,
-    });
+    }));
     let (report, out, err) = run(script, OutputMode::Text).await;
     assert_eq!(out, "Done: two files.\n");
     assert_eq!(
@@ -109,16 +109,16 @@ async fn final_answer_on_stdout_progress_on_stderr() {
 #[tokio::test]
 async fn failures_map_to_documented_exit_codes() {
     let script = vec![
-        Event::Error {
+        Event::Error(ErrorEvent {
             kind: ErrorKind::RateLimited,
             text: "rate limited by the provider".into(),
-        },
-        Event::TurnComplete {
+        }),
+        Event::TurnComplete(TurnComplete {
             turn_id: 1,
             outcome: TurnOutcome::Failed {
                 kind: ErrorKind::RateLimited,
             },
-        },
+        }),
     ];
     let (report, out, err) = run(script, OutputMode::Text).await;
     assert_eq!(out, "");
@@ -130,10 +130,10 @@ async fn failures_map_to_documented_exit_codes() {
 async fn json_mode_prints_every_event_as_a_line() {
     let script = vec![
         message("hello"),
-        Event::TurnComplete {
+        Event::TurnComplete(TurnComplete {
             turn_id: 1,
             outcome: TurnOutcome::Completed,
-        },
+        }),
     ];
     let (report, out, err) = run(script, OutputMode::Json).await;
     assert_eq!(err, "");

@@ -12,11 +12,33 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+mod events;
 mod goals;
 mod images;
 mod mcp;
 mod subagents;
 mod voice;
+
+pub use events::ApprovalResolved;
+pub use events::CheckpointDiff;
+pub use events::CheckpointList;
+pub use events::ErrorEvent;
+pub use events::GoalUpdate;
+pub use events::HistoryReplay;
+pub use events::McpStatus;
+pub use events::MessageComplete;
+pub use events::MessageDelta;
+pub use events::MessageStart;
+pub use events::Notice;
+pub use events::ReasoningDelta;
+pub use events::SessionList;
+pub use events::SpawnTree;
+pub use events::SpawnTrees;
+pub use events::ToolComplete;
+pub use events::ToolProgress;
+pub use events::ToolStart;
+pub use events::TurnComplete;
+pub use events::TurnStarted;
 
 pub use goals::CONTINUATION_MARKER;
 pub use goals::GoalCommand;
@@ -206,45 +228,29 @@ pub struct ModelSelection {
     pub base_url: Option<String>,
 }
 
-/// Engine → frontend.
+/// Engine → frontend. Variants with fields carry a named payload (`events.rs`), so a frontend
+/// routes each one whole to whatever consumes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// Sent once when a session starts, and again when the model changes.
     SessionInfo(SessionInfo),
     /// A turn began for this user input.
-    TurnStarted { turn_id: u64 },
+    TurnStarted(TurnStarted),
     /// An assistant message starts streaming.
-    MessageStart { turn_id: u64 },
+    MessageStart(MessageStart),
     /// Visible assistant text (never contains `<think>` blocks).
-    MessageDelta { turn_id: u64, text: String },
+    MessageDelta(MessageDelta),
     /// Model reasoning (from reasoning deltas or scrubbed `<think>` blocks).
-    ReasoningDelta { turn_id: u64, text: String },
+    ReasoningDelta(ReasoningDelta),
     /// An assistant message finished; `text` is the whole visible text.
-    MessageComplete {
-        turn_id: u64,
-        text: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        reasoning: Option<String>,
-    },
+    MessageComplete(MessageComplete),
     /// A tool call begins. `preview` is a one-line human summary (`echo hi`, `src/main.rs`).
-    ToolStart {
-        call_id: String,
-        name: String,
-        preview: String,
-        arguments: serde_json::Value,
-    },
+    ToolStart(ToolStart),
     /// Streaming output or a status line from a running tool.
-    ToolProgress { call_id: String, text: String },
+    ToolProgress(ToolProgress),
     /// A tool call ended.
-    ToolComplete {
-        call_id: String,
-        name: String,
-        status: ToolStatus,
-        /// What the model sees (already capped).
-        output: String,
-        duration_ms: u64,
-    },
+    ToolComplete(ToolComplete),
     /// The engine needs an answer from the user; reply with `Op::ClarifyReply`.
     ClarifyRequest(ClarifyRequest),
     /// A skill needs a secret (an API key) the environment lacks. Ask with a masked input,
@@ -256,49 +262,39 @@ pub enum Event {
     /// An approval request was settled: by the user's reply, a timeout or an interrupt.
     /// Frontends drop it from their queue. (The smart approver's decisions never become
     /// requests; they are announced with a `Notice`.)
-    ApprovalResolved {
-        id: String,
-        decision: ApprovalDecision,
-        decided_by: DecidedBy,
-    },
+    ApprovalResolved(ApprovalResolved),
     /// The working directory's checkpoints, newest first (answer to `Op::ListCheckpoints`).
-    CheckpointList { checkpoints: Vec<CheckpointInfo> },
+    CheckpointList(CheckpointList),
     /// The diff between the working directory now and checkpoint `id` (what a restore would
     /// undo), as a unified diff.
-    CheckpointDiff { id: String, diff: String },
+    CheckpointDiff(CheckpointDiff),
     /// Token, cost and context usage after each API call.
     StatusUpdate(StatusUpdate),
     /// Something the user should read that is not part of the conversation.
-    Notice { level: NoticeLevel, text: String },
+    Notice(Notice),
     /// A typed failure; the session keeps running.
-    Error { kind: ErrorKind, text: String },
+    Error(ErrorEvent),
     /// The turn ended.
-    TurnComplete { turn_id: u64, outcome: TurnOutcome },
+    TurnComplete(TurnComplete),
     /// Stored sessions for a picker (answer to `Op::ListSessions`).
-    SessionList {
-        query: String,
-        sessions: Vec<SessionListItem>,
-    },
+    SessionList(SessionList),
     /// The conversation was replaced (resume, undo): frontends redraw it from these.
-    HistoryReplay { messages: Vec<ReplayMessage> },
+    HistoryReplay(HistoryReplay),
     /// Something happened to a subagent (a `delegate_task` child).
     Subagent(SubagentEvent),
     /// Saved spawn trees, newest first (answer to `Op::ListSpawnTrees`).
-    SpawnTrees { trees: Vec<SpawnTreeInfo> },
+    SpawnTrees(SpawnTrees),
     /// A saved spawn tree's events, in order, to replay into a read-only monitor (answer to
     /// `Op::LoadSpawnTree`).
-    SpawnTree {
-        id: String,
-        events: Vec<SubagentEvent>,
-    },
+    SpawnTree(SpawnTree),
     /// The standing goal's state after a change (also sent when a session starts or is
     /// resumed with one); `None`: the session has no goal.
-    GoalUpdate { goal: Option<GoalSnapshot> },
+    GoalUpdate(GoalUpdate),
     /// A step of the goal loop, for the transcript (one status line each).
     GoalProgress(GoalProgress),
     /// Every configured MCP server and its state, in config order; sent when the session
     /// starts (when any server is configured) and after every change.
-    McpStatus { servers: Vec<McpServerStatus> },
+    McpStatus(McpStatus),
     /// The session ended (after `Op::Shutdown`); no more events follow.
     ShutdownComplete,
 }
@@ -481,3 +477,7 @@ pub struct SessionHandle {
     pub ops: tokio::sync::mpsc::UnboundedSender<Op>,
     pub events: tokio::sync::mpsc::UnboundedReceiver<Event>,
 }
+
+#[cfg(test)]
+#[path = "protocol_tests.rs"]
+mod tests;

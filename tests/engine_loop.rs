@@ -13,7 +13,10 @@ use hermes::engine::BusyInputMode;
 use hermes::engine::spawn_session;
 use hermes::protocol::ClarifyAnswer;
 use hermes::protocol::Event;
+use hermes::protocol::MessageDelta;
+use hermes::protocol::Notice;
 use hermes::protocol::Op;
+use hermes::protocol::ToolComplete;
 use hermes::protocol::ToolStatus;
 use hermes::protocol::TurnOutcome;
 use hermes::protocol::Yolo;
@@ -45,8 +48,10 @@ async fn interrupt_mid_stream_keeps_the_partial_reply() {
         images: Vec::new(),
         text: "talk".into(),
     });
-    s.until(|e| matches!(e, Event::MessageDelta { text, .. } if text.starts_with("w3")))
-        .await;
+    s.until(
+        |e| matches!(e, Event::MessageDelta(MessageDelta { text, .. }) if text.starts_with("w3")),
+    )
+    .await;
     s.send(Op::Interrupt);
     let outcome = s.turn_outcome().await;
     let TurnOutcome::Interrupted { done } = outcome else {
@@ -85,7 +90,7 @@ async fn interrupt_stops_a_running_command_promptly() {
     let started = std::time::Instant::now();
     s.send(Op::Interrupt);
     let complete = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
-    let Event::ToolComplete { status, .. } = complete else {
+    let Event::ToolComplete(ToolComplete { status, .. }) = complete else {
         unreachable!()
     };
     assert_eq!(status, ToolStatus::Cancelled);
@@ -338,7 +343,7 @@ async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
         command: "mkdir -p from-model/x && rm -rf from-model/x && echo typed-by-user".into(),
     });
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
-    let Event::ToolComplete { output, status, .. } = done else {
+    let Event::ToolComplete(ToolComplete { output, status, .. }) = done else {
         unreachable!()
     };
     assert_eq!(status, ToolStatus::Ok);
@@ -362,10 +367,10 @@ async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
     assert!(matches!(
         done,
-        Event::ToolComplete {
+        Event::ToolComplete(ToolComplete {
             status: ToolStatus::Denied,
             ..
-        }
+        })
     ));
     s.turn_outcome().await;
     // The shell command never reached the model's history.
@@ -475,7 +480,9 @@ async fn a_skill_slash_command_becomes_a_user_message() {
         args: String::new(),
     });
     let notice = s.until(|e| matches!(e, Event::Notice { .. })).await;
-    assert!(matches!(notice, Event::Notice { text, .. } if text.contains("unknown command /nope")));
+    assert!(
+        matches!(notice, Event::Notice(Notice { text, .. }) if text.contains("unknown command /nope"))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -18,6 +18,8 @@ use hermes::protocol::GoalCommand;
 use hermes::protocol::GoalProgress;
 use hermes::protocol::GoalSnapshot;
 use hermes::protocol::GoalStatus;
+use hermes::protocol::GoalUpdate;
+use hermes::protocol::Notice;
 use hermes::protocol::Op;
 use hermes::protocol::PauseCause;
 use hermes::protocol::VerdictOutcome;
@@ -68,7 +70,7 @@ async fn run_loop(s: &mut Session) -> (Vec<GoalProgress>, Option<GoalSnapshot>) 
             .until(|e| matches!(e, Event::GoalProgress(_) | Event::GoalUpdate { .. }))
             .await
         {
-            Event::GoalUpdate { goal } => state = goal,
+            Event::GoalUpdate(GoalUpdate { goal }) => state = goal,
             Event::GoalProgress(progress) => {
                 let end = matches!(
                     progress,
@@ -77,7 +79,7 @@ async fn run_loop(s: &mut Session) -> (Vec<GoalProgress>, Option<GoalSnapshot>) 
                 lines.push(progress);
                 if end {
                     // The state that follows the last line.
-                    if let Event::GoalUpdate { goal } =
+                    if let Event::GoalUpdate(GoalUpdate { goal }) =
                         s.until(|e| matches!(e, Event::GoalUpdate { .. })).await
                     {
                         state = goal;
@@ -378,7 +380,7 @@ async fn a_message_sent_while_the_judge_thinks_wins_and_the_judge_runs_again_aft
     .await;
     let mut s = judged_session(&main, &judge, |_| {});
     s.send(set("g"));
-    s.until(|e| matches!(e, Event::GoalUpdate { goal: Some(g) } if g.judging))
+    s.until(|e| matches!(e, Event::GoalUpdate(GoalUpdate { goal: Some(g) }) if g.judging))
         .await;
     // The judge is answering (slowly) when the user's message arrives.
     judge.wait_for_requests(1, Duration::from_secs(5)).await;
@@ -468,12 +470,12 @@ async fn interrupting_pauses_and_a_new_goal_mid_turn_is_refused() {
     s.until(|e| matches!(e, Event::MessageDelta { .. })).await;
     s.send(set("another goal"));
     match s.until(|e| matches!(e, Event::Notice { .. })).await {
-        Event::Notice { text, .. } => assert!(text.contains("/stop it first"), "{text}"),
+        Event::Notice(Notice { text, .. }) => assert!(text.contains("/stop it first"), "{text}"),
         _ => unreachable!(),
     }
     s.send(Op::Goal(GoalCommand::Status));
     match s.until(|e| matches!(e, Event::Notice { .. })).await {
-        Event::Notice { text, .. } => {
+        Event::Notice(Notice { text, .. }) => {
             assert!(
                 text.starts_with("Goal (active, 0/20 turns used): a long job"),
                 "{text}"
@@ -559,7 +561,7 @@ async fn a_goal_survives_a_restart_and_resumes_where_it_stood() {
         _ => unreachable!(),
     }
     match s.until(|e| matches!(e, Event::GoalUpdate { .. })).await {
-        Event::GoalUpdate { goal } => assert_eq!(goal.unwrap(), before),
+        Event::GoalUpdate(GoalUpdate { goal }) => assert_eq!(goal.unwrap(), before),
         _ => unreachable!(),
     }
     s.send(Op::Goal(GoalCommand::Resume));

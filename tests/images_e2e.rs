@@ -23,6 +23,7 @@ use hermes::protocol::AttachEvent;
 use hermes::protocol::AttachRequest;
 use hermes::protocol::Event;
 use hermes::protocol::ImageAttachment;
+use hermes::protocol::Notice;
 use hermes::protocol::Op;
 use hermes::protocol::TurnOutcome;
 use serde_json::Value;
@@ -207,9 +208,9 @@ async fn a_text_only_model_gets_the_auxiliary_description_and_the_user_is_told()
         images: vec![attached],
     });
     let told = session
-        .until(|e| matches!(e, Event::Notice { text, .. } if text.contains("described by")))
+        .until(|e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("described by")))
         .await;
-    let Event::Notice { text, .. } = told else {
+    let Event::Notice(Notice { text, .. }) = told else {
         unreachable!()
     };
     assert_eq!(
@@ -252,9 +253,9 @@ async fn without_a_describer_a_text_only_model_gets_a_placeholder_and_a_warning(
         images: vec![attached],
     });
     let warned = session
-        .until(|e| matches!(e, Event::Notice { text, .. } if text.contains("cannot see images")))
+        .until(|e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("cannot see images")))
         .await;
-    let Event::Notice { text, .. } = warned else {
+    let Event::Notice(Notice { text, .. }) = warned else {
         unreachable!()
     };
     assert!(text.contains("no auxiliary.vision model is set"), "{text}");
@@ -427,9 +428,9 @@ async fn a_provider_refusing_images_gets_a_hint_to_route_them_through_the_descri
         images: vec![attached],
     });
     let hint = session
-        .until(|e| matches!(e, Event::Notice { text, .. } if text.contains("model.vision")))
+        .until(|e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("model.vision")))
         .await;
-    let Event::Notice { text, .. } = hint else {
+    let Event::Notice(Notice { text, .. }) = hint else {
         unreachable!()
     };
     assert!(

@@ -18,8 +18,13 @@ use hermes::engine::McpLaunch;
 use hermes::protocol::Event;
 use hermes::protocol::McpServerState;
 use hermes::protocol::McpServerStatus;
+use hermes::protocol::McpStatus;
+use hermes::protocol::Notice;
 use hermes::protocol::NoticeLevel;
 use hermes::protocol::Op;
+use hermes::protocol::ToolComplete;
+use hermes::protocol::ToolProgress;
+use hermes::protocol::TurnComplete;
 use hermes::protocol::TurnOutcome;
 use serde_json::Value;
 use serde_json::json;
@@ -90,7 +95,7 @@ async fn status_where(
             .await
             .expect("timed out waiting for an MCP status")
             .expect("event stream ended");
-        if let Event::McpStatus { servers } = event
+        if let Event::McpStatus(McpStatus { servers }) = event
             && pred(&servers)
         {
             return servers;
@@ -349,8 +354,8 @@ async fn tool_list_changes_refresh_the_registry_without_a_reload() {
     session
         .until(|event| {
             match event {
-                Event::McpStatus { servers } => tools = servers[0].tools.clone(),
-                Event::TurnComplete { outcome: o, .. } => outcome = Some(o.clone()),
+                Event::McpStatus(McpStatus { servers }) => tools = servers[0].tools.clone(),
+                Event::TurnComplete(TurnComplete { outcome: o, .. }) => outcome = Some(o.clone()),
                 _ => {}
             }
             tools.len() == 4 && outcome.is_some()
@@ -396,7 +401,7 @@ async fn a_killed_server_is_announced_withdrawn_and_reconnected() {
         .until(|e| matches!(e, Event::ToolComplete { .. }))
         .await
     {
-        Event::ToolComplete { output, .. } => output.trim().parse().unwrap(),
+        Event::ToolComplete(ToolComplete { output, .. }) => output.trim().parse().unwrap(),
         _ => unreachable!(),
     };
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
@@ -420,14 +425,14 @@ async fn a_killed_server_is_announced_withdrawn_and_reconnected() {
         "{offered:?}"
     );
     let back = session
-        .until(|e| matches!(e, Event::Notice { text, .. } if text.contains("reconnected")))
+        .until(|e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("reconnected")))
         .await;
     assert_eq!(
         back,
-        Event::Notice {
+        Event::Notice(Notice {
             level: NoticeLevel::Info,
             text: "MCP server 'changing' reconnected (2 tools)".into()
-        }
+        })
     );
 }
 
@@ -561,10 +566,10 @@ async fn reload_reads_the_config_again_and_the_next_turn_sees_the_new_tools() {
     session.send(Op::ReloadMcp);
     let notice = session
         .until(
-            |e| matches!(e, Event::Notice { text, .. } if text.starts_with("MCP servers reloaded")),
+            |e| matches!(e, Event::Notice(Notice { text, .. }) if text.starts_with("MCP servers reloaded")),
         )
         .await;
-    let Event::Notice { text, .. } = notice else {
+    let Event::Notice(Notice { text, .. }) = notice else {
         unreachable!()
     };
     assert_eq!(
@@ -626,7 +631,7 @@ async fn a_killed_http_server_fails_its_call_and_reconnects_when_back() {
             .await
             .expect("the server never reconnected")
             .unwrap();
-        if let Event::Notice { text, .. } = &event
+        if let Event::Notice(Notice { text, .. }) = &event
             && text.contains("reconnected")
         {
             assert!(
@@ -654,19 +659,19 @@ async fn a_turn_waiting_for_a_slow_server_says_so() {
         .until(|e| {
             matches!(
                 e,
-                Event::Notice {
+                Event::Notice(Notice {
                     level: NoticeLevel::Info,
                     ..
-                }
+                })
             )
         })
         .await;
     assert_eq!(
         waiting,
-        Event::Notice {
+        Event::Notice(Notice {
             level: NoticeLevel::Info,
             text: "waiting for MCP server(s) slow to finish connecting (at most their connect_timeout)…".into()
-        }
+        })
     );
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
     let elapsed = started.elapsed();
@@ -747,10 +752,10 @@ async fn a_keepalive_ping_notices_a_dead_http_server_before_any_call() {
             .await
             .expect("no notice: the dead server was not noticed")
             .unwrap();
-        if let Event::Notice {
+        if let Event::Notice(Notice {
             level: NoticeLevel::Warning,
             text,
-        } = event
+        }) = event
         {
             break text;
         }
@@ -794,9 +799,9 @@ async fn a_server_sampling_request_is_answered_by_the_session_model() {
     );
     session.send(user("ask the server to sample"));
     let notice = session
-        .until(|e| matches!(e, Event::Notice { text, .. } if text.contains("via sampling")))
+        .until(|e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("via sampling")))
         .await;
-    let Event::Notice { text, .. } = notice else {
+    let Event::Notice(Notice { text, .. }) = notice else {
         unreachable!()
     };
     assert!(
@@ -858,10 +863,10 @@ async fn a_server_that_exits_at_start_is_announced_once_with_its_stderr() {
     let mut warnings = Vec::new();
     let until = tokio::time::Instant::now() + Duration::from_millis(3_600);
     while let Ok(Some(event)) = tokio::time::timeout_at(until, session.handle.events.recv()).await {
-        if let Event::Notice {
+        if let Event::Notice(Notice {
             level: NoticeLevel::Warning,
             text,
-        } = event
+        }) = event
         {
             warnings.push(text);
         }
@@ -893,7 +898,7 @@ async fn a_servers_progress_notifications_become_the_calls_progress_lines() {
     let mut lines = Vec::new();
     session
         .until(|event| {
-            if let Event::ToolProgress { call_id, text } = event {
+            if let Event::ToolProgress(ToolProgress { call_id, text }) = event {
                 lines.push((call_id.clone(), text.clone()));
             }
             matches!(event, Event::ToolComplete { .. })

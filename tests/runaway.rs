@@ -320,6 +320,7 @@ mod engine {
     use hermes::engine::ModelEndpoint;
     use hermes::protocol::Event;
     use hermes::protocol::Op;
+    use hermes::protocol::TurnComplete;
     use hermes::protocol::TurnOutcome;
     use hermes::providers::registry;
     use hermes::tools::delegate::DelegateTaskTool;
@@ -347,7 +348,7 @@ mod engine {
 
     async fn next_outcome(s: &mut support::engine::Session) -> TurnOutcome {
         match s.until(|e| matches!(e, Event::TurnComplete { .. })).await {
-            Event::TurnComplete { outcome, .. } => outcome,
+            Event::TurnComplete(TurnComplete { outcome, .. }) => outcome,
             _ => unreachable!(),
         }
     }

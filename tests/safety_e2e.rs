@@ -16,9 +16,14 @@ use hermes::engine::spawn_session;
 use hermes::protocol::ApprovalDecision;
 use hermes::protocol::ApprovalKind;
 use hermes::protocol::ApprovalRequest;
+use hermes::protocol::ApprovalResolved;
+use hermes::protocol::CheckpointDiff;
+use hermes::protocol::CheckpointList;
 use hermes::protocol::DecidedBy;
 use hermes::protocol::Event;
+use hermes::protocol::Notice;
 use hermes::protocol::Op;
+use hermes::protocol::ToolComplete;
 use hermes::protocol::TurnOutcome;
 use hermes::protocol::Yolo;
 use hermes::safety::checkpoints::CheckpointSettings;
@@ -120,11 +125,11 @@ async fn a_denied_command_is_refused_again_without_asking_and_another_is_approve
     let resolved = resolution(&mut s).await;
     assert_eq!(
         resolved,
-        Event::ApprovalResolved {
+        Event::ApprovalResolved(ApprovalResolved {
             id: first.id,
             decision: ApprovalDecision::Deny,
             decided_by: DecidedBy::User,
-        }
+        })
     );
 
     // The retry is refused without a request; the next request is for the build directory.
@@ -178,11 +183,11 @@ async fn an_unanswered_request_times_out_as_a_denial() {
     let resolved = resolution(&mut s).await;
     assert_eq!(
         resolved,
-        Event::ApprovalResolved {
+        Event::ApprovalResolved(ApprovalResolved {
             id: request.id.clone(),
             decision: ApprovalDecision::Deny,
             decided_by: DecidedBy::Timeout,
-        }
+        })
     );
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let results = server.completion_requests()[1].tool_results();
@@ -193,7 +198,7 @@ async fn an_unanswered_request_times_out_as_a_denial() {
         decision: ApprovalDecision::Once,
     });
     s.until(
-        |e| matches!(e, Event::Notice { text, .. } if text.contains("no open approval request")),
+        |e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("no open approval request")),
     )
     .await;
 }
@@ -207,11 +212,11 @@ async fn interrupting_cancels_an_open_request() {
     let resolved = resolution(&mut s).await;
     assert_eq!(
         resolved,
-        Event::ApprovalResolved {
+        Event::ApprovalResolved(ApprovalResolved {
             id: request.id,
             decision: ApprovalDecision::Deny,
             decided_by: DecidedBy::Cancelled,
-        }
+        })
     );
     assert!(matches!(
         s.turn_outcome().await,
@@ -320,7 +325,7 @@ async fn a_checkpoint_taken_before_a_write_is_restored() {
     );
 
     s.send(Op::ListCheckpoints);
-    let Event::CheckpointList { checkpoints } =
+    let Event::CheckpointList(CheckpointList { checkpoints }) =
         s.until(|e| matches!(e, Event::CheckpointList { .. })).await
     else {
         unreachable!()
@@ -340,7 +345,7 @@ async fn a_checkpoint_taken_before_a_write_is_restored() {
     );
 
     s.send(Op::CheckpointDiff { id: "1".into() });
-    let Event::CheckpointDiff { diff, .. } =
+    let Event::CheckpointDiff(CheckpointDiff { diff, .. }) =
         s.until(|e| matches!(e, Event::CheckpointDiff { .. })).await
     else {
         unreachable!()
@@ -348,8 +353,10 @@ async fn a_checkpoint_taken_before_a_write_is_restored() {
     assert!(diff.contains("v1") && diff.contains("v2"), "{diff}");
 
     s.send(Op::RestoreCheckpoint { id: "1".into() });
-    s.until(|e| matches!(e, Event::Notice { text, .. } if text.contains("restored checkpoint")))
-        .await;
+    s.until(
+        |e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("restored checkpoint")),
+    )
+    .await;
     assert_eq!(
         std::fs::read_to_string(s.dir.path().join("a.txt")).unwrap(),
         "v1\n"
@@ -504,7 +511,7 @@ async fn secrets_in_tool_output_are_masked_before_the_model_sees_them() {
         text: "show env".into(),
     });
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
-    let Event::ToolComplete { output, .. } = done else {
+    let Event::ToolComplete(ToolComplete { output, .. }) = done else {
         unreachable!()
     };
     assert!(!output.contains(key), "{output}");
@@ -617,11 +624,11 @@ async fn the_agent_cannot_get_a_standing_approval_to_change_hermes_settings() {
     let resolved = resolution(&mut s).await;
     assert_eq!(
         resolved,
-        Event::ApprovalResolved {
+        Event::ApprovalResolved(ApprovalResolved {
             id: request.id,
             decision: ApprovalDecision::Deny,
             decided_by: DecidedBy::User,
-        }
+        })
     );
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let results = server.completion_requests()[1].tool_results();

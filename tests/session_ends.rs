@@ -15,6 +15,7 @@ use hermes::engine::BusyInputMode;
 use hermes::engine::compress::CompressionSettings;
 use hermes::engine::compress::Enabled;
 use hermes::protocol::Event;
+use hermes::protocol::Notice;
 use hermes::protocol::Op;
 use hermes::protocol::TurnOutcome;
 use hermes::store::SessionRow;
@@ -169,7 +170,7 @@ async fn a_compression_split_ends_the_parent_and_titles_the_child_next_in_line()
     s.send(Op::SetTitle {
         title: "counting".into(),
     });
-    s.until(|e| matches!(e, Event::Notice { text, .. } if text.contains("titled")))
+    s.until(|e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("titled")))
         .await;
     s.send(Op::UserInput {
         images: Vec::new(),

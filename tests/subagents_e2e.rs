@@ -14,10 +14,14 @@ use std::time::Duration;
 use hermes::protocol::ApprovalDecision;
 use hermes::protocol::Event;
 use hermes::protocol::Op;
+use hermes::protocol::SpawnTree;
+use hermes::protocol::SpawnTrees;
 use hermes::protocol::SubagentControl;
 use hermes::protocol::SubagentEvent;
 use hermes::protocol::SubagentEventKind;
 use hermes::protocol::SubagentStatus;
+use hermes::protocol::ToolComplete;
+use hermes::protocol::ToolStart;
 use hermes::protocol::TurnOutcome;
 use hermes::protocol::Yolo;
 use hermes::tools::delegate::DelegateTaskTool;
@@ -244,7 +248,7 @@ async fn a_batch_over_the_cap_is_an_error_not_cut() {
         text: "delegate: a ;; b ;; c ;; d".into(),
     });
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
-    let Event::ToolComplete { output, .. } = done else {
+    let Event::ToolComplete(ToolComplete { output, .. }) = done else {
         unreachable!()
     };
     assert!(output.contains("max_concurrent_children (3)"), "{output}");
@@ -363,7 +367,7 @@ async fn a_silent_child_times_out_and_a_steer_is_delivered_at_the_next_call() {
             Event::Subagent(SubagentEvent {
                 id,
                 kind: SubagentEventKind::Activity { event },
-            }) if matches!(&**event, Event::ToolStart { preview, .. } if preview == "sleep 1") => {
+            }) if matches!(&**event, Event::ToolStart(ToolStart { preview, .. }) if preview == "sleep 1") => {
                 Some(id.clone())
             }
             _ => None,
@@ -541,7 +545,8 @@ async fn a_finished_batch_is_saved_as_a_spawn_tree_and_loads_back() {
     });
     collect_until_results_answered(&mut s).await;
     s.send(Op::ListSpawnTrees);
-    let Event::SpawnTrees { trees } = s.until(|e| matches!(e, Event::SpawnTrees { .. })).await
+    let Event::SpawnTrees(SpawnTrees { trees }) =
+        s.until(|e| matches!(e, Event::SpawnTrees { .. })).await
     else {
         unreachable!()
     };
@@ -551,7 +556,8 @@ async fn a_finished_batch_is_saved_as_a_spawn_tree_and_loads_back() {
     s.send(Op::LoadSpawnTree {
         id: trees[0].id.clone(),
     });
-    let Event::SpawnTree { events, .. } = s.until(|e| matches!(e, Event::SpawnTree { .. })).await
+    let Event::SpawnTree(SpawnTree { events, .. }) =
+        s.until(|e| matches!(e, Event::SpawnTree { .. })).await
     else {
         unreachable!()
     };

@@ -14,6 +14,8 @@ use std::time::Instant;
 use super::events::EventSink;
 use crate::model::ToolCall;
 use crate::protocol::Event;
+use crate::protocol::ToolComplete;
+use crate::protocol::ToolStart;
 use crate::protocol::ToolStatus;
 use crate::safety::hooks::HookRunner;
 use crate::tools::Concurrency;
@@ -94,12 +96,12 @@ async fn run_one(
         (Some(tool), Ok(args)) => tool.preview(args),
         _ => excerpt(&call.arguments, 80),
     };
-    events.send(Event::ToolStart {
+    events.send(Event::ToolStart(ToolStart {
         call_id: call.id.clone(),
         name: call.name.clone(),
         preview,
         arguments: parsed.clone().unwrap_or(serde_json::Value::Null),
-    });
+    }));
     let output = if base.cancel.is_cancelled() {
         ToolOutput::cancelled("not run: the user interrupted the turn")
     } else {
@@ -123,13 +125,13 @@ async fn run_one(
         output.content = clean;
     }
     let duration = started.elapsed();
-    events.send(Event::ToolComplete {
+    events.send(Event::ToolComplete(ToolComplete {
         call_id: call.id.clone(),
         name: call.name.clone(),
         status: status_of(output.outcome),
         output: output.content.clone(),
         duration_ms: u64::try_from(duration.as_millis()).unwrap_or(u64::MAX),
-    });
+    }));
     ToolRun {
         call: call.clone(),
         output,

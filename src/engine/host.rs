@@ -10,6 +10,7 @@ use super::events::PendingRequests;
 use crate::protocol::ClarifyAnswer;
 use crate::protocol::ClarifyRequest;
 use crate::protocol::Event;
+use crate::protocol::ToolProgress;
 use crate::tools::ToolHost;
 
 pub struct EngineToolHost {
@@ -21,10 +22,10 @@ pub struct EngineToolHost {
 #[async_trait]
 impl ToolHost for EngineToolHost {
     fn progress(&self, call_id: &str, text: &str) {
-        self.events.send(Event::ToolProgress {
+        self.events.send(Event::ToolProgress(ToolProgress {
             call_id: call_id.to_string(),
             text: text.to_string(),
-        });
+        }));
     }
 
     async fn clarify(&self, question: &str, choices: &[String]) -> ClarifyAnswer {

@@ -20,6 +20,7 @@ use super::events::EventSink;
 use crate::model::Message;
 use crate::model::Usage;
 use crate::protocol::Event;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::store::AuxTask;
 use crate::store::BillingRoute;
@@ -280,12 +281,12 @@ impl Recorder {
         let mut state = self.lock();
         if state.failure == Failure::None {
             state.failure = Failure::Reported;
-            self.events.send(Event::Notice {
+            self.events.send(Event::Notice(Notice {
                 level: NoticeLevel::Warning,
                 text: format!(
                     "this session is not being saved ({error}); the conversation continues in memory"
                 ),
-            });
+            }));
         }
     }
 }

@@ -29,13 +29,18 @@ use super::turn::TurnInput;
 use super::turn::TurnResult;
 use super::turn::run_turn;
 use crate::model::Message;
+use crate::protocol::ErrorEvent;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
+use crate::protocol::HistoryReplay;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
 use crate::protocol::SessionInfo;
 use crate::protocol::StatusUpdate;
+use crate::protocol::TurnComplete;
 use crate::protocol::TurnOutcome;
+use crate::protocol::TurnStarted;
 use crate::safety::hooks::HookEvent;
 use crate::tools::SessionTools;
 use crate::tools::ToolContext;
@@ -157,9 +162,9 @@ impl Actor {
         } else {
             // A resumed session: frontends show the conversation so far.
             self.events.send(Event::StatusUpdate(self.status.clone()));
-            self.events.send(Event::HistoryReplay {
+            self.events.send(Event::HistoryReplay(HistoryReplay {
                 messages: stored::replay(&self.history),
-            });
+            }));
             if let Some(goal) = self.goals.restored.take() {
                 self.restore_goal(goal);
             }
@@ -375,7 +380,8 @@ impl Actor {
             },
             vision,
         };
-        self.events.send(Event::TurnStarted { turn_id });
+        self.events
+            .send(Event::TurnStarted(TurnStarted { turn_id }));
         // The turn gets a copy; ours stays as the fallback if the turn task panics.
         let history = self.history.clone();
         let mcp = self.mcp.clone();
@@ -408,12 +414,12 @@ impl Actor {
             }
             Err(err) => {
                 tracing::error!(error = %err, "turn task failed");
-                self.events.send(Event::Error {
+                self.events.send(Event::Error(ErrorEvent {
                     kind: ErrorKind::Internal,
                     text: format!(
                         "the turn stopped unexpectedly ({err}); the conversation before it is kept"
                     ),
-                });
+                }));
                 TurnOutcome::Failed {
                     kind: ErrorKind::Internal,
                 }
@@ -428,10 +434,10 @@ impl Actor {
                 "failed": matches!(outcome, TurnOutcome::Failed { .. }),
             }),
         );
-        self.events.send(Event::TurnComplete {
+        self.events.send(Event::TurnComplete(TurnComplete {
             turn_id: running.turn_id,
             outcome: outcome.clone(),
-        });
+        }));
         self.goal_after_turn(&outcome);
         if self.reset_after_turn {
             self.reset_after_turn = false;
@@ -475,7 +481,7 @@ impl Actor {
     }
 
     fn notice(&self, level: NoticeLevel, text: String) {
-        self.events.send(Event::Notice { level, text });
+        self.events.send(Event::Notice(Notice { level, text }));
     }
 
     fn session_info(&self) -> SessionInfo {

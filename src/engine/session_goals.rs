@@ -23,6 +23,8 @@ use crate::protocol::Event;
 use crate::protocol::GoalCommand;
 use crate::protocol::GoalProgress;
 use crate::protocol::GoalStatus;
+use crate::protocol::GoalUpdate;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::PauseCause;
 use crate::protocol::TurnOutcome;
@@ -350,13 +352,13 @@ impl Actor {
     }
 
     pub(super) fn emit_goal_state(&self) {
-        self.events.send(Event::GoalUpdate {
+        self.events.send(Event::GoalUpdate(GoalUpdate {
             goal: self
                 .goals
                 .record
                 .as_ref()
                 .map(|r| r.snapshot(self.goals.judging.is_some())),
-        });
+        }));
     }
 
     /// Tell frontends and save.
@@ -397,10 +399,10 @@ impl Actor {
     fn report_goal_save_failure(&self) -> impl FnOnce(String) + Send + 'static {
         let events = self.events.clone();
         move |text| {
-            events.send(Event::Notice {
+            events.send(Event::Notice(Notice {
                 level: NoticeLevel::Warning,
                 text,
-            })
+            }))
         }
     }
 

@@ -67,13 +67,13 @@ pub(super) async fn with_current_tools(
                 .map(|s| s.name)
                 .collect();
             if !connecting.is_empty() {
-                ctx.events.send(crate::protocol::Event::Notice {
+                ctx.events.send(crate::protocol::Event::Notice(crate::protocol::Notice {
                     level: NoticeLevel::Info,
                     text: format!(
                         "waiting for MCP server(s) {} to finish connecting (at most their connect_timeout)…",
                         connecting.join(", ")
                     ),
-                });
+                }));
             }
             tokio::select! {
                 () = &mut settled => {}
@@ -102,25 +102,25 @@ impl Actor {
             let loaded = match loaded {
                 Ok(loaded) => loaded,
                 Err(err) => {
-                    events.send(crate::protocol::Event::Notice {
+                    events.send(crate::protocol::Event::Notice(crate::protocol::Notice {
                         level: NoticeLevel::Warning,
                         text: format!("MCP reload failed: could not read the config ({err})"),
-                    });
+                    }));
                     return;
                 }
             };
             for warning in &loaded.warnings {
-                events.send(crate::protocol::Event::Notice {
+                events.send(crate::protocol::Event::Notice(crate::protocol::Notice {
                     level: NoticeLevel::Warning,
                     text: warning.to_string(),
-                });
+                }));
             }
             mcp.reload(loaded.config.mcp_servers).await;
             mcp.settled().await;
-            events.send(crate::protocol::Event::Notice {
+            events.send(crate::protocol::Event::Notice(crate::protocol::Notice {
                 level: NoticeLevel::Info,
                 text: reload_summary(&mcp),
-            });
+            }));
         });
     }
 

@@ -12,9 +12,11 @@ use super::new_session_id;
 use crate::config::env::set_env_var_at;
 use crate::engine::host::EngineToolHost;
 use crate::model::ToolCall;
+use crate::protocol::ErrorEvent;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
 use crate::protocol::ModelSelection;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::SecretRequest;
 use crate::protocol::StatusUpdate;
@@ -153,10 +155,10 @@ impl Actor {
                             Ok(()) => format!("{key} saved to {}", path.display()),
                             Err(err) => format!("{key} is set for this session only: {err}"),
                         };
-                        events.send(Event::Notice {
+                        events.send(Event::Notice(Notice {
                             level: NoticeLevel::Info,
                             text,
-                        });
+                        }));
                     });
                 }
             }
@@ -263,10 +265,10 @@ impl Actor {
 
     pub(super) fn switch_model(&mut self, selection: &ModelSelection) {
         let Some(switcher) = self.spec.switcher.clone() else {
-            self.events.send(Event::Error {
+            self.events.send(Event::Error(ErrorEvent {
                 kind: ErrorKind::Config,
                 text: "this session cannot switch models".to_string(),
-            });
+            }));
             return;
         };
         match switcher.switch(selection) {
@@ -285,10 +287,10 @@ impl Actor {
                     format!("model switched to {} ({when})", self.spec.endpoint.model),
                 );
             }
-            Err(text) => self.events.send(Event::Error {
+            Err(text) => self.events.send(Event::Error(ErrorEvent {
                 kind: ErrorKind::Config,
                 text,
-            }),
+            })),
         }
     }
 }

@@ -10,8 +10,12 @@ use std::sync::Arc;
 
 use super::Actor;
 use crate::protocol::ApprovalDecision;
+use crate::protocol::CheckpointDiff;
+use crate::protocol::CheckpointList;
+use crate::protocol::ErrorEvent;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Yolo;
 use crate::safety::checkpoints::CheckpointError;
@@ -102,10 +106,10 @@ impl Actor {
                 Ok(Err(e)) => e.to_string(),
                 Err(e) => e.to_string(),
             };
-            events.send(Event::Error {
+            events.send(Event::Error(ErrorEvent {
                 kind: ErrorKind::Internal,
                 text: format!("could not {what}: {problem}"),
-            });
+            }));
         });
     }
 
@@ -113,8 +117,10 @@ impl Actor {
         self.with_checkpoints(
             "list checkpoints",
             |store, dir| store.list(dir),
-            |checkpoints| Event::CheckpointList {
-                checkpoints: checkpoints.iter().map(|c| c.info()).collect(),
+            |checkpoints| {
+                Event::CheckpointList(CheckpointList {
+                    checkpoints: checkpoints.iter().map(|c| c.info()).collect(),
+                })
             },
         );
     }
@@ -124,7 +130,7 @@ impl Actor {
         self.with_checkpoints(
             "diff the checkpoint",
             move |store, dir| store.diff(dir, &wanted),
-            move |diff| Event::CheckpointDiff { id, diff },
+            move |diff| Event::CheckpointDiff(CheckpointDiff { id, diff }),
         );
     }
 
@@ -140,9 +146,11 @@ impl Actor {
         self.with_checkpoints(
             "restore the checkpoint",
             move |store, dir| store.restore(dir, &wanted),
-            |report| Event::Notice {
-                level: NoticeLevel::Info,
-                text: restore_summary(&report).trim_end().to_string(),
+            |report| {
+                Event::Notice(Notice {
+                    level: NoticeLevel::Info,
+                    text: restore_summary(&report).trim_end().to_string(),
+                })
             },
         );
     }

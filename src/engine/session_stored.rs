@@ -11,8 +11,11 @@ use crate::engine::setup::load_resumed;
 use crate::model::Message;
 use crate::model::Role;
 use crate::protocol::Event;
+use crate::protocol::HistoryReplay;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::ReplayMessage;
+use crate::protocol::SessionList;
 use crate::protocol::SessionListItem;
 use crate::store::EndReason;
 use crate::store::Hidden;
@@ -43,10 +46,10 @@ impl Actor {
 
     pub(super) fn list_sessions(&mut self, query: String, limit: u32) {
         let Some(store) = self.recorder.store() else {
-            return self.events.send(Event::SessionList {
+            return self.events.send(Event::SessionList(SessionList {
                 query,
                 sessions: Vec::new(),
-            });
+            }));
         };
         let tx = self.internal.clone();
         tokio::task::spawn_blocking(move || {
@@ -106,10 +109,10 @@ impl Actor {
                 Ok(()) => format!("session titled {title:?}"),
                 Err(err) => format!("title kept for this run only: {err}"),
             };
-            events.send(Event::Notice {
+            events.send(Event::Notice(Notice {
                 level: NoticeLevel::Info,
                 text,
-            });
+            }));
         });
     }
 
@@ -160,16 +163,18 @@ impl Actor {
         let cut = user_turns[user_turns.len() - undone];
         self.history.truncate(cut);
         self.recorder.undo_turns(undone);
-        self.events.send(Event::HistoryReplay {
+        self.events.send(Event::HistoryReplay(HistoryReplay {
             messages: replay(&self.history),
-        });
+        }));
         self.notice(NoticeLevel::Info, format!("undid {undone} turn(s)"));
     }
 
     pub(super) fn stored_done(&mut self, done: StoredDone) {
         match done {
             StoredDone::Listed { query, result } => match result {
-                Ok(sessions) => self.events.send(Event::SessionList { query, sessions }),
+                Ok(sessions) => self
+                    .events
+                    .send(Event::SessionList(SessionList { query, sessions })),
                 Err(err) => self.notice(
                     NoticeLevel::Warning,
                     format!("could not list sessions: {err}"),
@@ -194,9 +199,9 @@ impl Actor {
                 self.forget_goal();
                 self.events.send(Event::SessionInfo(self.session_info()));
                 self.events.send(Event::StatusUpdate(self.status.clone()));
-                self.events.send(Event::HistoryReplay {
+                self.events.send(Event::HistoryReplay(HistoryReplay {
                     messages: replay(&self.history),
-                });
+                }));
                 self.restore_goal(goal);
             }
             StoredDone::Resumed(Err(err)) => self.notice(NoticeLevel::Warning, err),

@@ -12,7 +12,10 @@ use super::Actor;
 use super::TurnInput;
 use crate::engine::delegation::TurnDelegator;
 use crate::protocol::Event;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
+use crate::protocol::SpawnTree;
+use crate::protocol::SpawnTrees;
 use crate::protocol::Spawning;
 use crate::protocol::SubagentControl;
 use crate::tools::Delegator;
@@ -71,7 +74,7 @@ impl Actor {
         let events = self.events.clone();
         tokio::spawn(async move {
             if let Ok(trees) = tokio::task::spawn_blocking(move || trees.list()).await {
-                events.send(Event::SpawnTrees { trees });
+                events.send(Event::SpawnTrees(SpawnTrees { trees }));
             }
         });
     }
@@ -85,15 +88,15 @@ impl Actor {
             let wanted = id.clone();
             let loaded = tokio::task::spawn_blocking(move || trees.load(&wanted)).await;
             let event = match loaded {
-                Ok(Ok(tree)) => Event::SpawnTree { id, events: tree },
-                Ok(Err(e)) => Event::Notice {
+                Ok(Ok(tree)) => Event::SpawnTree(SpawnTree { id, events: tree }),
+                Ok(Err(e)) => Event::Notice(Notice {
                     level: NoticeLevel::Warning,
                     text: e.to_string(),
-                },
-                Err(e) => Event::Notice {
+                }),
+                Err(e) => Event::Notice(Notice {
                     level: NoticeLevel::Warning,
                     text: format!("could not load spawn tree {id}: {e}"),
-                },
+                }),
             };
             events.send(event);
         });

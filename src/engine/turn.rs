@@ -21,7 +21,9 @@ use super::events::EventSink;
 use super::turn_hooks;
 use super::turn_stream::StreamState;
 use crate::model::Message;
+use crate::protocol::ErrorEvent;
 use crate::protocol::Event;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::StatusUpdate;
 use crate::protocol::TurnOutcome;
@@ -140,10 +142,10 @@ pub async fn run_turn(
                     return finish(ctx, history, interrupted(&progress, ""), calls_made);
                 }
                 // A failed summary is not fatal: carry on with the full history.
-                Err(err) => ctx.events.send(Event::Notice {
+                Err(err) => ctx.events.send(Event::Notice(Notice {
                     level: NoticeLevel::Warning,
                     text: format!("context compression failed ({err}); continuing without it"),
-                }),
+                })),
             }
         }
         let messages =
@@ -227,10 +229,10 @@ pub async fn run_turn(
     }
     let limit = ctx.message_limit;
     let text = super::turn_budget::spent_notice(ctx.max_iterations, limit, calls_made);
-    ctx.events.send(Event::Notice {
+    ctx.events.send(Event::Notice(Notice {
         level: NoticeLevel::Warning,
         text,
-    });
+    }));
     finish(
         ctx,
         history,
@@ -284,10 +286,10 @@ fn finish(ctx: TurnContext, history: Vec<Message>, outcome: TurnOutcome, calls: 
 fn failed(ctx: &TurnContext, err: &ProviderError) -> TurnOutcome {
     tracing::warn!(error = %err, "provider call failed");
     let kind = err.kind();
-    ctx.events.send(Event::Error {
+    ctx.events.send(Event::Error(ErrorEvent {
         kind,
         text: err.to_string(),
-    });
+    }));
     TurnOutcome::Failed { kind }
 }
 
@@ -305,17 +307,17 @@ async fn compress_now(
 ) -> Result<(), ProviderError> {
     let Some(range) = compress::middle_range(history, &ctx.compression) else {
         if trigger == Trigger::Requested {
-            ctx.events.send(Event::Notice {
+            ctx.events.send(Event::Notice(Notice {
                 level: NoticeLevel::Info,
                 text: "nothing to compress yet: the conversation is short".to_string(),
-            });
+            }));
         }
         return Ok(());
     };
-    ctx.events.send(Event::Notice {
+    ctx.events.send(Event::Notice(Notice {
         level: NoticeLevel::Info,
         text: format!("compressing {} earlier messages…", range.1 - range.0),
-    });
+    }));
     let cancel = ctx.tool_ctx.cancel.clone();
     let (provider, route) = match &ctx.summariser {
         Some((provider, route)) => (provider.clone(), route.clone()),
@@ -341,13 +343,13 @@ async fn compress_now(
     ctx.status.compressions += 1;
     ctx.status.context_tokens = compress::estimate_tokens(&ctx.system, history);
     ctx.events.send(Event::StatusUpdate(ctx.status.clone()));
-    ctx.events.send(Event::Notice {
+    ctx.events.send(Event::Notice(Notice {
         level: NoticeLevel::Info,
         text: format!(
             "context compressed ({} so far): continuing in session {}",
             ctx.status.compressions, ctx.session_id
         ),
-    });
+    }));
     Ok(())
 }
 

@@ -15,6 +15,7 @@ use crate::model::ImagePart;
 use crate::model::Message;
 use crate::protocol::Event;
 use crate::protocol::ImageAttachment;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 
 /// A user message as it arrives from a frontend.
@@ -232,5 +233,5 @@ pub fn hint_if_images_rejected(
 }
 
 fn notice(events: &EventSink, level: NoticeLevel, text: String) {
-    events.send(Event::Notice { level, text });
+    events.send(Event::Notice(Notice { level, text }));
 }

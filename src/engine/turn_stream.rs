@@ -6,6 +6,10 @@ use std::sync::Mutex;
 
 use super::events::EventSink;
 use crate::protocol::Event;
+use crate::protocol::MessageComplete;
+use crate::protocol::MessageDelta;
+use crate::protocol::MessageStart;
+use crate::protocol::ReasoningDelta;
 use crate::providers::Completion;
 use crate::providers::StreamDelta;
 
@@ -41,22 +45,22 @@ impl StreamState {
             StreamDelta::Text(text) => {
                 if !inner.started {
                     inner.started = true;
-                    self.events.send(Event::MessageStart {
+                    self.events.send(Event::MessageStart(MessageStart {
                         turn_id: self.turn_id,
-                    });
+                    }));
                 }
                 inner.text.push_str(&text);
-                self.events.send(Event::MessageDelta {
+                self.events.send(Event::MessageDelta(MessageDelta {
                     turn_id: self.turn_id,
                     text,
-                });
+                }));
             }
             StreamDelta::Reasoning(text) => {
                 inner.reasoning.push_str(&text);
-                self.events.send(Event::ReasoningDelta {
+                self.events.send(Event::ReasoningDelta(ReasoningDelta {
                     turn_id: self.turn_id,
                     text,
-                });
+                }));
             }
             StreamDelta::ToolCallStarted { .. } => {}
         }
@@ -68,11 +72,11 @@ impl StreamState {
             return String::new();
         };
         if inner.started {
-            self.events.send(Event::MessageComplete {
+            self.events.send(Event::MessageComplete(MessageComplete {
                 turn_id: self.turn_id,
                 text: inner.text.clone(),
                 reasoning: non_empty(&inner.reasoning),
-            });
+            }));
         }
         inner.text.clone()
     }
@@ -89,15 +93,15 @@ impl StreamState {
             .map(|inner| inner.started)
             .unwrap_or(false);
         if !started {
-            self.events.send(Event::MessageStart {
+            self.events.send(Event::MessageStart(MessageStart {
                 turn_id: self.turn_id,
-            });
+            }));
         }
-        self.events.send(Event::MessageComplete {
+        self.events.send(Event::MessageComplete(MessageComplete {
             turn_id: self.turn_id,
             text: completion.text.clone(),
             reasoning: completion.reasoning.clone(),
-        });
+        }));
     }
 }
 

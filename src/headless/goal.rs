@@ -11,6 +11,7 @@ use super::exit_code_for;
 use crate::protocol::Event;
 use crate::protocol::GoalCommand;
 use crate::protocol::GoalProgress;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::PauseCause;
 use crate::protocol::TurnOutcome;
@@ -66,7 +67,7 @@ impl GoalRun {
                     false => Some(exit_code::OK),
                 }
             }
-            Event::Notice { level, .. } if !self.started => match (self.looping, level) {
+            Event::Notice(Notice { level, .. }) if !self.started => match (self.looping, level) {
                 (_, NoticeLevel::Warning) => Some(exit_code::CONFIG),
                 (false, NoticeLevel::Info) => Some(exit_code::OK),
                 // A restored goal is announced before the loop goes on.
@@ -92,6 +93,7 @@ fn paused_exit_code(cause: PauseCause) -> i32 {
 mod tests {
     use super::*;
     use crate::protocol::ErrorKind;
+    use crate::protocol::TurnComplete;
 
     fn progress(p: GoalProgress) -> Event {
         Event::GoalProgress(p)
@@ -135,10 +137,10 @@ mod tests {
             None
         );
         assert_eq!(
-            run.on_event(&Event::TurnComplete {
+            run.on_event(&Event::TurnComplete(TurnComplete {
                 turn_id: 1,
                 outcome: TurnOutcome::Completed
-            }),
+            })),
             None
         );
         assert_eq!(
@@ -163,14 +165,14 @@ mod tests {
 
     #[test]
     fn a_refused_command_exits_2_and_one_shot_commands_exit_0() {
-        let warning = Event::Notice {
+        let warning = Event::Notice(Notice {
             level: NoticeLevel::Warning,
             text: "there is no goal to resume".into(),
-        };
-        let info = Event::Notice {
+        });
+        let info = Event::Notice(Notice {
             level: NoticeLevel::Info,
             text: "Goal (active…)".into(),
-        };
+        });
         assert_eq!(
             GoalRun::new(&GoalCommand::Resume).on_event(&warning),
             Some(2)

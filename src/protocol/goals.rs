@@ -371,7 +371,7 @@ mod tests {
                     kind: ErrorKind::Auth,
                 },
             }),
-            super::super::Event::GoalUpdate {
+            super::super::Event::GoalUpdate(super::super::GoalUpdate {
                 goal: Some(GoalSnapshot {
                     goal: "g".into(),
                     status: GoalStatus::Active,
@@ -386,8 +386,8 @@ mod tests {
                         at: 5,
                     }],
                 }),
-            },
-            super::super::Event::GoalUpdate { goal: None },
+            }),
+            super::super::Event::GoalUpdate(super::super::GoalUpdate { goal: None }),
         ];
         for event in events {
             let json = serde_json::to_string(&event).unwrap();

@@ -2,6 +2,7 @@ use crossterm::event::Event as TermEvent;
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crate::protocol::Event;
 use crate::tui::engine_link::on_engine_event;
 use crate::tui::test_support::WithSession;
 use crate::tui::test_support::sample_tree;
@@ -162,7 +163,7 @@ fn app_routes_monitor_keys_and_commands() {
     let dir = tempfile::tempdir().unwrap();
     let (mut app, mut ops) = test_app(&dir, WithSession::Yes);
     on_engine_event(&mut app, session_info());
-    on_engine_event(&mut app, spawned("a", None, 1, "task a"));
+    on_engine_event(&mut app, Event::Subagent(spawned("a", None, 1, "task a")));
     let press = |app: &mut App, code: KeyCode| {
         crate::tui::input::on_terminal_event(app, TermEvent::Key(key(code)));
     };
@@ -228,7 +229,7 @@ fn the_app_draws_the_live_bar_and_the_monitor() {
     let dir = tempfile::tempdir().unwrap();
     let (mut app, _ops) = test_app(&dir, WithSession::Yes);
     on_engine_event(&mut app, session_info());
-    on_engine_event(&mut app, spawned("a", None, 1, "task a"));
+    on_engine_event(&mut app, Event::Subagent(spawned("a", None, 1, "task a")));
     let screen = |app: &mut App| {
         let area = ratatui::layout::Rect::new(0, 0, 120, 30);
         let mut buf = ratatui::buffer::Buffer::empty(area);

@@ -7,6 +7,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
+use crate::protocol::MessageDelta;
+use crate::protocol::TurnStarted;
 use crate::tui::test_support::WithSession;
 use crate::tui::test_support::session_info;
 use crate::tui::test_support::test_app;
@@ -61,13 +63,16 @@ async fn busy_turn_shows_spinner_and_hint() {
     let (mut app, _ops) = test_app(&dir, WithSession::Yes);
     super::super::engine_link::on_engine_event(&mut app, session_info());
     super::super::input::send_message(&mut app, "think hard".into(), Vec::new());
-    super::super::engine_link::on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
     super::super::engine_link::on_engine_event(
         &mut app,
-        Event::MessageDelta {
+        Event::TurnStarted(TurnStarted { turn_id: 1 }),
+    );
+    super::super::engine_link::on_engine_event(
+        &mut app,
+        Event::MessageDelta(MessageDelta {
             turn_id: 1,
             text: "Working on it ".into(),
-        },
+        }),
     );
     let screen = format!("{}", draw(&mut app, 100, 20).backend());
     assert!(screen.contains("writing"), "{screen}");

@@ -9,7 +9,9 @@ use pretty_assertions::assert_eq;
 
 use super::*;
 use crate::protocol::ApprovalKind;
+use crate::protocol::ApprovalResolved;
 use crate::protocol::Event;
+use crate::protocol::TurnStarted;
 use crate::tui::engine_link::on_engine_event;
 use crate::tui::test_support::WithSession;
 use crate::tui::test_support::ops_sent;
@@ -97,7 +99,7 @@ async fn a_request_takes_focus_and_y_s_a_n_answer_it_once() {
 #[tokio::test]
 async fn esc_denies_instead_of_interrupting_the_waiting_turn() {
     let (_dir, mut app, mut ops) = setup();
-    on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
+    on_engine_event(&mut app, Event::TurnStarted(TurnStarted { turn_id: 1 }));
     arrive(&mut app, request("r1", "rm -rf build"));
     press(&mut app, KeyCode::Esc);
     assert_eq!(
@@ -112,7 +114,7 @@ async fn esc_denies_instead_of_interrupting_the_waiting_turn() {
 #[tokio::test]
 async fn ctrl_c_still_interrupts_from_the_pane() {
     let (_dir, mut app, mut ops) = setup();
-    on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
+    on_engine_event(&mut app, Event::TurnStarted(TurnStarted { turn_id: 1 }));
     arrive(&mut app, request("r1", "rm -rf build"));
     press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert_eq!(ops_sent(&mut ops), vec![Op::Interrupt]);
@@ -193,19 +195,19 @@ async fn resolved_requests_vanish_with_a_notice_unless_the_user_answered() {
     arrive(&mut app, request("r3", "chmod 777 /srv"));
     on_engine_event(
         &mut app,
-        Event::ApprovalResolved {
+        Event::ApprovalResolved(ApprovalResolved {
             id: "r1".into(),
             decision: ApprovalDecision::Deny,
             decided_by: DecidedBy::Timeout,
-        },
+        }),
     );
     on_engine_event(
         &mut app,
-        Event::ApprovalResolved {
+        Event::ApprovalResolved(ApprovalResolved {
             id: "r3".into(),
             decision: ApprovalDecision::Deny,
             decided_by: DecidedBy::Cancelled,
-        },
+        }),
     );
     assert_eq!(app.side.approvals.pending_count(), 1);
     assert_eq!(app.focus, Focus::Approvals);
@@ -219,21 +221,21 @@ async fn resolved_requests_vanish_with_a_notice_unless_the_user_answered() {
     assert_eq!(app.focus, Focus::Composer);
     on_engine_event(
         &mut app,
-        Event::ApprovalResolved {
+        Event::ApprovalResolved(ApprovalResolved {
             id: "r2".into(),
             decision: ApprovalDecision::Once,
             decided_by: DecidedBy::User,
-        },
+        }),
     );
     arrive(&mut app, request("r4", "rm -rf y"));
     press(&mut app, KeyCode::Char('n'));
     on_engine_event(
         &mut app,
-        Event::ApprovalResolved {
+        Event::ApprovalResolved(ApprovalResolved {
             id: "r4".into(),
             decision: ApprovalDecision::Deny,
             decided_by: DecidedBy::Cancelled,
-        },
+        }),
     );
     assert_eq!(
         notices(&app),
@@ -253,11 +255,11 @@ async fn the_last_resolution_gives_focus_back_to_where_it_was() {
     assert_eq!(app.focus, Focus::Approvals);
     on_engine_event(
         &mut app,
-        Event::ApprovalResolved {
+        Event::ApprovalResolved(ApprovalResolved {
             id: "r1".into(),
             decision: ApprovalDecision::Deny,
             decided_by: DecidedBy::Timeout,
-        },
+        }),
     );
     assert_eq!(app.focus, Focus::Chat);
 }
@@ -413,7 +415,7 @@ async fn a_session_ending_clears_the_queue() {
 async fn snapshot_app_with_a_request_wide_and_narrow() {
     let (_dir, mut app, _ops) = setup();
     crate::tui::input::send_message(&mut app, "clean the build".into(), Vec::new());
-    on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
+    on_engine_event(&mut app, Event::TurnStarted(TurnStarted { turn_id: 1 }));
     app.approvals.last_key = None;
     arrive(&mut app, request("r1", "rm -rf build/ target/"));
     let mut second = request("r2", "git push --force origin main");

@@ -5,9 +5,12 @@ use pretty_assertions::assert_eq;
 
 use super::*;
 use crate::protocol::Event;
+use crate::protocol::HistoryReplay;
 use crate::protocol::Op;
 use crate::protocol::ReplayMessage;
+use crate::protocol::TurnComplete;
 use crate::protocol::TurnOutcome;
+use crate::protocol::TurnStarted;
 use crate::tui::app::AppEvent;
 use crate::tui::app::BusyMode;
 use crate::tui::input::on_terminal_event;
@@ -52,17 +55,17 @@ fn user_inputs(ops: Vec<Op>) -> Vec<(String, Vec<ImageAttachment>)> {
 }
 
 fn start_turn(app: &mut App) {
-    crate::tui::engine_link::on_engine_event(app, Event::TurnStarted { turn_id: 1 });
+    crate::tui::engine_link::on_engine_event(app, Event::TurnStarted(TurnStarted { turn_id: 1 }));
     assert!(app.turn_running);
 }
 
 fn end_turn(app: &mut App) {
     crate::tui::engine_link::on_engine_event(
         app,
-        Event::TurnComplete {
+        Event::TurnComplete(TurnComplete {
             turn_id: 1,
             outcome: TurnOutcome::Completed,
-        },
+        }),
     );
 }
 
@@ -498,7 +501,7 @@ async fn snapshot_replayed_message_with_images() {
     let (_dir, mut app, _ends, _ops) = attach_app();
     crate::tui::engine_link::on_engine_event(
         &mut app,
-        Event::HistoryReplay {
+        Event::HistoryReplay(HistoryReplay {
             messages: vec![
                 ReplayMessage::User {
                     text: "what does this chart show?".into(),
@@ -511,7 +514,7 @@ async fn snapshot_replayed_message_with_images() {
                     text: "Sales doubled in March.".into(),
                 },
             ],
-        },
+        }),
     );
     insta::assert_snapshot!("attach_replayed_message", screen(&mut app, 80, 12));
 }

@@ -9,8 +9,13 @@ use crate::protocol::CONTINUATION_MARKER;
 use crate::protocol::Event;
 use crate::protocol::GoalProgress;
 use crate::protocol::GoalSnapshot;
+use crate::protocol::GoalUpdate;
+use crate::protocol::HistoryReplay;
+use crate::protocol::MessageComplete;
+use crate::protocol::MessageStart;
 use crate::protocol::PauseCause;
 use crate::protocol::ReplayMessage;
+use crate::protocol::TurnStarted;
 use crate::theme::Theme;
 use crate::tui::panes::chat::ChatFocus;
 use crate::tui::panes::chat::ChatView;
@@ -39,9 +44,9 @@ fn snapshot(status: GoalStatus) -> GoalSnapshot {
 fn update(app: &mut App, status: Option<GoalStatus>) {
     super::super::engine_link::on_engine_event(
         app,
-        Event::GoalUpdate {
+        Event::GoalUpdate(GoalUpdate {
             goal: status.map(snapshot),
-        },
+        }),
     );
 }
 
@@ -79,7 +84,10 @@ async fn goal_text_sets_the_goal_and_shows_the_typed_line() {
 #[tokio::test]
 async fn goal_pause_mid_turn_is_sent_at_once_not_queued() {
     let (_dir, mut app, mut ops) = setup();
-    super::super::engine_link::on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
+    super::super::engine_link::on_engine_event(
+        &mut app,
+        Event::TurnStarted(TurnStarted { turn_id: 1 }),
+    );
     assert!(app.turn_running);
     for (typed, command) in [
         ("/goal pause", GoalCommand::Pause),
@@ -173,7 +181,10 @@ fn c_then_n_or_esc_keeps_the_goal() {
     assert_eq!(app.side.goals.prompt(), ClearPrompt::Closed);
     press(&mut app, KeyCode::Char('c'));
     // Esc answers the prompt; it neither leaves the pane nor interrupts.
-    super::super::engine_link::on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
+    super::super::engine_link::on_engine_event(
+        &mut app,
+        Event::TurnStarted(TurnStarted { turn_id: 1 }),
+    );
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.side.goals.prompt(), ClearPrompt::Closed);
     assert_eq!(app.focus, Focus::Goals);
@@ -259,12 +270,12 @@ fn continuing(used: u32, reason: &str) -> Event {
 }
 
 fn reply(t: &mut Transcript, turn_id: u64, text: &str) {
-    t.apply(&Event::MessageStart { turn_id });
-    t.apply(&Event::MessageComplete {
+    t.apply(&Event::MessageStart(MessageStart { turn_id }));
+    t.apply(&Event::MessageComplete(MessageComplete {
         turn_id,
         text: text.into(),
         reasoning: None,
-    });
+    }));
 }
 
 fn draw(t: &Transcript, width: u16, height: u16) -> Terminal<TestBackend> {
@@ -353,7 +364,7 @@ fn a_budget_pause_shows_its_detail() {
 #[test]
 fn replayed_continuations_show_their_marker_only() {
     let mut t = Transcript::new();
-    t.apply(&Event::HistoryReplay {
+    t.apply(&Event::HistoryReplay(HistoryReplay {
         messages: vec![
             ReplayMessage::User {
                 images: Vec::new(),
@@ -364,7 +375,7 @@ fn replayed_continuations_show_their_marker_only() {
                 text: "plain\nmessage".into(),
             },
         ],
-    });
+    }));
     let texts: Vec<&str> = t
         .entries()
         .iter()
@@ -380,7 +391,7 @@ fn replayed_continuations_show_their_marker_only() {
 fn the_goal_in_the_whole_screen() {
     let (_dir, mut app, _ops) = setup();
     let events = [
-        Event::GoalUpdate {
+        Event::GoalUpdate(GoalUpdate {
             goal: Some(GoalSnapshot {
                 goal: GOAL.into(),
                 subgoals: vec!["each file ends with a newline".into()],
@@ -394,7 +405,7 @@ fn the_goal_in_the_whole_screen() {
                 }],
                 ..snapshot(GoalStatus::Active)
             }),
-        },
+        }),
         continuing(1, "Only 1 of 4 files has been created; 3 files remain."),
     ];
     for event in events {
@@ -432,7 +443,10 @@ fn the_goal_grows_into_idle_subagents_rows() {
         ],
         ..snapshot(GoalStatus::Active)
     };
-    super::super::engine_link::on_engine_event(&mut app, Event::GoalUpdate { goal: Some(goal) });
+    super::super::engine_link::on_engine_event(
+        &mut app,
+        Event::GoalUpdate(GoalUpdate { goal: Some(goal) }),
+    );
     let terminal = crate::tui::test_support::draw_app(&mut app, 120, 30);
     insta::assert_snapshot!("app_goal_grown_120x30", terminal.backend());
     let rows = crate::tui::test_support::screen_rows(&terminal);

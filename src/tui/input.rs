@@ -288,7 +288,7 @@ fn remember(app: &mut App, entry: &str) {
 /// Show the message and hand it to the engine (which interrupts a running turn first).
 pub fn send_message(app: &mut App, text: String, images: Vec<ImageAttachment>) {
     // A new user message ends the review of finished subagents.
-    app.side.agents.tree.drop_finished();
+    app.side.agents.drop_finished();
     if super::references::find_references(&text).is_empty() {
         return send_expanded(app, &text, text.clone(), images);
     }

@@ -6,6 +6,7 @@ use pretty_assertions::assert_eq;
 use super::*;
 use crate::config::HermesHome;
 use crate::protocol::Event;
+use crate::protocol::McpStatus;
 use crate::protocol::McpTransport;
 use crate::tui::test_support::WithSession;
 use crate::tui::test_support::app_with_events;
@@ -120,7 +121,10 @@ async fn status_shows_the_servers_the_engine_reported_or_how_to_add_one() {
     run(&mut app, "/status");
     let body = last_info_body(&app);
     assert!(body.ends_with(NO_SERVERS), "{body}");
-    crate::tui::engine_link::on_engine_event(&mut app, Event::McpStatus { servers: servers() });
+    crate::tui::engine_link::on_engine_event(
+        &mut app,
+        Event::McpStatus(McpStatus { servers: servers() }),
+    );
     run(&mut app, "/status");
     let body = last_info_body(&app);
     assert!(body.ends_with(&status_section(&servers())), "{body}");

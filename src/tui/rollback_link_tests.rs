@@ -2,6 +2,8 @@ use crossterm::event::KeyCode;
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crate::protocol::CheckpointDiff;
+use crate::protocol::CheckpointList;
 use crate::protocol::Event;
 use crate::tui::engine_link::on_engine_event;
 use crate::tui::test_support::last_notice;
@@ -10,9 +12,9 @@ use crate::tui::test_support::press;
 use crate::tui::test_support::setup;
 
 fn list() -> Event {
-    Event::CheckpointList {
+    Event::CheckpointList(CheckpointList {
         checkpoints: crate::tui::overlays::rollback::tests::checkpoints(),
-    }
+    })
 }
 
 #[tokio::test]
@@ -29,10 +31,10 @@ async fn rollback_lists_shows_the_diff_and_restores_on_y() {
     );
     on_engine_event(
         &mut app,
-        Event::CheckpointDiff {
+        Event::CheckpointDiff(CheckpointDiff {
             id: "cp2".into(),
             diff: crate::tui::overlays::rollback::tests::DIFF.into(),
-        },
+        }),
     );
     press(&mut app, KeyCode::Char('y'));
     assert_eq!(
@@ -69,9 +71,9 @@ async fn no_checkpoints_and_bad_arguments_are_notices() {
     crate::tui::commands::execute(&mut app, "rollback", "");
     on_engine_event(
         &mut app,
-        Event::CheckpointList {
+        Event::CheckpointList(CheckpointList {
             checkpoints: Vec::new(),
-        },
+        }),
     );
     assert!(!app.overlays.contains::<RollbackOverlay>());
     assert_eq!(

@@ -11,6 +11,7 @@ use crossterm::event::KeyCode;
 
 use super::*;
 use crate::protocol::Event;
+use crate::protocol::TurnStarted;
 use crate::theme::skins::LoadOptions;
 use crate::tui::test_support::app_with_events;
 use crate::tui::test_support::draw_app;
@@ -27,7 +28,7 @@ fn scene(app: &mut App) {
     let engine = crate::tui::engine_link::on_engine_event;
     crate::tui::test_support::list_files_turn(app);
     crate::tui::input::send_message(app, "and what is in src?".into(), Vec::new());
-    engine(app, Event::TurnStarted { turn_id: 2 });
+    engine(app, Event::TurnStarted(TurnStarted { turn_id: 2 }));
 }
 
 fn skin(name: &str, depth: ColorDepth, background: Option<Background>) -> Arc<Theme> {

@@ -21,7 +21,6 @@ use super::overlays::spawn_trees::SpawnTreesPicker;
 use super::overlays::spawn_trees::TreesOutcome;
 use super::panes::agents::AgentsPane;
 use super::subagents::SubagentTree;
-use crate::protocol::Event;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
 use crate::protocol::SpawnTreeInfo;
@@ -93,7 +92,7 @@ pub fn on_tree(app: &mut App, id: &str, events: &[SubagentEvent]) {
 pub fn replay(events: &[SubagentEvent], at: Instant) -> SubagentTree {
     let mut tree = SubagentTree::default();
     for event in events {
-        tree.apply(&Event::Subagent(event.clone()), at);
+        tree.apply(event, at);
     }
     tree
 }

@@ -7,6 +7,10 @@ use ratatui::backend::TestBackend;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::*;
+use crate::protocol::Event;
+use crate::protocol::MessageComplete;
+use crate::protocol::SpawnTree;
+use crate::protocol::SpawnTrees;
 use crate::protocol::SubagentEventKind as K;
 use crate::protocol::SubagentStatus;
 use crate::protocol::SubagentUsage;
@@ -19,13 +23,6 @@ use crate::tui::test_support::ops_sent;
 use crate::tui::test_support::press;
 use crate::tui::test_support::setup;
 use crate::tui::test_support::spawned;
-
-fn sub(event: Event) -> SubagentEvent {
-    match event {
-        Event::Subagent(event) => event,
-        other => panic!("not a subagent event: {other:?}"),
-    }
-}
 
 fn ev(id: &str, kind: K) -> SubagentEvent {
     SubagentEvent {
@@ -47,17 +44,17 @@ fn recorded() -> Vec<SubagentEvent> {
         )
     };
     vec![
-        sub(spawned("s1", None, 1, "task 1: audit the parser")),
-        sub(spawned("s2", None, 1, "task 2: bench the lexer")),
-        sub(spawned("s1.1", Some("s1"), 2, "task 1.1: fuzz the tokens")),
+        spawned("s1", None, 1, "task 1: audit the parser"),
+        spawned("s2", None, 1, "task 2: bench the lexer"),
+        spawned("s1.1", Some("s1"), 2, "task 1.1: fuzz the tokens"),
         ev(
             "s1.1",
             K::Activity {
-                event: Box::new(Event::MessageComplete {
+                event: Box::new(Event::MessageComplete(MessageComplete {
                     turn_id: 1,
                     text: "No crash in **10k** inputs.".into(),
                     reasoning: None,
-                }),
+                })),
             },
         ),
         ev(
@@ -79,16 +76,16 @@ fn recorded() -> Vec<SubagentEvent> {
 fn load_history(app: &mut App, ops: &mut UnboundedReceiver<Op>) {
     crate::tui::commands::execute(app, "agents", "history");
     assert_eq!(ops_sent(ops), vec![Op::ListSpawnTrees]);
-    on_engine_event(app, Event::SpawnTrees { trees: trees() });
+    on_engine_event(app, Event::SpawnTrees(SpawnTrees { trees: trees() }));
     press(app, KeyCode::Enter);
     assert_eq!(ops_sent(ops), vec![Op::LoadSpawnTree { id: "t2".into() }]);
     assert!(!app.overlays.contains::<SpawnTreesPicker>());
     on_engine_event(
         app,
-        Event::SpawnTree {
+        Event::SpawnTree(SpawnTree {
             id: "t2".into(),
             events: recorded(),
-        },
+        }),
     );
 }
 
@@ -114,7 +111,10 @@ async fn agents_history_lists_loads_and_shows_the_saved_tree() {
 async fn empty_list_closes_with_a_notice_and_bad_args_show_usage() {
     let (_dir, mut app, mut ops) = setup();
     crate::tui::commands::execute(&mut app, "agents", "history");
-    on_engine_event(&mut app, Event::SpawnTrees { trees: Vec::new() });
+    on_engine_event(
+        &mut app,
+        Event::SpawnTrees(SpawnTrees { trees: Vec::new() }),
+    );
     assert!(!app.overlays.contains::<SpawnTreesPicker>());
     assert_eq!(
         last_notice(&app).as_deref(),
@@ -133,10 +133,10 @@ async fn esc_closes_the_picker_and_unasked_trees_are_ignored() {
     assert!(!app.overlays.contains::<SpawnTreesPicker>());
     on_engine_event(
         &mut app,
-        Event::SpawnTree {
+        Event::SpawnTree(SpawnTree {
             id: "t2".into(),
             events: recorded(),
-        },
+        }),
     );
     assert!(app.monitor.history.is_none());
     assert_eq!(ops_sent(&mut ops), vec![Op::ListSpawnTrees]);

@@ -24,7 +24,8 @@ pub use node::Node;
 pub use node::NodeStatus;
 pub use node::SteerState;
 
-use crate::protocol::Event;
+use super::engine_link::EventHandler;
+use crate::protocol::McpStatus;
 use crate::protocol::SubagentEvent;
 use crate::protocol::SubagentEventKind;
 use crate::protocol::SubagentStatus;
@@ -115,7 +116,7 @@ pub struct SubagentTree {
     by_id: HashMap<String, usize>,
     /// The last `Event::McpStatus`, handed to every child's log so its MCP tool cells are
     /// labelled with their server like the chat's.
-    mcp_status: Option<Event>,
+    mcp_status: Option<McpStatus>,
 }
 
 impl SubagentTree {
@@ -152,46 +153,17 @@ impl SubagentTree {
         self.nodes.iter().filter(|n| n.status().is_running())
     }
 
-    /// Applies one engine event that arrived at `now`.
-    pub fn apply(&mut self, event: &Event, now: Instant) {
-        match event {
-            Event::Subagent(event) => self.apply_subagent(event, now),
-            Event::McpStatus { .. } => {
-                for node in &mut self.nodes {
-                    node.log.apply(event);
-                }
-                self.mcp_status = Some(event.clone());
-            }
-            Event::TurnStarted { .. }
-            | Event::SessionInfo(_)
-            | Event::MessageStart { .. }
-            | Event::MessageDelta { .. }
-            | Event::ReasoningDelta { .. }
-            | Event::MessageComplete { .. }
-            | Event::ToolStart { .. }
-            | Event::ToolProgress { .. }
-            | Event::ToolComplete { .. }
-            | Event::ClarifyRequest(_)
-            | Event::SecretRequest(_)
-            | Event::ApprovalRequest(_)
-            | Event::ApprovalResolved { .. }
-            | Event::CheckpointList { .. }
-            | Event::CheckpointDiff { .. }
-            | Event::SpawnTrees { .. }
-            | Event::SpawnTree { .. }
-            | Event::StatusUpdate(_)
-            | Event::Notice { .. }
-            | Event::Error { .. }
-            | Event::TurnComplete { .. }
-            | Event::SessionList { .. }
-            | Event::HistoryReplay { .. }
-            | Event::GoalUpdate { .. }
-            | Event::GoalProgress(_)
-            | Event::ShutdownComplete => {}
+    /// The MCP servers of an `Event::McpStatus`: every child's log labels its MCP tool cells
+    /// with them, and children spawned later get them too.
+    pub fn set_mcp_status(&mut self, status: &McpStatus) {
+        for node in &mut self.nodes {
+            node.log.mcp_status(status);
         }
+        self.mcp_status = Some(status.clone());
     }
 
-    fn apply_subagent(&mut self, event: &SubagentEvent, now: Instant) {
+    /// Applies one subagent event that arrived at `now`.
+    pub fn apply(&mut self, event: &SubagentEvent, now: Instant) {
         if let SubagentEventKind::Spawned {
             parent,
             depth,
@@ -243,7 +215,7 @@ impl SubagentTree {
 
     fn insert(&mut self, mut node: Node) {
         if let Some(status) = &self.mcp_status {
-            node.log.apply(status);
+            node.log.mcp_status(status);
         }
         self.by_id.insert(node.id.clone(), self.nodes.len());
         self.nodes.push(node);

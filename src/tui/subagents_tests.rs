@@ -3,7 +3,10 @@ use std::time::Duration;
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crate::protocol::Event;
+use crate::protocol::McpStatus;
 use crate::protocol::SubagentUsage;
+use crate::protocol::ToolStart;
 use crate::tui::test_support::sample_tree;
 use crate::tui::test_support::spawned;
 use crate::tui::test_support::subagent;
@@ -70,12 +73,12 @@ fn tool_starts_count_until_usage_catches_up() {
     let mut tree = SubagentTree::default();
     tree.apply(&spawned("a", None, 1, "a"), now);
     for n in 0..3 {
-        let start = Event::ToolStart {
+        let start = Event::ToolStart(ToolStart {
             call_id: format!("c{n}"),
             name: "read_file".into(),
             preview: "src/lib.rs\nmore".into(),
             arguments: serde_json::Value::Null,
-        };
+        });
         let kind = SubagentEventKind::Activity {
             event: Box::new(start),
         };
@@ -180,8 +183,8 @@ fn filter_cycle() {
 #[test]
 fn the_next_user_message_drops_finished_children() {
     let (mut tree, now) = sample_tree();
-    tree.apply(&Event::TurnStarted { turn_id: 2 }, now);
-    assert_eq!(tree.len(), 4, "a turn alone (the results' turn) keeps them");
+    // A turn alone (the results' turn) keeps them: turn events never reach the tree.
+    assert_eq!(tree.len(), 4);
     tree.drop_finished();
     assert_eq!(
         ids(&tree, SortMode::Spawn, FilterMode::All, now),
@@ -227,25 +230,22 @@ fn mcp_tools_of_children_name_their_server_in_the_activity_and_the_log() {
     let mut tree = SubagentTree::default();
     // One child spawned before the status arrives, one after: both learn the servers.
     tree.apply(&spawned("a", None, 1, "a"), now);
-    tree.apply(
-        &Event::McpStatus {
-            servers: vec![crate::protocol::McpServerStatus {
-                name: "github".into(),
-                transport: crate::protocol::McpTransport::Http,
-                state: crate::protocol::McpServerState::Connected,
-                tools: vec!["mcp_github_list_issues".into()],
-            }],
-        },
-        now,
-    );
+    tree.set_mcp_status(&McpStatus {
+        servers: vec![crate::protocol::McpServerStatus {
+            name: "github".into(),
+            transport: crate::protocol::McpTransport::Http,
+            state: crate::protocol::McpServerState::Connected,
+            tools: vec!["mcp_github_list_issues".into()],
+        }],
+    });
     tree.apply(&spawned("b", None, 1, "b"), now);
     for id in ["a", "b"] {
-        let start = Event::ToolStart {
+        let start = Event::ToolStart(ToolStart {
             call_id: "c1".into(),
             name: "mcp_github_list_issues".into(),
             preview: "repo=hermes".into(),
             arguments: serde_json::Value::Null,
-        };
+        });
         let kind = SubagentEventKind::Activity {
             event: Box::new(start),
         };

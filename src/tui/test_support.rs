@@ -13,9 +13,16 @@ use super::TuiOptions;
 use super::app::App;
 use crate::config::HermesHome;
 use crate::protocol::Event;
+use crate::protocol::MessageComplete;
+use crate::protocol::MessageDelta;
+use crate::protocol::MessageStart;
 use crate::protocol::Op;
 use crate::protocol::SessionHandle;
 use crate::protocol::SessionInfo;
+use crate::protocol::ToolComplete;
+use crate::protocol::ToolStart;
+use crate::protocol::TurnComplete;
+use crate::protocol::TurnStarted;
 use crate::protocol::Yolo;
 use crate::theme::Theme;
 
@@ -131,19 +138,19 @@ pub fn tool_call_events(
     duration_ms: u64,
 ) -> [Event; 2] {
     [
-        Event::ToolStart {
+        Event::ToolStart(ToolStart {
             call_id: id.to_string(),
             name: name.to_string(),
             preview: preview.to_string(),
             arguments: serde_json::Value::Null,
-        },
-        Event::ToolComplete {
+        }),
+        Event::ToolComplete(ToolComplete {
             call_id: id.to_string(),
             name: name.to_string(),
             status,
             output: output.to_string(),
             duration_ms,
-        },
+        }),
     ]
 }
 
@@ -163,16 +170,24 @@ pub fn session_info() -> Event {
     })
 }
 
-/// `Event::Subagent` for child `id`.
-pub fn subagent(id: &str, kind: crate::protocol::SubagentEventKind) -> Event {
-    Event::Subagent(crate::protocol::SubagentEvent {
+/// A subagent event for child `id` (the payload of `Event::Subagent`).
+pub fn subagent(
+    id: &str,
+    kind: crate::protocol::SubagentEventKind,
+) -> crate::protocol::SubagentEvent {
+    crate::protocol::SubagentEvent {
         id: id.into(),
         kind,
-    })
+    }
 }
 
 /// A `Spawned` event: `parent` `None` for the main agent's children.
-pub fn spawned(id: &str, parent: Option<&str>, depth: u32, label: &str) -> Event {
+pub fn spawned(
+    id: &str,
+    parent: Option<&str>,
+    depth: u32,
+    label: &str,
+) -> crate::protocol::SubagentEvent {
     use crate::protocol::SubagentRole;
     subagent(
         id,
@@ -231,11 +246,11 @@ pub fn sample_tree() -> (crate::tui::subagents::SubagentTree, std::time::Instant
             10,
             activity(
                 "a2",
-                Event::MessageComplete {
+                Event::MessageComplete(MessageComplete {
                     turn_id: 1,
                     text: "The README describes the **build**.".into(),
                     reasoning: None,
-                },
+                }),
             ),
         ),
         (
@@ -270,12 +285,12 @@ pub fn sample_tree() -> (crate::tui::subagents::SubagentTree, std::time::Instant
             40,
             activity(
                 "a1",
-                Event::ToolStart {
+                Event::ToolStart(ToolStart {
                     call_id: "c1".into(),
                     name: "terminal".into(),
                     preview: "cargo test --lib".into(),
                     arguments: serde_json::Value::Null,
-                },
+                }),
             ),
         ),
         (
@@ -295,10 +310,10 @@ pub fn sample_tree() -> (crate::tui::subagents::SubagentTree, std::time::Instant
             50,
             activity(
                 "a1.1",
-                Event::MessageDelta {
+                Event::MessageDelta(MessageDelta {
                     turn_id: 1,
                     text: "Looking at the flaky ".into(),
-                },
+                }),
             ),
         ),
     ];
@@ -471,30 +486,30 @@ pub fn styled_screen(terminal: &ratatui::Terminal<ratatui::backend::TestBackend>
 pub fn list_files_turn(app: &mut App) {
     super::input::send_message(app, "list the files".into(), Vec::new());
     for event in [
-        Event::TurnStarted { turn_id: 1 },
-        Event::ToolStart {
+        Event::TurnStarted(TurnStarted { turn_id: 1 }),
+        Event::ToolStart(ToolStart {
             call_id: "c1".into(),
             name: "terminal".into(),
             preview: "ls".into(),
             arguments: serde_json::json!({"command": "ls"}),
-        },
-        Event::ToolComplete {
+        }),
+        Event::ToolComplete(ToolComplete {
             call_id: "c1".into(),
             name: "terminal".into(),
             status: crate::protocol::ToolStatus::Ok,
             output: "Cargo.toml\nsrc\ntests\n\nexit code 0".into(),
             duration_ms: 40,
-        },
-        Event::MessageStart { turn_id: 1 },
-        Event::MessageComplete {
+        }),
+        Event::MessageStart(MessageStart { turn_id: 1 }),
+        Event::MessageComplete(MessageComplete {
             turn_id: 1,
             text: "There are **three** entries: `Cargo.toml`, `src` and `tests`.".into(),
             reasoning: None,
-        },
-        Event::TurnComplete {
+        }),
+        Event::TurnComplete(TurnComplete {
             turn_id: 1,
             outcome: crate::protocol::TurnOutcome::Completed,
-        },
+        }),
     ] {
         super::engine_link::on_engine_event(app, event);
     }

@@ -21,6 +21,7 @@
 
 mod bench;
 pub mod cell;
+mod handler;
 mod mcp_labels;
 
 use std::collections::HashMap;
@@ -35,10 +36,15 @@ pub use cell::TextCell;
 pub use cell::ToolCell;
 pub use cell::ToolState;
 
+use super::engine_link::EventHandler;
+use super::engine_link::route;
 use crate::protocol::CONTINUATION_MARKER;
 use crate::protocol::Event;
-use crate::protocol::GoalProgress;
+use crate::protocol::MessageComplete;
+use crate::protocol::MessageStart;
 use crate::protocol::NoticeLevel;
+use crate::protocol::ToolComplete;
+use crate::protocol::ToolStart;
 use crate::protocol::ToolStatus;
 use crate::protocol::TurnOutcome;
 
@@ -186,21 +192,21 @@ impl Transcript {
                     self.push_user_with_images(shown_user_text(text), names);
                 }
                 ReplayMessage::Assistant { text } => {
-                    self.apply(&Event::MessageStart { turn_id: 0 });
-                    self.apply(&Event::MessageComplete {
+                    self.message_start(&MessageStart { turn_id: 0 });
+                    self.message_complete(&MessageComplete {
                         turn_id: 0,
                         text: text.clone(),
                         reasoning: None,
                     });
                 }
                 ReplayMessage::Tool { name, output } => {
-                    self.apply(&Event::ToolStart {
+                    self.tool_start(&ToolStart {
                         call_id: id.clone(),
                         name: name.clone(),
                         preview: output.lines().next().unwrap_or("").to_string(),
                         arguments: serde_json::Value::Null,
                     });
-                    self.apply(&Event::ToolComplete {
+                    self.tool_complete(&ToolComplete {
                         call_id: id,
                         name: name.clone(),
                         status: crate::protocol::ToolStatus::Ok,
@@ -212,107 +218,11 @@ impl Transcript {
         }
     }
 
-    /// Applies one engine event. Events that are not about the conversation (status, session
-    /// info, requests) are ignored and do not change `version()`.
+    /// Applies one engine event (through [`route`], to this transcript's [`EventHandler`]
+    /// methods). Events that are not about the conversation (status, session info, requests)
+    /// are ignored and do not change `version()`.
     pub fn apply(&mut self, event: &Event) {
-        match event {
-            Event::MessageStart { .. } => {
-                // The cell is created by the first text, so a message that turns out empty
-                // (a pure tool call) leaves no trace; a new message must not append to the
-                // previous one, so the live cell ends here.
-                self.finish_live_text();
-            }
-            Event::MessageDelta { turn_id, text } => {
-                self.stream_text(TextKind::Assistant, *turn_id, text);
-            }
-            Event::ReasoningDelta { turn_id, text } => {
-                self.stream_text(TextKind::Reasoning, *turn_id, text);
-            }
-            Event::MessageComplete {
-                turn_id,
-                text,
-                reasoning,
-            } => self.complete_message(*turn_id, text, reasoning.as_deref()),
-            Event::ToolStart {
-                call_id,
-                name,
-                preview,
-                ..
-            } => {
-                self.finish_live_text();
-                let index = self.push(Cell::Tool(self.tool_cell(call_id, name, preview)));
-                self.running_tools.insert(call_id.clone(), index);
-            }
-            Event::ToolProgress { call_id, text } => {
-                if let Some(&index) = self.running_tools.get(call_id) {
-                    self.modify(index, |cell| {
-                        if let Cell::Tool(tool) = cell {
-                            tool.push_progress(text);
-                        }
-                    });
-                }
-            }
-            Event::ToolComplete {
-                call_id,
-                name,
-                status,
-                output,
-                duration_ms,
-            } => {
-                let index = match self.running_tools.remove(call_id) {
-                    Some(index) => index,
-                    // A completion without a start still deserves a cell.
-                    None => self.push(Cell::Tool(self.tool_cell(call_id, name, name))),
-                };
-                self.modify(index, |cell| {
-                    if let Cell::Tool(tool) = cell {
-                        tool.finish(*status, output, *duration_ms);
-                    }
-                });
-            }
-            Event::Notice { level, text } => self.push_notice(*level, text),
-            Event::Error { kind, text } => {
-                self.push(Cell::Error {
-                    kind: *kind,
-                    text: text.clone(),
-                });
-            }
-            Event::TurnComplete { outcome, .. } => self.complete_turn(outcome),
-            Event::SessionInfo(_)
-            | Event::TurnStarted { .. }
-            | Event::ClarifyRequest(_)
-            | Event::ApprovalRequest(_)
-            | Event::ApprovalResolved { .. }
-            | Event::Subagent(_)
-            | Event::CheckpointList { .. }
-            | Event::CheckpointDiff { .. }
-            | Event::SpawnTrees { .. }
-            | Event::SpawnTree { .. }
-            | Event::StatusUpdate(_)
-            | Event::SessionList { .. }
-            | Event::SecretRequest(_)
-            | Event::GoalUpdate { .. }
-            | Event::ShutdownComplete => {}
-            Event::McpStatus { servers } => self.set_mcp_servers(servers),
-            Event::GoalProgress(progress) => self.goal_progress(progress),
-            Event::HistoryReplay { messages } => self.replay(messages),
-        }
-    }
-
-    /// A goal status line; a continuation also shows its user message as Hermes does, by its
-    /// first line (the continuation marker), since the engine sends the turn itself.
-    fn goal_progress(&mut self, progress: &GoalProgress) {
-        self.finish_live_text();
-        self.push(Cell::Goal(progress.clone()));
-        match progress {
-            GoalProgress::Continuing { prompt, .. } => self.push_user(continuation_line(prompt)),
-            GoalProgress::Set { .. }
-            | GoalProgress::Achieved { .. }
-            | GoalProgress::Paused { .. }
-            | GoalProgress::Resumed { .. }
-            | GoalProgress::Restored { .. }
-            | GoalProgress::Cleared => {}
-        }
+        route(self, event);
     }
 
     fn push(&mut self, cell: Cell) -> usize {

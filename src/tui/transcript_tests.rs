@@ -1,50 +1,57 @@
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crate::protocol::ErrorEvent;
 use crate::protocol::ErrorKind;
+use crate::protocol::MessageDelta;
+use crate::protocol::Notice;
+use crate::protocol::ReasoningDelta;
+use crate::protocol::ToolProgress;
 use crate::protocol::ToolStatus;
+use crate::protocol::TurnComplete;
+use crate::protocol::TurnStarted;
 use crate::tui::transcript::cell::OUTPUT_HEAD_BYTES;
 use crate::tui::transcript::cell::OUTPUT_TAIL_BYTES;
 
 fn delta(turn_id: u64, text: &str) -> Event {
-    Event::MessageDelta {
+    Event::MessageDelta(MessageDelta {
         turn_id,
         text: text.to_string(),
-    }
+    })
 }
 
 fn reasoning(turn_id: u64, text: &str) -> Event {
-    Event::ReasoningDelta {
+    Event::ReasoningDelta(ReasoningDelta {
         turn_id,
         text: text.to_string(),
-    }
+    })
 }
 
 fn complete(turn_id: u64, text: &str) -> Event {
-    Event::MessageComplete {
+    Event::MessageComplete(MessageComplete {
         turn_id,
         text: text.to_string(),
         reasoning: None,
-    }
+    })
 }
 
 fn tool_start(call_id: &str, name: &str, preview: &str) -> Event {
-    Event::ToolStart {
+    Event::ToolStart(ToolStart {
         call_id: call_id.to_string(),
         name: name.to_string(),
         preview: preview.to_string(),
         arguments: serde_json::Value::Null,
-    }
+    })
 }
 
 fn tool_done(call_id: &str, status: ToolStatus, output: &str) -> Event {
-    Event::ToolComplete {
+    Event::ToolComplete(ToolComplete {
         call_id: call_id.to_string(),
         name: "terminal".to_string(),
         status,
         output: output.to_string(),
         duration_ms: 100,
-    }
+    })
 }
 
 fn text_of(entry: &Entry) -> &TextCell {
@@ -58,7 +65,7 @@ fn text_of(entry: &Entry) -> &TextCell {
 fn deltas_append_to_one_streaming_cell_and_complete_replaces_text() {
     let mut t = Transcript::new();
     t.push_user("hi");
-    t.apply(&Event::MessageStart { turn_id: 1 });
+    t.apply(&Event::MessageStart(MessageStart { turn_id: 1 }));
     assert_eq!(t.len(), 1, "an empty message leaves no cell yet");
     t.apply(&delta(1, "Hel"));
     t.apply(&delta(1, "lo"));
@@ -93,10 +100,10 @@ fn rev_changes_only_when_a_word_completes_while_streaming() {
 #[test]
 fn a_new_message_in_the_same_turn_gets_its_own_cell() {
     let mut t = Transcript::new();
-    t.apply(&Event::MessageStart { turn_id: 1 });
+    t.apply(&Event::MessageStart(MessageStart { turn_id: 1 }));
     t.apply(&delta(1, "first"));
     t.apply(&complete(1, "first"));
-    t.apply(&Event::MessageStart { turn_id: 1 });
+    t.apply(&Event::MessageStart(MessageStart { turn_id: 1 }));
     t.apply(&delta(1, "second"));
     assert_eq!(t.len(), 2);
     assert_eq!(t.assistant_text(1), Some("second"));
@@ -112,7 +119,7 @@ fn reasoning_streams_then_freezes_when_the_message_starts() {
     t.apply(&reasoning(1, "more\n"));
     assert_eq!(t.len(), 1);
     assert!(text_of(&t.entries()[0]).is_streaming());
-    t.apply(&Event::MessageStart { turn_id: 1 });
+    t.apply(&Event::MessageStart(MessageStart { turn_id: 1 }));
     t.apply(&delta(1, "answer"));
     assert_eq!(t.len(), 2);
     let r = text_of(&t.entries()[0]);
@@ -124,12 +131,12 @@ fn reasoning_streams_then_freezes_when_the_message_starts() {
 #[test]
 fn unstreamed_reasoning_goes_before_the_message() {
     let mut t = Transcript::new();
-    t.apply(&Event::MessageStart { turn_id: 1 });
-    t.apply(&Event::MessageComplete {
+    t.apply(&Event::MessageStart(MessageStart { turn_id: 1 }));
+    t.apply(&Event::MessageComplete(MessageComplete {
         turn_id: 1,
         text: "answer".to_string(),
         reasoning: Some("because".to_string()),
-    });
+    }));
     assert_eq!(t.len(), 2);
     assert!(matches!(t.entries()[0].cell(), Cell::Reasoning(r) if r.text == "because"));
     assert!(matches!(t.entries()[1].cell(), Cell::Assistant(m) if m.text == "answer"));
@@ -139,10 +146,10 @@ fn unstreamed_reasoning_goes_before_the_message() {
 fn tool_lifecycle_keeps_progress_then_output() {
     let mut t = Transcript::new();
     t.apply(&tool_start("c1", "terminal", "echo hi"));
-    t.apply(&Event::ToolProgress {
+    t.apply(&Event::ToolProgress(ToolProgress {
         call_id: "c1".to_string(),
         text: "line a\nline b\n".to_string(),
-    });
+    }));
     let Cell::Tool(tool) = t.entries()[0].cell() else {
         panic!("tool cell expected");
     };
@@ -202,10 +209,10 @@ fn progress_lines_are_bounded() {
     let mut t = Transcript::new();
     t.apply(&tool_start("c", "terminal", "seq"));
     for i in 0..1000 {
-        t.apply(&Event::ToolProgress {
+        t.apply(&Event::ToolProgress(ToolProgress {
             call_id: "c".to_string(),
             text: format!("{i}\n"),
-        });
+        }));
     }
     let Cell::Tool(tool) = t.entries()[0].cell() else {
         panic!("tool cell expected");
@@ -219,12 +226,12 @@ fn interrupted_turn_freezes_live_cells_and_adds_a_marker() {
     let mut t = Transcript::new();
     t.apply(&delta(3, "partial"));
     t.apply(&tool_start("c", "terminal", "sleep 100"));
-    t.apply(&Event::TurnComplete {
+    t.apply(&Event::TurnComplete(TurnComplete {
         turn_id: 3,
         outcome: TurnOutcome::Interrupted {
             done: "nothing finished".to_string(),
         },
-    });
+    }));
     assert_eq!(t.len(), 3);
     assert!(!text_of(&t.entries()[0]).is_streaming());
     assert!(matches!(
@@ -240,24 +247,24 @@ fn interrupted_turn_freezes_live_cells_and_adds_a_marker() {
 #[test]
 fn notices_errors_and_iteration_limit_become_cells() {
     let mut t = Transcript::new();
-    t.apply(&Event::Notice {
+    t.apply(&Event::Notice(Notice {
         level: NoticeLevel::Warning,
         text: "retrying".to_string(),
-    });
-    t.apply(&Event::Error {
+    }));
+    t.apply(&Event::Error(ErrorEvent {
         kind: ErrorKind::RateLimited,
         text: "slow down".to_string(),
-    });
-    t.apply(&Event::TurnComplete {
+    }));
+    t.apply(&Event::TurnComplete(TurnComplete {
         turn_id: 1,
         outcome: TurnOutcome::Failed {
             kind: ErrorKind::RateLimited,
         },
-    });
-    t.apply(&Event::TurnComplete {
+    }));
+    t.apply(&Event::TurnComplete(TurnComplete {
         turn_id: 2,
         outcome: TurnOutcome::IterationLimit { limit: 90 },
-    });
+    }));
     assert_eq!(t.len(), 3, "a failed turn does not repeat its error");
     assert!(matches!(
         t.entries()[1].cell(),
@@ -276,7 +283,7 @@ fn notices_errors_and_iteration_limit_become_cells() {
 fn ignored_events_do_not_change_the_version() {
     let mut t = Transcript::new();
     let v = t.version();
-    t.apply(&Event::TurnStarted { turn_id: 1 });
+    t.apply(&Event::TurnStarted(TurnStarted { turn_id: 1 }));
     t.apply(&Event::StatusUpdate(Default::default()));
     assert_eq!(t.version(), v);
 }

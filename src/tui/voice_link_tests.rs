@@ -6,7 +6,11 @@ use pretty_assertions::assert_eq;
 
 use super::*;
 use crate::protocol::Event;
+use crate::protocol::MessageComplete;
+use crate::protocol::MessageDelta;
 use crate::protocol::Op;
+use crate::protocol::TurnComplete;
+use crate::protocol::TurnStarted;
 use crate::tui::input::on_terminal_event;
 use crate::tui::test_support::last_notice;
 use crate::tui::test_support::ops_sent;
@@ -153,11 +157,16 @@ async fn a_transcript_is_sent_or_left_in_the_composer() {
 #[tokio::test]
 async fn replies_are_handed_over_for_speaking_only_with_tts_on() {
     let (_dir, mut app, mut voice, _ops) = voice_app();
-    let delta = |text: &str| Event::MessageDelta {
-        turn_id: 4,
-        text: text.into(),
+    let delta = |text: &str| {
+        Event::MessageDelta(MessageDelta {
+            turn_id: 4,
+            text: text.into(),
+        })
     };
-    crate::tui::engine_link::on_engine_event(&mut app, Event::TurnStarted { turn_id: 4 });
+    crate::tui::engine_link::on_engine_event(
+        &mut app,
+        Event::TurnStarted(TurnStarted { turn_id: 4 }),
+    );
     crate::tui::engine_link::on_engine_event(&mut app, delta("not spoken. "));
     assert!(voice_ops(&mut voice).is_empty());
 
@@ -165,18 +174,18 @@ async fn replies_are_handed_over_for_speaking_only_with_tts_on() {
     crate::tui::engine_link::on_engine_event(&mut app, delta("Spoken now. "));
     crate::tui::engine_link::on_engine_event(
         &mut app,
-        Event::MessageComplete {
+        Event::MessageComplete(MessageComplete {
             turn_id: 4,
             text: "not spoken. Spoken now. ".into(),
             reasoning: None,
-        },
+        }),
     );
     crate::tui::engine_link::on_engine_event(
         &mut app,
-        Event::TurnComplete {
+        Event::TurnComplete(TurnComplete {
             turn_id: 4,
             outcome: crate::protocol::TurnOutcome::Completed,
-        },
+        }),
     );
     assert_eq!(
         voice_ops(&mut voice),
@@ -204,7 +213,10 @@ async fn interrupting_silences_speech() {
             continuous: false,
         }),
     );
-    crate::tui::engine_link::on_engine_event(&mut app, Event::TurnStarted { turn_id: 1 });
+    crate::tui::engine_link::on_engine_event(
+        &mut app,
+        Event::TurnStarted(TurnStarted { turn_id: 1 }),
+    );
     let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
     on_terminal_event(&mut app, crossterm::event::Event::Key(esc));
     assert_eq!(voice_ops(&mut voice), [VoiceOp::StopSpeaking]);

@@ -14,8 +14,10 @@ use hermes::engine::ModelEndpoint;
 use hermes::engine::SessionSpec;
 use hermes::engine::spawn_session;
 use hermes::protocol::Event;
+use hermes::protocol::Notice;
 use hermes::protocol::Op;
 use hermes::protocol::SessionHandle;
+use hermes::protocol::TurnComplete;
 use hermes::protocol::TurnOutcome;
 use hermes::protocol::Yolo;
 use hermes::providers::registry;
@@ -148,15 +150,15 @@ impl Session {
             .until(|e| {
                 matches!(
                     e,
-                    Event::Notice {
+                    Event::Notice(Notice {
                         level: hermes::protocol::NoticeLevel::Warning,
                         ..
-                    }
+                    })
                 )
             })
             .await
         {
-            Event::Notice { text, .. } => text,
+            Event::Notice(Notice { text, .. }) => text,
             _ => unreachable!(),
         }
     }
@@ -166,7 +168,7 @@ impl Session {
             .until(|e| matches!(e, Event::TurnComplete { .. }))
             .await
         {
-            Event::TurnComplete { outcome, .. } => outcome,
+            Event::TurnComplete(TurnComplete { outcome, .. }) => outcome,
             _ => unreachable!(),
         }
     }

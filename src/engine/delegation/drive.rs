@@ -20,13 +20,17 @@ use super::child;
 use super::lock;
 use crate::engine::session::spawn_session;
 use crate::protocol::ApprovalDecision;
+use crate::protocol::ApprovalResolved;
+use crate::protocol::ErrorEvent;
 use crate::protocol::Event;
+use crate::protocol::MessageComplete;
 use crate::protocol::Op;
 use crate::protocol::SessionHandle;
 use crate::protocol::SubagentEventKind;
 use crate::protocol::SubagentRole;
 use crate::protocol::SubagentStatus;
 use crate::protocol::SubagentUsage;
+use crate::protocol::TurnComplete;
 use crate::protocol::TurnOutcome;
 use crate::tools::DelegatedTask;
 
@@ -275,7 +279,7 @@ impl Watch {
                     None => parent.events.send(Event::ApprovalRequest(request)),
                 }
             }
-            Event::ApprovalResolved { ref id, .. } => {
+            Event::ApprovalResolved(ApprovalResolved { ref id, .. }) => {
                 lock(&parent.routes).remove(id);
                 parent.events.send(event);
             }
@@ -295,7 +299,7 @@ impl Watch {
                 self.usage.cost_usd = status.cost_usd;
                 parent.emit(id, SubagentEventKind::Usage(self.usage));
             }
-            Event::TurnComplete { outcome, .. } => {
+            Event::TurnComplete(TurnComplete { outcome, .. }) => {
                 return Some(match outcome {
                     TurnOutcome::Completed => SubagentStatus::Completed,
                     TurnOutcome::Interrupted { .. } => SubagentStatus::Interrupted,
@@ -309,7 +313,7 @@ impl Watch {
                     }
                 });
             }
-            Event::Error { ref text, .. } => {
+            Event::Error(ErrorEvent { ref text, .. }) => {
                 self.failure = Some(text.clone());
                 parent.emit(
                     id,
@@ -318,7 +322,7 @@ impl Watch {
                     },
                 );
             }
-            Event::MessageComplete { ref text, .. } => {
+            Event::MessageComplete(MessageComplete { ref text, .. }) => {
                 if !text.trim().is_empty() {
                     self.last_text = text.clone();
                 }
@@ -329,7 +333,7 @@ impl Watch {
                     },
                 );
             }
-            Event::ToolComplete { .. } => {
+            Event::ToolComplete(_) => {
                 self.usage.tool_calls += 1;
                 parent.emit(
                     id,
@@ -339,7 +343,7 @@ impl Watch {
                 );
                 parent.emit(id, SubagentEventKind::Usage(self.usage));
             }
-            Event::MessageStart { .. } => {
+            Event::MessageStart(_) => {
                 // Steers are delivered with the tool results that precede this model call.
                 let delivered: Vec<String> = std::mem::take(&mut *lock(&self.steers));
                 for text in delivered {
@@ -352,12 +356,12 @@ impl Watch {
                     },
                 );
             }
-            Event::TurnStarted { .. }
-            | Event::MessageDelta { .. }
-            | Event::ReasoningDelta { .. }
-            | Event::ToolStart { .. }
-            | Event::ToolProgress { .. }
-            | Event::Notice { .. }
+            Event::TurnStarted(_)
+            | Event::MessageDelta(_)
+            | Event::ReasoningDelta(_)
+            | Event::ToolStart(_)
+            | Event::ToolProgress(_)
+            | Event::Notice(_)
             | Event::ClarifyRequest(_)
             | Event::SecretRequest(_) => parent.emit(
                 id,
@@ -366,15 +370,15 @@ impl Watch {
                 },
             ),
             Event::SessionInfo(_)
-            | Event::CheckpointList { .. }
-            | Event::CheckpointDiff { .. }
-            | Event::SpawnTrees { .. }
-            | Event::SpawnTree { .. }
-            | Event::SessionList { .. }
-            | Event::HistoryReplay { .. }
-            | Event::GoalUpdate { .. }
+            | Event::CheckpointList(_)
+            | Event::CheckpointDiff(_)
+            | Event::SpawnTrees(_)
+            | Event::SpawnTree(_)
+            | Event::SessionList(_)
+            | Event::HistoryReplay(_)
+            | Event::GoalUpdate(_)
             | Event::GoalProgress(_)
-            | Event::McpStatus { .. }
+            | Event::McpStatus(_)
             | Event::ShutdownComplete => {}
         }
         None

@@ -15,6 +15,7 @@ use crate::engine::events::PendingRequests;
 use crate::protocol::ApprovalDecision;
 use crate::protocol::ApprovalKind;
 use crate::protocol::ApprovalRequest;
+use crate::protocol::ApprovalResolved;
 use crate::protocol::DecidedBy;
 use crate::protocol::Event;
 
@@ -86,11 +87,13 @@ impl OpenRequest<'_> {
     fn resolve(&mut self, decision: ApprovalDecision, decided_by: DecidedBy) {
         if let Some(id) = self.id.take() {
             self.asker.pending.forget(&id);
-            self.asker.events.send(Event::ApprovalResolved {
-                id,
-                decision,
-                decided_by,
-            });
+            self.asker
+                .events
+                .send(Event::ApprovalResolved(ApprovalResolved {
+                    id,
+                    decision,
+                    decided_by,
+                }));
         }
     }
 }

@@ -22,6 +22,7 @@ use crate::protocol::ApprovalDecision;
 use crate::protocol::ApprovalKind;
 use crate::protocol::DecidedBy;
 use crate::protocol::Event;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::safety::CommandPolicy;
 use crate::safety::CommandVerdict;
@@ -172,18 +173,18 @@ impl ApprovalGate {
         *taken = true;
         let label = format!("before turn {}: {}", self.turn_id, excerpt(what, 80));
         if let Some(problem) = self.session.snapshot(label).await {
-            self.session.asker.events.send(Event::Notice {
+            self.session.asker.events.send(Event::Notice(Notice {
                 level: NoticeLevel::Warning,
                 text: format!("checkpoint skipped: {problem}"),
-            });
+            }));
         }
     }
 
     fn notice(&self, text: String) {
-        self.session.asker.events.send(Event::Notice {
+        self.session.asker.events.send(Event::Notice(Notice {
             level: NoticeLevel::Info,
             text,
-        });
+        }));
     }
 }
 

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use crate::config::home::HermesHome;
 use crate::protocol::Event;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::safety::approvals::SessionApprovals;
 use crate::safety::checkpoints::CheckpointStore;
@@ -69,13 +70,13 @@ impl SessionGuard {
             Ok(Err(e)) => e.to_string(),
             Err(e) => e.to_string(),
         };
-        self.asker.events.send(Event::Notice {
+        self.asker.events.send(Event::Notice(Notice {
             level: NoticeLevel::Warning,
             text: format!(
                 "could not save the approval to command_allowlist in config.yaml: {problem} — \
                  it applies to this session only"
             ),
-        });
+        }));
     }
 
     /// Takes a checkpoint of the working directory. `Some(problem)` when none could be taken

@@ -26,7 +26,9 @@ use crate::config::schema::NamedMcpServer;
 use crate::protocol::Event;
 use crate::protocol::McpServerState;
 use crate::protocol::McpServerStatus;
+use crate::protocol::McpStatus;
 use crate::protocol::McpTransport;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
@@ -104,7 +106,7 @@ impl Shared {
 
     pub fn notice(&self, level: NoticeLevel, text: String) {
         if !self.retired.load(std::sync::atomic::Ordering::SeqCst) {
-            (self.settings.emit)(Event::Notice { level, text });
+            (self.settings.emit)(Event::Notice(Notice { level, text }));
         }
     }
 
@@ -135,7 +137,7 @@ impl Shared {
         }
         *self.registry.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(registry);
         let servers = entries.iter().map(|e| e.status.clone()).collect();
-        (self.settings.emit)(Event::McpStatus { servers });
+        (self.settings.emit)(Event::McpStatus(McpStatus { servers }));
     }
 }
 

@@ -31,6 +31,7 @@ use tokio_util::sync::CancellationToken;
 use crate::config::schema::McpSamplingConfig;
 use crate::model::Message;
 use crate::protocol::Event;
+use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::providers::ChatRequest;
 use crate::providers::Provider;
@@ -104,10 +105,10 @@ impl Sampler {
                     self.server, result.model
                 );
                 drop(metrics);
-                (self.emit)(Event::Notice {
+                (self.emit)(Event::Notice(Notice {
                     level: NoticeLevel::Info,
                     text: note,
-                });
+                }));
                 Ok(result)
             }
             Err(why) => {

@@ -31,7 +31,7 @@ fn fixture(config: McpSamplingConfig, delay: Duration) -> Fixture {
             model: "session-model".into(),
         },
         Arc::new(move |event| {
-            if let Event::Notice { text, .. } = event {
+            if let Event::Notice(Notice { text, .. }) = event {
                 sink.lock().unwrap().push(text);
             }
         }),

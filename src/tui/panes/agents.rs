@@ -25,8 +25,9 @@ use ratatui::widgets::Wrap;
 
 use super::side::PaneFocus;
 use super::side::pane_block;
-use crate::protocol::Event;
+use crate::protocol::McpStatus;
 use crate::protocol::Spawning;
+use crate::protocol::SubagentEvent;
 use crate::protocol::SubagentStatus;
 use crate::theme::Role;
 use crate::theme::Theme;
@@ -84,9 +85,25 @@ impl Default for AgentsPane {
 impl AgentsPane {
     pub const TITLE: &'static str = "Subagents";
 
-    /// Updates the tree from an engine event that arrived at `now`.
-    pub fn apply(&mut self, event: &Event, now: Instant) {
+    /// Updates the tree from a subagent event that arrived at `now`.
+    pub fn apply(&mut self, event: &SubagentEvent, now: Instant) {
         self.tree.apply(event, now);
+        self.forget_gone_selection();
+    }
+
+    /// The MCP servers, for the children's logs (see [`SubagentTree::set_mcp_status`]).
+    pub fn set_mcp_status(&mut self, status: &McpStatus) {
+        self.tree.set_mcp_status(status);
+    }
+
+    /// The user sent their next message: finished children leave the tree (see
+    /// [`SubagentTree::drop_finished`]), and the selection with them.
+    pub fn drop_finished(&mut self) {
+        self.tree.drop_finished();
+        self.forget_gone_selection();
+    }
+
+    fn forget_gone_selection(&mut self) {
         let gone = self
             .selected
             .as_deref()

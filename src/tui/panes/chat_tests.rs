@@ -5,6 +5,12 @@ use ratatui::backend::TestBackend;
 
 use super::*;
 use crate::protocol::Event;
+use crate::protocol::MessageComplete;
+use crate::protocol::MessageDelta;
+use crate::protocol::MessageStart;
+use crate::protocol::ReasoningDelta;
+use crate::protocol::ToolProgress;
+use crate::protocol::ToolStart;
 use crate::protocol::ToolStatus;
 use crate::tui::transcript::bench_transcript;
 
@@ -64,11 +70,11 @@ fn snapshot_empty_state() {
 fn snapshot_stream_mid_line_shows_only_complete_words() {
     let mut t = Transcript::new();
     t.push_user("write a haiku");
-    t.apply(&Event::MessageStart { turn_id: 1 });
-    t.apply(&Event::MessageDelta {
+    t.apply(&Event::MessageStart(MessageStart { turn_id: 1 }));
+    t.apply(&Event::MessageDelta(MessageDelta {
         turn_id: 1,
         text: "## Haiku\n\nAn old silent pond\nA frog jumps into the po".to_string(),
-    });
+    }));
     let mut view = ChatView::new();
     let term = draw(&mut view, &t, 40, 10);
     let text = screen(&term).join("\n");
@@ -158,16 +164,16 @@ fn snapshot_error_and_denied_tool_cells() {
         ToolStatus::Ok,
         "fn main() {}",
     );
-    t.apply(&Event::ToolStart {
+    t.apply(&Event::ToolStart(ToolStart {
         call_id: "d".to_string(),
         name: "process".to_string(),
         preview: "cargo build".to_string(),
         arguments: serde_json::Value::Null,
-    });
-    t.apply(&Event::ToolProgress {
+    }));
+    t.apply(&Event::ToolProgress(ToolProgress {
         call_id: "d".to_string(),
         text: "Compiling hermes".to_string(),
-    });
+    }));
     let mut view = ChatView::new();
     let term = draw(&mut view, &t, 44, 14);
     let text = screen(&term).join("\n");
@@ -181,16 +187,16 @@ fn snapshot_error_and_denied_tool_cells() {
 fn snapshot_reasoning_collapsed() {
     let mut t = Transcript::new();
     t.push_user("why?");
-    t.apply(&Event::ReasoningDelta {
+    t.apply(&Event::ReasoningDelta(ReasoningDelta {
         turn_id: 1,
         text: "First I consider.\nThen I conclude.\nDone.\n".to_string(),
-    });
-    t.apply(&Event::MessageStart { turn_id: 1 });
-    t.apply(&Event::MessageComplete {
+    }));
+    t.apply(&Event::MessageStart(MessageStart { turn_id: 1 }));
+    t.apply(&Event::MessageComplete(MessageComplete {
         turn_id: 1,
         text: "Because **reasons**.".to_string(),
         reasoning: None,
-    });
+    }));
     let mut view = ChatView::new();
     let term = draw(&mut view, &t, 40, 9);
     let text = screen(&term).join("\n");
@@ -202,10 +208,10 @@ fn snapshot_reasoning_collapsed() {
 #[test]
 fn reasoning_streams_expanded_tail_then_collapses() {
     let mut t = Transcript::new();
-    t.apply(&Event::ReasoningDelta {
+    t.apply(&Event::ReasoningDelta(ReasoningDelta {
         turn_id: 1,
         text: "a\nb\nc\nd\ne\nf".to_string(),
-    });
+    }));
     let mut view = ChatView::new();
     let text = screen(&draw(&mut view, &t, 30, 9)).join("\n");
     assert!(text.contains("∴ reasoning…"));

@@ -1,5 +1,6 @@
 //! The Goals pane's state (Hermes `/goal`, spec-002d Part C): the standing goal as the engine
-//! last reported it (`Event::GoalUpdate`) and whether the pane is asking "Clear the goal?".
+//! last reported it (`Event::GoalUpdate`, handed over by `engine_link`) and whether the pane
+//! is asking "Clear the goal?".
 //!
 //! The engine owns the goal: this pane never changes the snapshot itself (a `p` or `c` in the
 //! pane sends an `Op::Goal` and waits for the engine's next `GoalUpdate`), so what it shows is
@@ -13,9 +14,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::side::PaneFocus;
-use crate::protocol::Event;
 use crate::protocol::GoalSnapshot;
 use crate::protocol::GoalStatus;
+use crate::protocol::GoalUpdate;
 use crate::theme::Theme;
 
 /// Whether the pane is asking to confirm `/goal clear`.
@@ -36,38 +37,9 @@ pub struct GoalsPane {
 impl GoalsPane {
     pub const TITLE: &'static str = "Goals";
 
-    /// Updates the pane from an engine event; only `GoalUpdate` concerns it.
-    pub fn apply(&mut self, event: &Event) {
-        match event {
-            Event::GoalUpdate { goal } => self.set(goal.clone()),
-            Event::SessionInfo(_)
-            | Event::TurnStarted { .. }
-            | Event::MessageStart { .. }
-            | Event::MessageDelta { .. }
-            | Event::ReasoningDelta { .. }
-            | Event::MessageComplete { .. }
-            | Event::ToolStart { .. }
-            | Event::ToolProgress { .. }
-            | Event::ToolComplete { .. }
-            | Event::ClarifyRequest(_)
-            | Event::SecretRequest(_)
-            | Event::ApprovalRequest(_)
-            | Event::ApprovalResolved { .. }
-            | Event::CheckpointList { .. }
-            | Event::CheckpointDiff { .. }
-            | Event::StatusUpdate(_)
-            | Event::Notice { .. }
-            | Event::Error { .. }
-            | Event::TurnComplete { .. }
-            | Event::SessionList { .. }
-            | Event::HistoryReplay { .. }
-            | Event::Subagent(_)
-            | Event::SpawnTrees { .. }
-            | Event::SpawnTree { .. }
-            | Event::GoalProgress(_)
-            | Event::McpStatus { .. }
-            | Event::ShutdownComplete => {}
-        }
+    /// Takes the engine's `Event::GoalUpdate`.
+    pub fn apply(&mut self, update: &GoalUpdate) {
+        self.set(update.goal.clone());
     }
 
     /// Replaces the snapshot (closing the clear prompt when nothing is left to clear).

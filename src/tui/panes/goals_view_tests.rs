@@ -3,7 +3,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
-use crate::protocol::Event;
+use crate::protocol::GoalUpdate;
 
 /// 2026-11-29 19:00 UTC.
 const EVENING: u64 = 1_795_978_800;
@@ -56,7 +56,7 @@ fn active() -> GoalSnapshot {
 
 fn pane_with(goal: Option<GoalSnapshot>) -> GoalsPane {
     let mut pane = GoalsPane::default();
-    pane.apply(&Event::GoalUpdate { goal });
+    pane.apply(&GoalUpdate { goal });
     pane
 }
 
@@ -150,7 +150,7 @@ fn clear_confirmation_takes_the_first_row() {
     let t = draw(&pane, 43, 8, PaneFocus::Focused);
     insta::assert_snapshot!("goals_clear_prompt", t.backend());
     // An update that leaves no goal closes it.
-    pane.apply(&Event::GoalUpdate { goal: None });
+    pane.apply(&GoalUpdate { goal: None });
     assert_eq!(pane.prompt(), ClearPrompt::Closed);
 }
 

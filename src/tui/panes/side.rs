@@ -20,7 +20,6 @@ use unicode_width::UnicodeWidthStr;
 use super::agents::AgentsPane;
 use super::approvals::ApprovalsPane;
 use super::goals::GoalsPane;
-use crate::protocol::Event;
 use crate::theme::Role;
 use crate::theme::Theme;
 use crate::tui::focus::Focus;
@@ -67,14 +66,6 @@ pub struct SidePanes {
 }
 
 impl SidePanes {
-    /// Feeds one protocol event to the Subagents and Goals panes. Approval events reach the
-    /// Approvals pane through `approvals_flow`, because they also move focus, ring the bell
-    /// and need their arrival time.
-    pub fn apply(&mut self, event: &Event) {
-        self.agents.apply(event, Instant::now());
-        self.goals.apply(event);
-    }
-
     /// The rows each pane asks for at `width` columns (`layout::PaneWants`): Approvals only
     /// while a request waits and Goals only while it shows a goal, so with neither the
     /// column splits evenly as it always has; Subagents always says what it needs, as the

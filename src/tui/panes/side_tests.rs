@@ -113,10 +113,7 @@ fn side_column_in_a_wide_terminal() {
 }
 
 #[test]
-fn apply_ignores_unrelated_events() {
-    let mut panes = SidePanes::default();
-    panes.apply(&Event::ShutdownComplete);
-    assert!(panes.agents.tree.is_empty());
+fn a_pane_is_focused_only_when_the_focus_is_on_it() {
     assert_eq!(
         PaneFocus::of(Focus::Agents, Focus::Agents),
         PaneFocus::Focused

@@ -7,11 +7,22 @@
 use std::time::Duration;
 use std::time::Instant;
 
+use crate::protocol::ErrorEvent;
 use crate::protocol::Event;
+use crate::protocol::MessageComplete;
+use crate::protocol::MessageDelta;
+use crate::protocol::MessageStart;
 use crate::protocol::NoticeLevel;
+use crate::protocol::ReasoningDelta;
 use crate::protocol::SubagentRole;
 use crate::protocol::SubagentStatus;
 use crate::protocol::SubagentUsage;
+use crate::protocol::ToolComplete;
+use crate::protocol::ToolStart;
+use crate::protocol::TurnComplete;
+use crate::protocol::TurnStarted;
+use crate::tui::engine_link::EventHandler;
+use crate::tui::engine_link::route;
 use crate::tui::markdown::wrap::truncate;
 use crate::tui::transcript::Transcript;
 
@@ -145,49 +156,7 @@ impl Node {
     /// One of the child's own events: into its log, and into its last activity.
     pub fn record_activity(&mut self, event: &Event) {
         self.log.apply(event);
-        let activity = match event {
-            Event::TurnStarted { .. }
-            | Event::MessageStart { .. }
-            | Event::ReasoningDelta { .. }
-            | Event::ToolComplete { .. } => Some("thinking…".to_string()),
-            Event::MessageDelta { .. } => Some("writing…".to_string()),
-            Event::ToolStart { name, preview, .. } => {
-                self.tool_starts += 1;
-                // An MCP tool by its own name and server, as the log's cell shows it.
-                let tool = match self.log.mcp_label(name) {
-                    Some(label) => format!("{} ({})", label.tool, label.server),
-                    None => name.clone(),
-                };
-                let text = format!("running {tool} {}", preview.lines().next().unwrap_or(""));
-                Some(truncate(text.trim_end(), ACTIVITY_PREVIEW))
-            }
-            Event::Error { text, .. } => {
-                Some(truncate(&format!("error: {text}"), ACTIVITY_PREVIEW))
-            }
-            Event::TurnComplete { .. } | Event::MessageComplete { .. } => Some("idle".to_string()),
-            Event::ToolProgress { .. }
-            | Event::Notice { .. }
-            | Event::SessionInfo(_)
-            | Event::ClarifyRequest(_)
-            | Event::SecretRequest(_)
-            | Event::ApprovalRequest(_)
-            | Event::ApprovalResolved { .. }
-            | Event::CheckpointList { .. }
-            | Event::CheckpointDiff { .. }
-            | Event::SpawnTrees { .. }
-            | Event::SpawnTree { .. }
-            | Event::StatusUpdate(_)
-            | Event::SessionList { .. }
-            | Event::HistoryReplay { .. }
-            | Event::Subagent(_)
-            | Event::GoalUpdate { .. }
-            | Event::GoalProgress(_)
-            | Event::McpStatus { .. }
-            | Event::ShutdownComplete => None,
-        };
-        if let Some(activity) = activity {
-            self.activity = activity;
-        }
+        route(&mut Activity(self), event);
     }
 
     /// The user sent a steer message (shown as queued until delivered).
@@ -233,5 +202,66 @@ impl Node {
         self.activity = NodeStatus::Ended(status).label().to_string();
         let title = format!("Subagent {}", NodeStatus::Ended(status).label());
         self.log.push_info(&title, summary);
+    }
+}
+
+/// A child's event as its monitor row's activity line ("thinking…", "running terminal ls").
+/// Runs after the event reached the log, so an MCP tool is named as the log's cell names it.
+struct Activity<'a>(&'a mut Node);
+
+impl Activity<'_> {
+    fn set(&mut self, activity: String) {
+        self.0.activity = activity;
+    }
+}
+
+impl EventHandler for Activity<'_> {
+    fn turn_started(&mut self, _started: &TurnStarted) {
+        self.set("thinking…".to_string());
+    }
+
+    fn message_start(&mut self, _start: &MessageStart) {
+        self.set("thinking…".to_string());
+    }
+
+    fn reasoning_delta(&mut self, _delta: &ReasoningDelta) {
+        self.set("thinking…".to_string());
+    }
+
+    fn tool_complete(&mut self, _complete: &ToolComplete) {
+        self.set("thinking…".to_string());
+    }
+
+    fn message_delta(&mut self, _delta: &MessageDelta) {
+        self.set("writing…".to_string());
+    }
+
+    fn tool_start(&mut self, start: &ToolStart) {
+        self.0.tool_starts += 1;
+        // An MCP tool by its own name and server, as the log's cell shows it.
+        let tool = match self.0.log.mcp_label(&start.name) {
+            Some(label) => format!("{} ({})", label.tool, label.server),
+            None => start.name.clone(),
+        };
+        let text = format!(
+            "running {tool} {}",
+            start.preview.lines().next().unwrap_or("")
+        );
+        self.set(truncate(text.trim_end(), ACTIVITY_PREVIEW));
+    }
+
+    fn error(&mut self, error: &ErrorEvent) {
+        self.set(truncate(
+            &format!("error: {}", error.text),
+            ACTIVITY_PREVIEW,
+        ));
+    }
+
+    fn turn_complete(&mut self, _complete: &TurnComplete) {
+        self.set("idle".to_string());
+    }
+
+    fn message_complete(&mut self, _message: &MessageComplete) {
+        self.set("idle".to_string());
     }
 }

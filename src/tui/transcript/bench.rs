@@ -4,7 +4,13 @@
 
 use super::Transcript;
 use crate::protocol::Event;
+use crate::protocol::MessageComplete;
+use crate::protocol::MessageStart;
+use crate::protocol::ReasoningDelta;
+use crate::protocol::ToolComplete;
+use crate::protocol::ToolStart;
 use crate::protocol::ToolStatus;
+use crate::protocol::TurnComplete;
 use crate::protocol::TurnOutcome;
 
 const REPLY: &str = "Here is what I found in **the repo**:\n\n\
@@ -23,44 +29,44 @@ pub fn bench_transcript(n: usize) -> Transcript {
         let step = t.len() % 5;
         match step {
             0 => t.push_user(&format!("question number {turn}: what does the code do?")),
-            1 => t.apply(&Event::ReasoningDelta {
+            1 => t.apply(&Event::ReasoningDelta(ReasoningDelta {
                 turn_id: turn,
                 text: "Let me look at the files.\nThen summarise.\n".to_string(),
-            }),
+            })),
             2 => {
                 let call_id = format!("call-{turn}");
-                t.apply(&Event::ToolStart {
+                t.apply(&Event::ToolStart(ToolStart {
                     call_id: call_id.clone(),
                     name: "terminal".to_string(),
                     preview: format!("ls -la /tmp/dir_{turn}"),
                     arguments: serde_json::Value::Null,
-                });
+                }));
                 let output = (0..12)
                     .map(|i| format!("-rw-r--r-- 1 user user {i:>5} file_{i}.txt"))
                     .collect::<Vec<_>>()
                     .join("\n");
-                t.apply(&Event::ToolComplete {
+                t.apply(&Event::ToolComplete(ToolComplete {
                     call_id,
                     name: "terminal".to_string(),
                     status: ToolStatus::Ok,
                     output,
                     duration_ms: 120,
-                });
+                }));
             }
             3 => {
-                t.apply(&Event::MessageStart { turn_id: turn });
-                t.apply(&Event::MessageComplete {
+                t.apply(&Event::MessageStart(MessageStart { turn_id: turn }));
+                t.apply(&Event::MessageComplete(MessageComplete {
                     turn_id: turn,
                     text: REPLY.to_string(),
                     reasoning: None,
-                });
+                }));
             }
-            _ => t.apply(&Event::TurnComplete {
+            _ => t.apply(&Event::TurnComplete(TurnComplete {
                 turn_id: turn,
                 outcome: TurnOutcome::Interrupted {
                     done: "listed the directory".to_string(),
                 },
-            }),
+            })),
         }
     }
     t

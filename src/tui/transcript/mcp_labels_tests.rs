@@ -6,9 +6,12 @@ use ratatui::backend::TestBackend;
 
 use super::*;
 use crate::protocol::Event;
+use crate::protocol::HistoryReplay;
 use crate::protocol::McpServerState;
+use crate::protocol::McpStatus;
 use crate::protocol::McpTransport;
 use crate::protocol::ReplayMessage;
+use crate::protocol::ToolComplete;
 use crate::protocol::ToolStatus;
 use crate::theme::Theme;
 use crate::tui::panes::chat::ChatFocus;
@@ -17,7 +20,7 @@ use crate::tui::test_support::screen_rows;
 use crate::tui::transcript::Entry;
 
 fn status(names: &[&str]) -> Event {
-    Event::McpStatus {
+    Event::McpStatus(McpStatus {
         servers: names
             .iter()
             .map(|name| McpServerStatus {
@@ -27,7 +30,7 @@ fn status(names: &[&str]) -> Event {
                 tools: Vec::new(),
             })
             .collect(),
-    }
+    })
 }
 
 fn tool(t: &mut Transcript, id: &str, name: &str, preview: &str, output: &str) {
@@ -115,7 +118,7 @@ fn replayed_tool_messages_are_labelled_and_clear_keeps_the_servers() {
     let mut t = Transcript::new();
     t.apply(&status(&["github"]));
     t.clear();
-    t.apply(&Event::HistoryReplay {
+    t.apply(&Event::HistoryReplay(HistoryReplay {
         messages: vec![
             ReplayMessage::Tool {
                 name: "mcp_github_list_issues".into(),
@@ -126,7 +129,7 @@ fn replayed_tool_messages_are_labelled_and_clear_keeps_the_servers() {
                 output: "fn main() {}".into(),
             },
         ],
-    });
+    }));
     assert_eq!(labels(&t), [label("github", "list_issues"), None]);
 }
 
@@ -144,13 +147,13 @@ fn the_chat_shows_an_mcp_tool_by_its_own_name_with_its_server() {
     );
     tool(&mut t, "b", "terminal", "wc -l /etc/hosts", "2 /etc/hosts");
     // A completion without a start: the preview is the registered name, not repeated.
-    t.apply(&Event::ToolComplete {
+    t.apply(&Event::ToolComplete(ToolComplete {
         call_id: "c".into(),
         name: "mcp_filesystem_list_directory".into(),
         status: ToolStatus::Error,
         output: "permission denied".into(),
         duration_ms: 5,
-    });
+    }));
     let mut view = ChatView::new();
     let mut terminal = Terminal::new(TestBackend::new(64, 14)).unwrap();
     terminal
