@@ -285,9 +285,9 @@ impl Actor {
                     format!("model switched to {} ({when})", self.spec.endpoint.model),
                 );
             }
-            Err(text) => self.events.send(Event::Error {
+            Err(err) => self.events.send(Event::Error {
                 kind: ErrorKind::Config,
-                text,
+                text: err.to_string(),
             }),
         }
     }
