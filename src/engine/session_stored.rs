@@ -17,8 +17,8 @@ use crate::providers::Message;
 use crate::providers::Role;
 use crate::store::EndReason;
 use crate::store::Hidden;
-use crate::store::StoreError;
 use crate::store::ListQuery;
+use crate::store::StoreError;
 use crate::store::time::format_utc;
 
 /// Results of stored-session work, delivered to the actor.
@@ -82,8 +82,7 @@ impl Actor {
         let store = self.recorder.store();
         let tx = self.internal.clone();
         tokio::task::spawn_blocking(move || {
-            let result = load_resumed(store.as_ref(), &ResumeTarget::Session(target))
-                .map(Box::new);
+            let result = load_resumed(store.as_ref(), &ResumeTarget::Session(target)).map(Box::new);
             let _ = tx.send(Internal::Stored(StoredDone::Resumed(result)));
         });
     }

@@ -228,7 +228,11 @@ async fn load(
             let path = path.clone();
             return tokio::task::spawn_blocking(move || {
                 let image = image_file::decode_file(&path)?;
-                Ok(image_file::save_png(&images_dir, &image, SystemTime::now())?)
+                Ok(image_file::save_png(
+                    &images_dir,
+                    &image,
+                    SystemTime::now(),
+                )?)
             })
             .await?;
         }
@@ -237,7 +241,11 @@ async fn load(
     };
     tokio::task::spawn_blocking(move || {
         let image = image_file::decode_bytes(&bytes, &what)?;
-        Ok(image_file::save_png(&images_dir, &image, SystemTime::now())?)
+        Ok(image_file::save_png(
+            &images_dir,
+            &image,
+            SystemTime::now(),
+        )?)
     })
     .await?
 }

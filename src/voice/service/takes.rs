@@ -125,10 +125,7 @@ impl Service {
         });
     }
 
-    pub(super) fn transcribed(
-        &mut self,
-        result: Result<Transcript, crate::voice::stt::SttError>,
-    ) {
+    pub(super) fn transcribed(&mut self, result: Result<Transcript, crate::voice::stt::SttError>) {
         self.state.capture = CaptureState::Idle;
         match result {
             Ok(transcript) => match transcript.filtered() {

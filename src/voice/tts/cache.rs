@@ -76,8 +76,8 @@ impl AudioCache {
         let tmp = self
             .dir
             .join(format!(".tts_{key}.{}.tmp", uuid::Uuid::new_v4().simple()));
-        let written = decode::write_wav(&tmp, clip)
-            .and_then(|()| Ok(std::fs::rename(&tmp, &path)?));
+        let written =
+            decode::write_wav(&tmp, clip).and_then(|()| Ok(std::fs::rename(&tmp, &path)?));
         if written.is_err() {
             let _ = std::fs::remove_file(&tmp);
         }

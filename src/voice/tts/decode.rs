@@ -35,9 +35,7 @@ pub fn read_wav(path: &Path) -> Result<Clip, AudioFileError> {
     let reader = hound::WavReader::open(path)?;
     let spec = reader.spec();
     let interleaved: Vec<f32> = match spec.sample_format {
-        hound::SampleFormat::Float => reader
-            .into_samples::<f32>()
-            .collect::<Result<_, _>>()?,
+        hound::SampleFormat::Float => reader.into_samples::<f32>().collect::<Result<_, _>>()?,
         hound::SampleFormat::Int => {
             let scale = 2f32.powi(i32::from(spec.bits_per_sample.clamp(1, 32)) - 1);
             reader
