@@ -118,13 +118,12 @@ impl SystemClipboard {
         Self { env, arboard: None }
     }
 
-    fn arboard(&mut self) -> Result<&mut arboard::Clipboard, String> {
-        if self.arboard.is_none() {
-            self.arboard = Some(arboard::Clipboard::new().map_err(|e| e.to_string())?);
-        }
-        self.arboard
-            .as_mut()
-            .ok_or_else(|| "the clipboard could not be opened".to_string())
+    fn arboard(&mut self) -> Result<&mut arboard::Clipboard, arboard::Error> {
+        let board = match self.arboard.take() {
+            Some(board) => board,
+            None => arboard::Clipboard::new()?,
+        };
+        Ok(self.arboard.insert(board))
     }
 
     fn read_image_with_tools(&self) -> Option<ClipboardContent> {
@@ -191,7 +190,7 @@ impl ClipboardReader for SystemClipboard {
             return Ok(content);
         }
         if let Some(err) = open_error {
-            return Err(ClipboardError::Failed(err));
+            return Err(ClipboardError::Failed(err.to_string()));
         }
         match self.arboard() {
             Ok(board) => match board.get_text() {
@@ -199,7 +198,7 @@ impl ClipboardReader for SystemClipboard {
                 Ok(_) | Err(arboard::Error::ContentNotAvailable) => Ok(ClipboardContent::Empty),
                 Err(err) => Err(ClipboardError::Failed(err.to_string())),
             },
-            Err(err) => Err(ClipboardError::Failed(err)),
+            Err(err) => Err(ClipboardError::Failed(err.to_string())),
         }
     }
 }

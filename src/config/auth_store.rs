@@ -44,12 +44,25 @@ pub enum AuthStoreError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path} is not a valid auth store ({reason})")]
-    Corrupt { path: PathBuf, reason: String },
+    #[error("{path} is not a valid auth store ({source})")]
+    Corrupt {
+        path: PathBuf,
+        #[source]
+        source: AuthDocError,
+    },
     #[error(
         "timed out after {secs}s waiting for the lock {path} (another hermes or Hermes process is updating the credentials)"
     )]
     LockTimeout { path: PathBuf, secs: u64 },
+}
+
+/// Why an `auth.json` document cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthDocError {
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error("the top level is not a JSON object")]
+    NotAnObject,
 }
 
 impl AuthStoreError {
@@ -184,9 +197,9 @@ impl AuthStore {
     /// Reads `path`; a missing file is an empty store, an unparsable one an error.
     pub fn read(path: &Path) -> Result<Self, AuthStoreError> {
         match std::fs::read_to_string(path) {
-            Ok(text) => Self::parse(&text).map_err(|reason| AuthStoreError::Corrupt {
+            Ok(text) => Self::parse(&text).map_err(|source| AuthStoreError::Corrupt {
                 path: path.to_path_buf(),
-                reason,
+                source,
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::empty()),
             Err(e) => Err(AuthStoreError::io(path, e)),
@@ -211,10 +224,10 @@ impl AuthStore {
     /// Parses a document, applying Hermes's load-time fix-ups: a missing `providers` object
     /// is added, the pre-release `systems.nous_portal` layout becomes `providers.nous`, and a
     /// stale Nous portal host is replaced by the current one.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Self, AuthDocError> {
+        let value: Value = serde_json::from_str(text)?;
         let Value::Object(mut doc) = value else {
-            return Err("the top level is not a JSON object".into());
+            return Err(AuthDocError::NotAnObject);
         };
         let has_providers = doc.get("providers").is_some_and(Value::is_object);
         let has_pool = doc.get("credential_pool").is_some_and(Value::is_object);
@@ -253,7 +266,7 @@ impl AuthStore {
             serde_json::to_string_pretty(&Value::Object(self.doc.clone())).map_err(|e| {
                 AuthStoreError::Corrupt {
                     path: path.to_path_buf(),
-                    reason: e.to_string(),
+                    source: e.into(),
                 }
             })?;
         text.push('\n');

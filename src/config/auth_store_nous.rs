@@ -291,7 +291,7 @@ pub fn write_shared(path: &Path, state: &NousState) -> Result<(), AuthStoreError
     // serde_json's map is ordered by key, which is Python's `sort_keys=True`.
     let text = serde_json::to_string_pretty(&shared).map_err(|e| AuthStoreError::Corrupt {
         path: path.to_path_buf(),
-        reason: e.to_string(),
+        source: e.into(),
     })?;
     let _lock = lock_store(path)?;
     write_private(path, text.as_bytes())

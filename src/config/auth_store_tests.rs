@@ -147,7 +147,7 @@ fn a_corrupt_store_is_refused_or_backed_up_never_dropped() {
     assert_eq!(std::fs::read_to_string(backup).unwrap(), "{ not json");
     assert!(matches!(
         AuthStore::parse("[1, 2]"),
-        Err(reason) if reason.contains("not a JSON object")
+        Err(reason) if reason.to_string().contains("not a JSON object")
     ));
 }
 

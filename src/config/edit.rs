@@ -93,14 +93,17 @@ pub fn config_set(home: &HermesHome, key: &str, value: &str) -> Result<SetOutcom
 
     let line_edit = match yaml_lines::set_scalar(&old_text, &path, &scalar) {
         Ok(text) if serde_norway::from_str::<Value>(&text).is_ok_and(|v| v == expected) => Ok(text),
-        Ok(_) => Err("the edited file did not read back as expected".to_owned()),
+        Ok(_) => Err(InPlaceError::ReadBack),
         Err(LineEditError::IsSection) => {
             return Err(ConfigError::IsSection {
                 key: key.to_owned(),
                 example: format!("{key}.<name>"),
             });
         }
-        Err(LineEditError::Unsupported(what)) => Err(format!("it uses {what} at {key}")),
+        Err(LineEditError::Unsupported(what)) => Err(InPlaceError::Unsupported {
+            what,
+            key: key.to_owned(),
+        }),
     };
     home.ensure_dirs()?;
     let method = write_edited(&file, Some(&old_text), &expected, line_edit, &mut notices)?;
@@ -111,6 +114,24 @@ pub fn config_set(home: &HermesHome, key: &str, value: &str) -> Result<SetOutcom
     })
 }
 
+/// Why the line editor could not edit `config.yaml` in place (then the file is rewritten by
+/// the YAML serializer); the text goes into the notice that says so.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum InPlaceError {
+    #[error("the edited file did not read back as expected")]
+    ReadBack,
+    #[error("it uses {what} at {key}")]
+    Unsupported { what: String, key: String },
+    #[error("mcp_servers is written in flow style")]
+    FlowStyle,
+    #[error("mcp_servers has unexpected indentation")]
+    Indentation,
+    #[error("could not find mcp_servers.{0} line by line")]
+    NotFound(String),
+    #[error("cannot write YAML: {0}")]
+    Yaml(#[source] serde_norway::Error),
+}
+
 /// Writes the line editor's text, or — when it could not edit in place (`Err(reason)`) —
 /// `expected` through the YAML serializer, after saving `old_text` (when there was a file) as
 /// `config.yaml.bak` and saying so in `notices`. Atomic; 0600 for a new file, as `.env`-like
@@ -119,7 +140,7 @@ pub(super) fn write_edited(
     file: &std::path::Path,
     old_text: Option<&str>,
     expected: &Value,
-    line_edit: Result<String, String>,
+    line_edit: Result<String, InPlaceError>,
     notices: &mut Vec<String>,
 ) -> Result<EditMethod, ConfigError> {
     let (text, method) = match line_edit {
@@ -136,10 +157,11 @@ pub(super) fn write_edited(
                 file.display(),
                 backup.display()
             ));
-            let text = serde_norway::to_string(expected).map_err(|e| ConfigError::Serialize {
-                path: file.to_path_buf(),
-                message: e.to_string(),
-            })?;
+            let text =
+                serde_norway::to_string(expected).map_err(|source| ConfigError::Serialize {
+                    path: file.to_path_buf(),
+                    source,
+                })?;
             (text, EditMethod::Reserialized)
         }
     };

@@ -29,8 +29,12 @@ pub enum ConfigError {
     IsSection { key: String, example: String },
     #[error("{key} is not set in {path}")]
     KeyNotSet { key: String, path: PathBuf },
-    #[error("{path}: cannot write YAML: {message}")]
-    Serialize { path: PathBuf, message: String },
+    #[error("{path}: cannot write YAML: {source}")]
+    Serialize {
+        path: PathBuf,
+        #[source]
+        source: serde_norway::Error,
+    },
     #[error(
         "mcp_servers.{name} already exists in {path} — remove it first with `hermes mcp remove {name}`"
     )]

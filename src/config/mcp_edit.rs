@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde_norway::{Mapping, Value};
 
-use super::edit::{EditMethod, render_string};
+use super::edit::{EditMethod, InPlaceError, render_string};
 use super::error::{ConfigError, ConfigWarning};
 use super::home::HermesHome;
 use super::load::yaml_warning;
@@ -224,11 +224,11 @@ fn write(
     file: &Path,
     old: &OldConfig,
     expected: &Value,
-    line_edit: Result<String, String>,
+    line_edit: Result<String, InPlaceError>,
 ) -> Result<McpEditOutcome, ConfigError> {
     let line_edit = line_edit.and_then(|text| match serde_norway::from_str::<Value>(&text) {
         Ok(doc) if same_document(&doc, expected) => Ok(text),
-        _ => Err("the edited file did not read back as expected".to_owned()),
+        _ => Err(InPlaceError::ReadBack),
     });
     home.ensure_dirs()?;
     let mut notices = Vec::new();
@@ -265,7 +265,7 @@ fn split_key_line(line: &str, column: usize) -> (&str, &str, Option<&str>) {
 }
 
 /// The text with `name`'s block added under `mcp_servers:`.
-fn insert_server(text: &str, name: &str, body: &Mapping) -> Result<String, String> {
+fn insert_server(text: &str, name: &str, body: &Mapping) -> Result<String, InPlaceError> {
     let lines = split_lines(text);
     let newline = newline_of(text);
     let unit = indent_unit(&lines);
@@ -289,7 +289,7 @@ fn insert_server(text: &str, name: &str, body: &Mapping) -> Result<String, Strin
             Some(comment) => format!("{key} {comment}"),
             None => key.to_owned(),
         }),
-        _ => return Err("mcp_servers is written in flow style".into()),
+        _ => return Err(InPlaceError::FlowStyle),
     };
     let end = block_end(&lines, at);
     let children: Vec<usize> = (at + 1..end).filter(|&j| lines[j].is_content()).collect();
@@ -298,7 +298,7 @@ fn insert_server(text: &str, name: &str, body: &Mapping) -> Result<String, Strin
         .first()
         .map_or(parent_indent + unit, |&j| lines[j].indent);
     if child_indent <= parent_indent {
-        return Err("mcp_servers has unexpected indentation".into());
+        return Err(InPlaceError::Indentation);
     }
     let step = child_indent - parent_indent;
     let block = render_block(name, body, child_indent, step, newline)?;
@@ -318,8 +318,8 @@ fn render_block(
     indent: usize,
     step: usize,
     newline: &str,
-) -> Result<String, String> {
-    let yaml = serde_norway::to_string(body).map_err(|e| format!("cannot write YAML: {e}"))?;
+) -> Result<String, InPlaceError> {
+    let yaml = serde_norway::to_string(body).map_err(InPlaceError::Yaml)?;
     let scalable = body.get("sampling").is_none() && !yaml.contains('|') && !yaml.contains('>');
     let mut out = format!("{}{}:{newline}", " ".repeat(indent), render_string(name));
     for line in yaml.lines() {
@@ -333,9 +333,9 @@ fn render_block(
 }
 
 /// The text without `name`'s lines (and without `mcp_servers:` when nothing is left).
-fn delete_server(text: &str, name: &str) -> Result<String, String> {
+fn delete_server(text: &str, name: &str) -> Result<String, InPlaceError> {
     let lines = split_lines(text);
-    let not_found = || format!("could not find mcp_servers.{name} line by line");
+    let not_found = || InPlaceError::NotFound(name.to_owned());
     let (line, _) = yaml_lines::locate(text, &["mcp_servers", name]).ok_or_else(not_found)?;
     let (parent_line, parent_column) =
         yaml_lines::locate(text, &["mcp_servers"]).ok_or_else(not_found)?;

@@ -216,7 +216,7 @@ fn read_server(
         let value = match normalise(site, key, value, warnings) {
             Ok(value) => value,
             Err(cause) => {
-                bad.push((key.to_owned(), cause));
+                bad.push((key.to_owned(), cause.to_string()));
                 continue;
             }
         };
@@ -259,7 +259,7 @@ fn normalise(
     key: &str,
     value: &Value,
     warnings: &mut Vec<ConfigWarning>,
-) -> Result<Value, String> {
+) -> Result<Value, ArgsError> {
     Ok(match key {
         "enabled" => Value::Bool(boolish_or_on(site, &[key], value, warnings)),
         "args" => match value {
@@ -332,19 +332,28 @@ fn boolish_or_on(
     })
 }
 
+/// Why an `args` string cannot be read as a list of arguments.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum ArgsError {
+    #[error("`{0}` looks like a list but is not one")]
+    NotAList(String),
+    #[error("cannot split `{0}` into arguments (unbalanced quotes?)")]
+    Unbalanced(String),
+}
+
 /// `args` given as one string: a YAML/JSON list (`"[-y, pkg]"`) or a shell-style line.
-fn split_args(line: &str) -> Result<Value, String> {
+fn split_args(line: &str) -> Result<Value, ArgsError> {
     if line.trim_start().starts_with('[') {
         return match serde_norway::from_str::<Value>(line) {
             Ok(Value::Sequence(items)) => Ok(Value::Sequence(
                 items.iter().map(scalar_to_string).collect(),
             )),
-            _ => Err(format!("`{line}` looks like a list but is not one")),
+            _ => Err(ArgsError::NotAList(line.to_owned())),
         };
     }
     shlex::split(line)
         .map(|words| Value::Sequence(words.into_iter().map(Value::String).collect()))
-        .ok_or_else(|| format!("cannot split `{line}` into arguments (unbalanced quotes?)"))
+        .ok_or_else(|| ArgsError::Unbalanced(line.to_owned()))
 }
 
 /// Numbers and booleans as the strings YAML wrote them; anything else unchanged.

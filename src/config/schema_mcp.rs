@@ -181,9 +181,18 @@ pub enum McpEndpoint<'a> {
     Http { url: &'a str },
 }
 
+/// Why an `mcp_servers` entry names no transport; the text follows `mcp_servers.<name> `.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum EndpointError {
+    #[error("has both `command` and `url`; a server is one or the other")]
+    Both,
+    #[error("has neither `command` (stdio) nor `url` (HTTP)")]
+    Neither,
+}
+
 impl McpServerConfig {
     /// The transport, or why the entry names none (or both).
-    pub fn endpoint(&self) -> Result<McpEndpoint<'_>, String> {
+    pub fn endpoint(&self) -> Result<McpEndpoint<'_>, EndpointError> {
         let command = self
             .command
             .as_deref()
@@ -193,10 +202,8 @@ impl McpServerConfig {
         match (command, url) {
             (Some(command), None) => Ok(McpEndpoint::Stdio { command }),
             (None, Some(url)) => Ok(McpEndpoint::Http { url }),
-            (Some(_), Some(_)) => {
-                Err("has both `command` and `url`; a server is one or the other".to_string())
-            }
-            (None, None) => Err("has neither `command` (stdio) nor `url` (HTTP)".to_string()),
+            (Some(_), Some(_)) => Err(EndpointError::Both),
+            (None, None) => Err(EndpointError::Neither),
         }
     }
 
@@ -258,9 +265,15 @@ mod tests {
         let http: McpServerConfig = serde_norway::from_str("url: http://127.0.0.1:1/mcp").unwrap();
         assert!(matches!(http.endpoint(), Ok(McpEndpoint::Http { .. })));
         let both: McpServerConfig = serde_norway::from_str("command: a\nurl: b").unwrap();
-        assert!(both.endpoint().unwrap_err().contains("both"));
+        assert!(both.endpoint().unwrap_err().to_string().contains("both"));
         let neither = McpServerConfig::default();
-        assert!(neither.endpoint().unwrap_err().contains("neither"));
+        assert!(
+            neither
+                .endpoint()
+                .unwrap_err()
+                .to_string()
+                .contains("neither")
+        );
     }
 
     #[test]

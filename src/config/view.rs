@@ -51,7 +51,7 @@ pub fn render_show(
     }
     out.push_str(&to_yaml(&config, loaded)?);
     if !config.mcp_servers.is_empty() {
-        let shown = shown_mcp_servers(&config.mcp_servers).map_err(|e| ser_error(loaded, &e))?;
+        let shown = shown_mcp_servers(&config.mcp_servers).map_err(|e| ser_error(loaded, e))?;
         out.push_str(&to_yaml(&shown, loaded)?);
     }
     out.push_str(&unused_lines(&loaded.raw));
@@ -117,7 +117,7 @@ pub fn get_value(loaded: &LoadedConfig, key: &str) -> Result<String, ConfigError
     // A Hermes name (`agent.max_turns`) shows the effective value of the key it stands for.
     let key = canonical(key);
     let path = split_key(key)?;
-    let typed = serde_norway::to_value(&loaded.config).map_err(|e| ser_error(loaded, &e))?;
+    let typed = serde_norway::to_value(&loaded.config).map_err(|e| ser_error(loaded, e))?;
     let whole_section = path.len() == 1 && SECTIONS.contains(&path[0]);
     let value = if whole_section || known(key).is_some() {
         let mut v = lookup(&typed, &path).cloned().unwrap_or(Value::Null);
@@ -217,13 +217,13 @@ fn mask_secrets(value: &mut Value, path: &[&str]) {
 }
 
 fn to_yaml<T: serde::Serialize>(value: &T, loaded: &LoadedConfig) -> Result<String, ConfigError> {
-    serde_norway::to_string(value).map_err(|e| ser_error(loaded, &e))
+    serde_norway::to_string(value).map_err(|e| ser_error(loaded, e))
 }
 
-fn ser_error(loaded: &LoadedConfig, e: &serde_norway::Error) -> ConfigError {
+fn ser_error(loaded: &LoadedConfig, source: serde_norway::Error) -> ConfigError {
     ConfigError::Serialize {
         path: loaded.path.clone(),
-        message: e.to_string(),
+        source,
     }
 }
 

@@ -67,7 +67,7 @@ pub(super) struct ConfigSwitcher {
 }
 
 impl ModelSwitcher for ConfigSwitcher {
-    fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String> {
+    fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, ProviderSetupError> {
         let overrides = ModelOverrides {
             model: Some(selection.model.clone()),
             provider: selection.provider.clone(),
@@ -84,6 +84,5 @@ impl ModelSwitcher for ConfigSwitcher {
             &self.client,
             &logins,
         )
-        .map_err(|e| e.to_string())
     }
 }

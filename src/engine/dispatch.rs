@@ -100,7 +100,9 @@ async fn run_one(
         call_id: call.id.clone(),
         name: call.name.clone(),
         preview,
-        arguments: parsed.clone().unwrap_or(serde_json::Value::Null),
+        arguments: parsed
+            .as_ref()
+            .map_or(serde_json::Value::Null, Clone::clone),
     }));
     let output = if base.cancel.is_cancelled() {
         ToolOutput::cancelled("not run: the user interrupted the turn")
@@ -185,15 +187,23 @@ async fn hooked_call(
     output
 }
 
+/// Why a tool call's arguments are not a JSON object; the model is told and may retry.
+#[derive(Debug, thiserror::Error)]
+enum ArgumentsError {
+    #[error("expected a JSON object, got {0}")]
+    NotAnObject(&'static str),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
 /// Models send `""` for "no arguments"; treat it as `{}`.
-fn parse_arguments(raw: &str) -> Result<serde_json::Value, String> {
+fn parse_arguments(raw: &str) -> Result<serde_json::Value, ArgumentsError> {
     if raw.trim().is_empty() {
         return Ok(serde_json::Value::Object(serde_json::Map::new()));
     }
-    match serde_json::from_str::<serde_json::Value>(raw) {
-        Ok(value @ serde_json::Value::Object(_)) => Ok(value),
-        Ok(other) => Err(format!("expected a JSON object, got {}", kind_of(&other))),
-        Err(err) => Err(err.to_string()),
+    match serde_json::from_str::<serde_json::Value>(raw)? {
+        value @ serde_json::Value::Object(_) => Ok(value),
+        other => Err(ArgumentsError::NotAnObject(kind_of(&other))),
     }
 }
 

@@ -17,11 +17,13 @@ use std::sync::PoisonError;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::images::image_file::ImageError;
 use crate::model::ImagePart;
 use crate::model::ImagePayload;
 use crate::model::Message;
 use crate::providers::ChatRequest;
 use crate::providers::Provider;
+use crate::tools::DescribeError;
 
 /// The model that describes images for models that cannot see them (`auxiliary.vision`).
 #[derive(Clone)]
@@ -106,7 +108,7 @@ impl ImageState {
     }
 
     /// The payload of `path`, encoded once per session. Blocking (disk and encoding).
-    fn payload(&self, path: &Path, target: u64) -> Result<Arc<ImagePayload>, String> {
+    fn payload(&self, path: &Path, target: u64) -> Result<Arc<ImagePayload>, ImageError> {
         if let Some(found) = self
             .payloads
             .lock()
@@ -115,9 +117,7 @@ impl ImageState {
         {
             return Ok(found.clone());
         }
-        let payload = crate::images::embed::encode_for_embed(path, target)
-            .map(Arc::new)
-            .map_err(|e| e.to_string())?;
+        let payload = crate::images::embed::encode_for_embed(path, target).map(Arc::new)?;
         self.payloads
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -133,6 +133,27 @@ impl ImageState {
     }
 }
 
+/// An image that could not go to the model; `Display` is the notice the user gets.
+#[derive(Debug, thiserror::Error)]
+pub enum ImageProblem {
+    #[error(
+        "{} could not be sent ({source}); the model gets a placeholder instead",
+        path.display()
+    )]
+    Unsendable { path: PathBuf, source: ImageError },
+    #[error("images could not be prepared ({0}); sent as text only")]
+    Panicked(#[source] tokio::task::JoinError),
+}
+
+impl From<ImageProblem> for DescribeError {
+    fn from(problem: ImageProblem) -> Self {
+        match problem {
+            ImageProblem::Unsendable { path, source } => Self::Unsendable { path, source },
+            ImageProblem::Panicked(err) => Self::Prepare(err),
+        }
+    }
+}
+
 /// Gets `messages` ready for a model: fills every image's payload when the model sees images,
 /// else moves the images out (a text-only model gets only the text, which already holds the
 /// descriptions). Returns problems to tell the user, each file once per session.
@@ -141,7 +162,7 @@ pub async fn prepare(
     target: u64,
     model_sees_images: bool,
     messages: Vec<Message>,
-) -> (Vec<Message>, Vec<String>) {
+) -> (Vec<Message>, Vec<ImageProblem>) {
     if !messages.iter().any(|m| !m.images.is_empty()) {
         return (messages, Vec::new());
     }
@@ -154,12 +175,7 @@ pub async fn prepare(
     let joined = tokio::task::spawn_blocking(move || fill_payloads(&state, target, messages)).await;
     match joined {
         Ok(done) => done,
-        Err(err) => (
-            strip_images(fallback),
-            vec![format!(
-                "images could not be prepared ({err}); sent as text only"
-            )],
-        ),
+        Err(err) => (strip_images(fallback), vec![ImageProblem::Panicked(err)]),
     }
 }
 
@@ -185,7 +201,7 @@ fn fill_payloads(
     state: &ImageState,
     target: u64,
     mut messages: Vec<Message>,
-) -> (Vec<Message>, Vec<String>) {
+) -> (Vec<Message>, Vec<ImageProblem>) {
     let mut problems = Vec::new();
     for part in messages.iter_mut().flat_map(|m| m.images.iter_mut()) {
         if part.payload.is_some() {
@@ -193,12 +209,12 @@ fn fill_payloads(
         }
         match state.payload(&part.path, target) {
             Ok(payload) => part.payload = Some(payload),
-            Err(err) => {
+            Err(source) => {
                 if state.first_report(&part.path) {
-                    problems.push(format!(
-                        "{} could not be sent ({err}); the model gets a placeholder instead",
-                        part.path.display()
-                    ));
+                    problems.push(ImageProblem::Unsendable {
+                        path: part.path.clone(),
+                        source,
+                    });
                 }
             }
         }
@@ -214,18 +230,20 @@ pub async fn describe(
     path: &Path,
     question: &str,
     cancel: &CancellationToken,
-) -> Result<String, String> {
+) -> Result<String, DescribeError> {
     let mut message = Message::user(question.to_string());
     message.images = vec![ImagePart::new(path)];
     let (mut messages, problems) = prepare(state, target, true, vec![message]).await;
     if let Some(problem) = problems.into_iter().next() {
-        return Err(problem);
+        return Err(problem.into());
     }
     if messages
         .iter()
         .all(|m| m.images.iter().any(|i| i.payload.is_none()))
     {
-        return Err(format!("{} could not be read", path.display()));
+        return Err(DescribeError::Unreadable {
+            path: path.to_path_buf(),
+        });
     }
     let request = ChatRequest {
         model: describer.model.clone(),
@@ -237,11 +255,12 @@ pub async fn describe(
     let completion = describer
         .provider
         .complete(&request, &|_| {}, cancel)
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
     let text = completion.text.trim().to_string();
     if text.is_empty() {
-        return Err(format!("{} returned an empty description", describer.model));
+        return Err(DescribeError::Empty {
+            model: describer.model.clone(),
+        });
     }
     Ok(text)
 }

@@ -52,7 +52,9 @@ async fn a_missing_file_is_reported_once_and_sent_without_payload() {
     let (messages, problems) = prepare(&state, 262_144, true, vec![with_image("x", gone)]).await;
     assert_eq!(problems.len(), 1);
     assert!(
-        problems[0].contains("hermes-test-no-such-image.png"),
+        problems[0]
+            .to_string()
+            .contains("hermes-test-no-such-image.png"),
         "{problems:?}"
     );
     assert!(messages[0].images[0].payload.is_none());
@@ -158,7 +160,10 @@ async fn an_empty_description_or_unreadable_file_is_an_error() {
     write_png(&path, 2, 2);
     let cancel = CancellationToken::new();
     let empty = describe(&describer, &state, 262_144, &path, "q", &cancel).await;
-    assert_eq!(empty.unwrap_err(), "m returned an empty description");
+    assert_eq!(
+        empty.unwrap_err().to_string(),
+        "m returned an empty description"
+    );
     let missing = describe(
         &describer,
         &state,
@@ -168,6 +173,7 @@ async fn an_empty_description_or_unreadable_file_is_an_error() {
         &cancel,
     )
     .await
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(missing.contains("no.png"), "{missing}");
 }

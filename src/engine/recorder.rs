@@ -30,6 +30,17 @@ use crate::store::NewSession;
 use crate::store::SessionStore;
 use crate::store::StoredMessage;
 
+/// Why `/title` could not store the title (the session keeps it for this run).
+#[derive(Debug, thiserror::Error)]
+pub enum TitleError {
+    #[error("there is no session history in this run")]
+    NoHistory,
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Join(#[from] tokio::task::JoinError),
+}
+
 pub struct Recorder {
     store: Option<Arc<SessionStore>>,
     events: EventSink,
@@ -181,9 +192,9 @@ impl Recorder {
     }
 
     /// Name the session: stored at once if its row exists, else with the first message.
-    pub async fn set_title(&self, title: String) -> Result<(), String> {
+    pub async fn set_title(&self, title: String) -> Result<(), TitleError> {
         let Some(store) = self.store.clone() else {
-            return Err("there is no session history in this run".to_string());
+            return Err(TitleError::NoHistory);
         };
         let state = self.state.clone();
         tokio::task::spawn_blocking(move || {
@@ -191,14 +202,12 @@ impl Recorder {
             state.session.title = Some(title.clone());
             state.title = ChildTitle::AsIs;
             match state.created {
-                Created::Yes => store
-                    .set_title(&state.session.id, &title)
-                    .map_err(|e| e.to_string()),
-                Created::No => Ok(()),
+                Created::Yes => store.set_title(&state.session.id, &title)?,
+                Created::No => {}
             }
+            Ok(())
         })
-        .await
-        .map_err(|e| e.to_string())?
+        .await?
     }
 
     pub fn session_id(&self) -> String {

@@ -95,7 +95,7 @@ pub struct ResumedSession {
     pub status: StatusUpdate,
     pub title: Option<String>,
     /// The session's stored goal (`goal:<id>` in `state_meta`), or why it could not be read.
-    pub goal: Result<Option<super::goals::GoalRecord>, String>,
+    pub goal: Result<Option<super::goals::GoalRecord>, super::goals::persist::LoadError>,
 }
 
 pub use start::new_session_id;

@@ -17,6 +17,7 @@ use crate::engine::goals::Judged;
 use crate::engine::goals::Step;
 use crate::engine::goals::numbered;
 use crate::engine::goals::persist::GoalWriter;
+use crate::engine::goals::persist::LoadError;
 use crate::engine::turn::TurnInput;
 use crate::model::Role;
 use crate::protocol::Event;
@@ -38,11 +39,11 @@ pub(super) struct GoalSlot {
     next_judgement: u64,
     writer: GoalWriter,
     /// A resumed session's stored goal, taken over when the actor starts.
-    pub restored: Option<Result<Option<GoalRecord>, String>>,
+    pub restored: Option<Result<Option<GoalRecord>, LoadError>>,
 }
 
 impl GoalSlot {
-    pub fn restoring(restored: Option<Result<Option<GoalRecord>, String>>) -> Self {
+    pub fn restoring(restored: Option<Result<Option<GoalRecord>, LoadError>>) -> Self {
         Self {
             restored,
             ..Self::default()
@@ -415,7 +416,7 @@ impl Actor {
     }
 
     /// Take over the goal stored with a resumed session (or report why it is unreadable).
-    pub(super) fn restore_goal(&mut self, stored: Result<Option<GoalRecord>, String>) {
+    pub(super) fn restore_goal(&mut self, stored: Result<Option<GoalRecord>, LoadError>) {
         match stored {
             Ok(Some(record)) if record.status != GoalStatus::Cleared => {
                 self.goal_progress(GoalProgress::Restored {
@@ -428,7 +429,7 @@ impl Actor {
                 self.emit_goal_state();
             }
             Ok(_) => {}
-            Err(text) => self.notice(NoticeLevel::Warning, text),
+            Err(err) => self.notice(NoticeLevel::Warning, err.to_string()),
         }
     }
 }

@@ -287,9 +287,9 @@ impl Actor {
                     format!("model switched to {} ({when})", self.spec.endpoint.model),
                 );
             }
-            Err(text) => self.events.send(Event::Error(ErrorEvent {
+            Err(err) => self.events.send(Event::Error(ErrorEvent {
                 kind: ErrorKind::Config,
-                text,
+                text: err.to_string(),
             })),
         }
     }

@@ -6,6 +6,7 @@
 use super::Actor;
 use super::Internal;
 use super::new_session_id;
+use crate::engine::setup::ResumeError;
 use crate::engine::setup::ResumeTarget;
 use crate::engine::setup::load_resumed;
 use crate::model::Message;
@@ -20,16 +21,17 @@ use crate::protocol::SessionListItem;
 use crate::store::EndReason;
 use crate::store::Hidden;
 use crate::store::ListQuery;
+use crate::store::StoreError;
 use crate::store::time::format_utc;
 
 /// Results of stored-session work, delivered to the actor.
 pub(super) enum StoredDone {
     Listed {
         query: String,
-        result: Result<Vec<SessionListItem>, String>,
+        result: Result<Vec<SessionListItem>, StoreError>,
     },
-    Resumed(Result<Box<(crate::store::SessionRow, super::ResumedSession)>, String>),
-    Branched(Result<(String, Option<String>), String>),
+    Resumed(Result<Box<(crate::store::SessionRow, super::ResumedSession)>, ResumeError>),
+    Branched(Result<(String, Option<String>), StoreError>),
 }
 
 impl Actor {
@@ -71,8 +73,7 @@ impl Actor {
                             first_message: s.first_user_message,
                         })
                         .collect()
-                })
-                .map_err(|e| e.to_string());
+                });
             let _ = tx.send(Internal::Stored(StoredDone::Listed { query, result }));
         });
     }
@@ -84,9 +85,7 @@ impl Actor {
         let store = self.recorder.store();
         let tx = self.internal.clone();
         tokio::task::spawn_blocking(move || {
-            let result = load_resumed(store.as_ref(), &ResumeTarget::Session(target))
-                .map(Box::new)
-                .map_err(|e| e.to_string());
+            let result = load_resumed(store.as_ref(), &ResumeTarget::Session(target)).map(Box::new);
             let _ = tx.send(Internal::Stored(StoredDone::Resumed(result)));
         });
     }
@@ -138,8 +137,7 @@ impl Actor {
         tokio::task::spawn_blocking(move || {
             let result = store
                 .branch_session(&from, &new_id, title.as_deref())
-                .map(|()| (new_id, title))
-                .map_err(|e| e.to_string());
+                .map(|()| (new_id, title));
             let _ = tx.send(Internal::Stored(StoredDone::Branched(result)));
         });
     }
@@ -204,7 +202,7 @@ impl Actor {
                 }));
                 self.restore_goal(goal);
             }
-            StoredDone::Resumed(Err(err)) => self.notice(NoticeLevel::Warning, err),
+            StoredDone::Resumed(Err(err)) => self.notice(NoticeLevel::Warning, err.to_string()),
             StoredDone::Branched(Ok((id, title))) => {
                 self.spec.session_id = id.clone();
                 self.title.clone_from(&title);

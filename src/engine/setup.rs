@@ -54,14 +54,14 @@ pub enum ResumeTarget {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ResumeError {
-    #[error("there is no session history: {0}")]
-    NoStore(String),
+    #[error("there is no session history: state.db could not be opened")]
+    NoStore,
     #[error("no session matches {0:?} (hermes sessions list shows them)")]
     NotFound(String),
     #[error("no previous CLI session found to continue")]
     NothingToContinue,
     #[error("could not read the session history: {0}")]
-    Store(String),
+    Store(#[source] crate::store::StoreError),
 }
 
 /// Open `HERMES_HOME/state.db`; on failure, run without persistence and say why.
@@ -191,8 +191,8 @@ pub fn load_resumed(
     store: Option<&Arc<SessionStore>>,
     target: &ResumeTarget,
 ) -> Result<(SessionRow, ResumedSession), ResumeError> {
-    let store = store.ok_or_else(|| ResumeError::NoStore("state.db could not be opened".into()))?;
-    let store_err = |e: crate::store::StoreError| ResumeError::Store(e.to_string());
+    let store = store.ok_or(ResumeError::NoStore)?;
+    let store_err = ResumeError::Store;
     let asked = match target {
         ResumeTarget::Session(key) => {
             store
@@ -230,7 +230,7 @@ pub fn load_resumed(
         status,
         title: row.title.clone(),
         // A goal that cannot be read must not stop the resume: it is reported instead.
-        goal: crate::engine::goals::persist::load(store, &row.id).map_err(|e| e.to_string()),
+        goal: crate::engine::goals::persist::load(store, &row.id),
     };
     Ok((row, resumed))
 }

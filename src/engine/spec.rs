@@ -54,7 +54,10 @@ impl ModelEndpoint {
 
 /// Builds a new endpoint for `Op::SwitchModel`.
 pub trait ModelSwitcher: Send + Sync {
-    fn switch(&self, selection: &ModelSelection) -> Result<ModelEndpoint, String>;
+    fn switch(
+        &self,
+        selection: &ModelSelection,
+    ) -> Result<ModelEndpoint, crate::providers::ProviderSetupError>;
 }
 
 pub struct SessionSpec {

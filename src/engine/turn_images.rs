@@ -147,8 +147,8 @@ pub async fn request_messages(
         history.to_vec(),
     )
     .await;
-    for text in problems {
-        notice(events, NoticeLevel::Warning, text);
+    for problem in problems {
+        notice(events, NoticeLevel::Warning, problem.to_string());
     }
     messages
 }
@@ -173,13 +173,11 @@ impl crate::tools::VisionHost for SessionVision {
         image: &std::path::Path,
         question: &str,
         cancel: &tokio_util::sync::CancellationToken,
-    ) -> Result<String, String> {
+    ) -> Result<String, crate::tools::DescribeError> {
         let Some(describer) = &self.0.settings.describer else {
-            return Err(format!(
-                "{} cannot see images and no auxiliary.vision model is configured (set \
-                 auxiliary.vision.model to a vision model)",
-                self.0.model
-            ));
+            return Err(crate::tools::DescribeError::NoDescriber {
+                model: self.0.model.clone(),
+            });
         };
         images::describe(
             describer,

@@ -39,8 +39,35 @@ pub struct DelegationRequest {
     pub role: crate::protocol::SubagentRole,
 }
 
-/// Starts subagents for `delegate_task`. The engine implements it; `Err` is a message for
-/// the model (caps, depth, paused spawns).
+/// Why `delegate_task` started no subagents; the text is for the model (say what to do instead).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DelegateError {
+    #[error(
+        "the user paused new subagents (p in the subagent monitor); do the work yourself or try \
+         again later"
+    )]
+    Paused,
+    #[error("subagents may not delegate further (delegation.max_spawn_depth is {max_depth})")]
+    TooDeep { max_depth: u32 },
+    #[error("orchestrator subagents are disabled (delegation.orchestrator_enabled: false)")]
+    OrchestratorDisabled,
+    #[error(
+        "{tasks} tasks is more than delegation.max_concurrent_children ({limit}); send at most \
+         {limit} at a time"
+    )]
+    TooManyTasks { tasks: usize, limit: usize },
+    #[error(
+        "{running} background delegation(s) are still running, the most \
+         delegation.max_concurrent_children ({limit}) allows. Wait for their results (they \
+         arrive together as a new message), or do this work yourself."
+    )]
+    BackgroundBusy { running: usize, limit: usize },
+    #[error("interrupted: the subagents were stopped")]
+    Interrupted,
+}
+
+/// Starts subagents for `delegate_task`. The engine implements it; `Err` says why not (caps,
+/// depth, paused spawns).
 #[async_trait]
 pub trait Delegator: Send + Sync {
     /// Runs the children. Returns the text the model gets back: a handle (the main agent's
@@ -50,7 +77,33 @@ pub trait Delegator: Send + Sync {
         &self,
         request: DelegationRequest,
         cancel: &CancellationToken,
-    ) -> Result<String, String>;
+    ) -> Result<String, DelegateError>;
+}
+
+/// Why the auxiliary vision model gave no description; the text is for the model.
+#[derive(Debug, thiserror::Error)]
+pub enum DescribeError {
+    #[error(
+        "{model} cannot see images and no auxiliary.vision model is configured (set \
+         auxiliary.vision.model to a vision model)"
+    )]
+    NoDescriber { model: String },
+    #[error(
+        "{} could not be sent ({source}); the model gets a placeholder instead",
+        path.display()
+    )]
+    Unsendable {
+        path: PathBuf,
+        source: crate::clipboard::image_file::ImageError,
+    },
+    #[error("images could not be prepared ({0}); sent as text only")]
+    Prepare(#[source] tokio::task::JoinError),
+    #[error("{} could not be read", path.display())]
+    Unreadable { path: PathBuf },
+    #[error(transparent)]
+    Provider(#[from] crate::providers::ProviderError),
+    #[error("{model} returned an empty description")]
+    Empty { model: String },
 }
 
 /// What `vision_analyze` needs from the session: whether the model sees images, the embed cap
@@ -68,7 +121,7 @@ pub trait VisionHost: Send + Sync {
         image: &Path,
         question: &str,
         cancel: &CancellationToken,
-    ) -> Result<String, String>;
+    ) -> Result<String, DescribeError>;
 }
 
 /// Limits and settings tools read from config.

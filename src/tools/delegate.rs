@@ -104,23 +104,36 @@ impl Tool for DelegateTaskTool {
         };
         let request = match request_from(args) {
             Ok(request) => request,
-            Err(message) => return ToolOutput::error(message),
+            Err(err) => return ToolOutput::error(err.to_string()),
         };
         let Some(delegator) = &ctx.delegator else {
             return ToolOutput::error("delegation is not available here");
         };
         match delegator.delegate(request, &ctx.cancel).await {
             Ok(text) => ToolOutput::ok(text),
-            Err(message) => ToolOutput::error(message),
+            Err(err) => ToolOutput::error(err.to_string()),
         }
     }
 }
 
-fn request_from(args: DelegateArgs) -> Result<DelegationRequest, String> {
+/// Why a `delegate_task` call is malformed; the text is for the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum RequestError {
+    #[error("role must be leaf or orchestrator, not {0:?}")]
+    Role(String),
+    #[error("give a goal, or tasks: [{{goal, context}}, …]")]
+    NoGoal,
+    #[error("task {0} has an empty goal")]
+    EmptyGoal(usize),
+    #[error("max_iterations must be at least 1")]
+    NoIterations,
+}
+
+fn request_from(args: DelegateArgs) -> Result<DelegationRequest, RequestError> {
     let role = match args.role.as_deref().map(str::trim) {
         None | Some("") | Some("leaf") => SubagentRole::Leaf,
         Some("orchestrator") => SubagentRole::Orchestrator,
-        Some(other) => return Err(format!("role must be leaf or orchestrator, not {other:?}")),
+        Some(other) => return Err(RequestError::Role(other.to_string())),
     };
     let mut tasks: Vec<DelegatedTask> = args
         .tasks
@@ -141,13 +154,13 @@ fn request_from(args: DelegateArgs) -> Result<DelegationRequest, String> {
         );
     }
     if tasks.is_empty() {
-        return Err("give a goal, or tasks: [{goal, context}, …]".to_string());
+        return Err(RequestError::NoGoal);
     }
     if let Some(i) = tasks.iter().position(|t| t.goal.is_empty()) {
-        return Err(format!("task {} has an empty goal", i + 1));
+        return Err(RequestError::EmptyGoal(i + 1));
     }
     if args.max_iterations == Some(0) {
-        return Err("max_iterations must be at least 1".to_string());
+        return Err(RequestError::NoIterations);
     }
     let max_iterations = args.max_iterations;
     Ok(DelegationRequest {
@@ -163,6 +176,7 @@ mod tests {
 
     fn parse(value: serde_json::Value) -> Result<DelegationRequest, String> {
         request_from(serde_json::from_value(value).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())
     }
 
     #[test]

@@ -176,7 +176,7 @@ impl Tool for MemoryTool {
         };
         let (action, target) = match validate(&args) {
             Ok(v) => v,
-            Err(message) => return failure(json!({"success": false, "error": message})),
+            Err(err) => return failure(json!({"success": false, "error": err.to_string()})),
         };
         if !self.settings.enabled(target) {
             return failure(json!({
@@ -210,38 +210,41 @@ impl Tool for MemoryTool {
     }
 }
 
-fn validate(args: &MemoryArgs) -> Result<(Action, MemoryTarget), String> {
+/// A `memory` call that is malformed; the text is for the model (Hermes's wording).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum CallError {
+    #[error("Invalid target '{0}'. Use 'memory' or 'user'.")]
+    Target(String),
+    #[error("Unknown action '{0}'. Use: add, replace, remove, read")]
+    Action(String),
+    #[error("Content is required for 'add' action.")]
+    AddNeedsContent,
+    #[error("old_text is required for 'replace' action.")]
+    ReplaceNeedsOldText,
+    #[error("content is required for 'replace' action (use 'remove' to delete an entry).")]
+    ReplaceNeedsContent,
+    #[error("old_text is required for 'remove' action.")]
+    RemoveNeedsOldText,
+}
+
+fn validate(args: &MemoryArgs) -> Result<(Action, MemoryTarget), CallError> {
     let target = match args.target.as_deref().map(str::trim) {
         None | Some("") => MemoryTarget::Memory,
-        Some(t) => MemoryTarget::parse(t)
-            .ok_or_else(|| format!("Invalid target '{t}'. Use 'memory' or 'user'."))?,
+        Some(t) => MemoryTarget::parse(t).ok_or_else(|| CallError::Target(t.to_string()))?,
     };
     let action = match args.action.as_deref().map(str::trim).unwrap_or("") {
         "add" => Action::Add,
         "replace" => Action::Replace,
         "remove" => Action::Remove,
         "read" => Action::Read,
-        other => {
-            return Err(format!(
-                "Unknown action '{other}'. Use: add, replace, remove, read"
-            ));
-        }
+        other => return Err(CallError::Action(other.to_string())),
     };
     let present = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.trim().is_empty());
     match action {
-        Action::Add if !present(&args.content) => {
-            Err("Content is required for 'add' action.".to_string())
-        }
-        Action::Replace if !present(&args.old_text) => {
-            Err("old_text is required for 'replace' action.".to_string())
-        }
-        Action::Replace if !present(&args.content) => Err(
-            "content is required for 'replace' action (use 'remove' to delete an entry)."
-                .to_string(),
-        ),
-        Action::Remove if !present(&args.old_text) => {
-            Err("old_text is required for 'remove' action.".to_string())
-        }
+        Action::Add if !present(&args.content) => Err(CallError::AddNeedsContent),
+        Action::Replace if !present(&args.old_text) => Err(CallError::ReplaceNeedsOldText),
+        Action::Replace if !present(&args.content) => Err(CallError::ReplaceNeedsContent),
+        Action::Remove if !present(&args.old_text) => Err(CallError::RemoveNeedsOldText),
         _ => Ok((action, target)),
     }
 }

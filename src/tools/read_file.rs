@@ -12,6 +12,7 @@ use std::io::BufRead;
 use std::io::BufReader;
 use std::io::Read;
 use std::path::Path;
+use std::path::PathBuf;
 
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -101,7 +102,7 @@ impl Tool for ReadFileTool {
                 .await;
         match result {
             Ok(Ok(text)) => ToolOutput::ok(text),
-            Ok(Err(e)) => ToolOutput::error(e),
+            Ok(Err(e)) => ToolOutput::error(e.to_string()),
             Err(e) => ToolOutput::error(format!("read_file failed: {e}")),
         }
     }
@@ -114,37 +115,80 @@ pub fn has_binary_extension(path: &Path) -> bool {
         .is_some_and(|e| BINARY_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
 }
 
+/// Why `read_file` shows nothing; the text is for the model and says what to do instead.
+#[derive(Debug, thiserror::Error)]
+enum ReadError {
+    /// `similar` is empty or a line naming similar files in the same directory.
+    #[error("file not found: {}{similar}", path.display())]
+    NotFound { path: PathBuf, similar: String },
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "{} is a directory; use search_files with target=files to list it",
+        path.display()
+    )]
+    Directory { path: PathBuf },
+    #[error("{} is not a regular file", path.display())]
+    NotRegular { path: PathBuf },
+    #[error(
+        "{} is a binary file; read_file only reads text. Inspect it with the terminal (`file`, `xxd | head`, `strings`) instead.",
+        path.display()
+    )]
+    Binary { path: PathBuf },
+    #[error("offset {start} is past the end of {}, which has {total} lines", path.display())]
+    PastEnd {
+        start: u64,
+        path: PathBuf,
+        total: u64,
+    },
+}
+
 fn read(
     path: &Path,
     offset: Option<u64>,
     limit: Option<u64>,
     max_bytes: usize,
-) -> Result<String, String> {
+) -> Result<String, ReadError> {
     let shown = path.display();
+    let io = |source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => not_found(path),
-        _ => format!("cannot read {shown}: {e}"),
+        std::io::ErrorKind::NotFound => ReadError::NotFound {
+            path: path.to_path_buf(),
+            similar: similar_names(path),
+        },
+        _ => io(e),
     })?;
     if meta.is_dir() {
-        return Err(format!(
-            "{shown} is a directory; use search_files with target=files to list it"
-        ));
+        return Err(ReadError::Directory {
+            path: path.to_path_buf(),
+        });
     }
     if !meta.is_file() {
         // FIFOs and devices could block the read forever or never end.
-        return Err(format!("{shown} is not a regular file"));
+        return Err(ReadError::NotRegular {
+            path: path.to_path_buf(),
+        });
     }
+    let binary = || ReadError::Binary {
+        path: path.to_path_buf(),
+    };
     if has_binary_extension(path) {
-        return Err(binary_refusal(path));
+        return Err(binary());
     }
-    let mut file = File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let mut file = File::open(path).map_err(io)?;
     let mut sniff = Vec::with_capacity(output::BINARY_SNIFF_BYTES);
     (&mut file)
         .take(output::BINARY_SNIFF_BYTES as u64)
         .read_to_end(&mut sniff)
-        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        .map_err(io)?;
     if output::looks_binary(&sniff) {
-        return Err(binary_refusal(path));
+        return Err(binary());
     }
     let reader = BufReader::new(std::io::Cursor::new(sniff).chain(file));
 
@@ -152,17 +196,17 @@ fn read(
     let whole_file_too_big = !paged && meta.len() > max_bytes as u64;
     let start = offset.unwrap_or(1).max(1);
     let limit = limit.unwrap_or(DEFAULT_LIMIT).max(1);
-    let window = Window::collect(reader, start, limit, max_bytes)
-        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let window = Window::collect(reader, start, limit, max_bytes).map_err(io)?;
 
     if window.total_lines == 0 {
         return Ok(format!("{shown} is empty."));
     }
     if start > window.total_lines {
-        return Err(format!(
-            "offset {start} is past the end of {shown}, which has {} lines",
-            window.total_lines
-        ));
+        return Err(ReadError::PastEnd {
+            start,
+            path: path.to_path_buf(),
+            total: window.total_lines,
+        });
     }
     let last = start + window.lines.len() as u64 - 1;
     let mut out = window.lines.join("\n");
@@ -240,16 +284,10 @@ fn cut_line(text: &str) -> String {
     }
 }
 
-fn binary_refusal(path: &Path) -> String {
-    format!(
-        "{} is a binary file; read_file only reads text. Inspect it with the terminal (`file`, `xxd | head`, `strings`) instead.",
-        path.display()
-    )
-}
-
-/// "not found", plus up to five similar names from the same directory.
-fn not_found(path: &Path) -> String {
-    let mut msg = format!("file not found: {}", path.display());
+/// Up to five similar names from the same directory, as a line to add to "not found" (or
+/// nothing).
+fn similar_names(path: &Path) -> String {
+    let mut msg = String::new();
     let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
         return msg;
     };

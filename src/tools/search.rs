@@ -124,15 +124,33 @@ impl Tool for SearchFilesTool {
         let result = tokio::task::spawn_blocking(move || search(&root, &args)).await;
         match result {
             Ok(Ok(text)) => ToolOutput::ok(output::cap_text(&text, max_bytes)),
-            Ok(Err(e)) => ToolOutput::error(e),
+            Ok(Err(e)) => ToolOutput::error(e.to_string()),
             Err(e) => ToolOutput::error(format!("search failed: {e}")),
         }
     }
 }
 
-fn glob(pattern: &str) -> Result<(GlobMatcher, bool), String> {
+/// A pattern the search cannot use; the text is for the model.
+#[derive(Debug, thiserror::Error)]
+enum PatternError {
+    #[error("invalid glob {pattern:?}: {source}")]
+    Glob {
+        pattern: String,
+        source: globset::Error,
+    },
+    #[error("invalid regex {pattern:?}: {source}")]
+    Regex {
+        pattern: String,
+        source: grep_regex::Error,
+    },
+}
+
+fn glob(pattern: &str) -> Result<(GlobMatcher, bool), PatternError> {
     let matcher = Glob::new(pattern)
-        .map_err(|e| format!("invalid glob {pattern:?}: {e}"))?
+        .map_err(|source| PatternError::Glob {
+            pattern: pattern.to_string(),
+            source,
+        })?
         .compile_matcher();
     // A glob with a slash matches the path below the root; otherwise the file name.
     Ok((matcher, pattern.contains('/')))
@@ -168,7 +186,7 @@ fn display_path(root: &Path, path: &Path) -> String {
     }
 }
 
-fn search(root: &Path, args: &SearchArgs) -> Result<String, String> {
+fn search(root: &Path, args: &SearchArgs) -> Result<String, PatternError> {
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT).max(1);
     match args.target {
         Target::Files => search_files(root, &args.pattern, limit),
@@ -176,7 +194,7 @@ fn search(root: &Path, args: &SearchArgs) -> Result<String, String> {
     }
 }
 
-fn search_files(root: &Path, pattern: &str, limit: u64) -> Result<String, String> {
+fn search_files(root: &Path, pattern: &str, limit: u64) -> Result<String, PatternError> {
     let glob = glob(pattern)?;
     let mut shown = Vec::new();
     let mut total = 0u64;
@@ -209,10 +227,13 @@ fn finish(mut lines: Vec<String>, total: u64, limit: u64, what: &str) -> String 
     lines.join("\n")
 }
 
-fn search_content(root: &Path, args: &SearchArgs, limit: u64) -> Result<String, String> {
+fn search_content(root: &Path, args: &SearchArgs, limit: u64) -> Result<String, PatternError> {
     let matcher = RegexMatcherBuilder::new()
         .build(&args.pattern)
-        .map_err(|e| format!("invalid regex {:?}: {e}", args.pattern))?;
+        .map_err(|source| PatternError::Regex {
+            pattern: args.pattern.clone(),
+            source,
+        })?;
     let file_glob = match args.file_glob.as_deref().map(str::trim) {
         Some(g) if !g.is_empty() => Some(glob(g)?),
         _ => None,

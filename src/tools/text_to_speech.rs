@@ -171,7 +171,7 @@ impl Tool for TextToSpeechTool {
         let target = path.clone();
         let written = tokio::task::spawn_blocking(move || {
             if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+                std::fs::create_dir_all(parent)?;
             }
             decode::write_wav(&target, &clip)
         })

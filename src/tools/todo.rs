@@ -136,26 +136,39 @@ impl Tool for TodoTool {
                 };
                 *list = updated;
             }
-            Ok::<_, String>(render(list))
+            Ok::<_, TodoError>(render(list))
         });
         match result {
             Ok(text) => ToolOutput::ok(text),
-            Err(e) => ToolOutput::error(e),
+            Err(e) => ToolOutput::error(e.to_string()),
         }
     }
 }
 
-fn replace(patches: Vec<TodoPatch>) -> Result<Vec<TodoItem>, String> {
+/// A todo update the tool refuses; the text is for the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum TodoError {
+    #[error("every todo needs a non-empty id")]
+    EmptyId,
+    #[error("duplicate todo id {0:?}; ids must be unique")]
+    DuplicateId(String),
+    #[error("todo {0:?} needs content")]
+    NoContent(String),
+    #[error("new todo {0:?} needs content")]
+    NewWithoutContent(String),
+}
+
+fn replace(patches: Vec<TodoPatch>) -> Result<Vec<TodoItem>, TodoError> {
     let mut out: Vec<TodoItem> = Vec::with_capacity(patches.len());
     for p in patches {
         check_id(&p.id)?;
         if out.iter().any(|t| t.id == p.id) {
-            return Err(format!("duplicate todo id {:?}; ids must be unique", p.id));
+            return Err(TodoError::DuplicateId(p.id));
         }
         let content = p
             .content
             .filter(|c| !c.trim().is_empty())
-            .ok_or_else(|| format!("todo {:?} needs content", p.id))?;
+            .ok_or_else(|| TodoError::NoContent(p.id.clone()))?;
         out.push(TodoItem {
             id: p.id,
             content,
@@ -165,7 +178,7 @@ fn replace(patches: Vec<TodoPatch>) -> Result<Vec<TodoItem>, String> {
     Ok(out)
 }
 
-fn merge(list: &[TodoItem], patches: Vec<TodoPatch>) -> Result<Vec<TodoItem>, String> {
+fn merge(list: &[TodoItem], patches: Vec<TodoPatch>) -> Result<Vec<TodoItem>, TodoError> {
     let mut out = list.to_vec();
     for p in patches {
         check_id(&p.id)?;
@@ -180,7 +193,7 @@ fn merge(list: &[TodoItem], patches: Vec<TodoPatch>) -> Result<Vec<TodoItem>, St
                 }
             }
             None => out.push(TodoItem {
-                content: content.ok_or_else(|| format!("new todo {:?} needs content", p.id))?,
+                content: content.ok_or_else(|| TodoError::NewWithoutContent(p.id.clone()))?,
                 id: p.id,
                 status: p.status.unwrap_or(TodoStatus::Pending),
             }),
@@ -189,9 +202,9 @@ fn merge(list: &[TodoItem], patches: Vec<TodoPatch>) -> Result<Vec<TodoItem>, St
     Ok(out)
 }
 
-fn check_id(id: &str) -> Result<(), String> {
+fn check_id(id: &str) -> Result<(), TodoError> {
     if id.trim().is_empty() {
-        Err("every todo needs a non-empty id".to_string())
+        Err(TodoError::EmptyId)
     } else {
         Ok(())
     }

@@ -102,7 +102,7 @@ impl Tool for VisionAnalyzeTool {
         };
         let source = match ImageSource::parse(args.image_url.trim(), &ctx.cwd) {
             Ok(source) => source,
-            Err(why) => return ToolOutput::error(why),
+            Err(why) => return ToolOutput::error(why.to_string()),
         };
         let images_dir = self.home.images_dir();
         let loaded = tokio::select! {
@@ -111,7 +111,7 @@ impl Tool for VisionAnalyzeTool {
         };
         let saved = match loaded {
             Ok(saved) => saved,
-            Err(why) => return ToolOutput::error(why),
+            Err(why) => return ToolOutput::error(why.to_string()),
         };
         let name = saved
             .path
@@ -144,6 +144,36 @@ impl Tool for VisionAnalyzeTool {
     }
 }
 
+/// Why the image could not be loaded; the text is for the model.
+#[derive(Debug, thiserror::Error)]
+enum LoadError {
+    #[error("image_url is empty")]
+    EmptyUrl,
+    #[error("not a usable file:// URI: {0}")]
+    FileUri(String),
+    #[error(transparent)]
+    Image(#[from] image_file::ImageError),
+    #[error(transparent)]
+    Join(#[from] tokio::task::JoinError),
+    #[error(transparent)]
+    Client(#[from] crate::util::http::ClientError),
+    #[error("could not fetch {url}: {source}")]
+    Fetch { url: String, source: reqwest::Error },
+    #[error("could not fetch {url}: HTTP {status}")]
+    Status {
+        url: String,
+        status: reqwest::StatusCode,
+    },
+    #[error("{url} is larger than {} MB; not downloaded", MAX_DOWNLOAD_BYTES / (1024 * 1024))]
+    TooLarge { url: String },
+    #[error("malformed data: URL (no comma)")]
+    DataNoComma,
+    #[error("only base64 data: URLs are supported")]
+    DataNotBase64,
+    #[error("malformed base64 in the data: URL ({0})")]
+    Base64(#[source] base64::DecodeError),
+}
+
 /// Where the image comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum ImageSource {
@@ -153,9 +183,9 @@ enum ImageSource {
 }
 
 impl ImageSource {
-    fn parse(text: &str, cwd: &Path) -> Result<Self, String> {
+    fn parse(text: &str, cwd: &Path) -> Result<Self, LoadError> {
         if text.is_empty() {
-            return Err("image_url is empty".to_string());
+            return Err(LoadError::EmptyUrl);
         }
         let lower = text.to_ascii_lowercase();
         if lower.starts_with("data:") {
@@ -170,7 +200,7 @@ impl ImageSource {
             return Ok(Self::File(path));
         }
         if lower.starts_with("file:") {
-            return Err(format!("not a usable file:// URI: {text}"));
+            return Err(LoadError::FileUri(text.to_string()));
         }
         Ok(Self::File(resolve_path(cwd, text)))
     }
@@ -193,69 +223,74 @@ impl ImageSource {
 async fn load(
     source: ImageSource,
     images_dir: PathBuf,
-) -> Result<crate::protocol::ImageAttachment, String> {
+) -> Result<crate::protocol::ImageAttachment, LoadError> {
     let (bytes, what) = match &source {
         ImageSource::File(path) => {
             let path = path.clone();
             return tokio::task::spawn_blocking(move || {
-                let image = image_file::decode_file(&path).map_err(|e| e.to_string())?;
-                image_file::save_png(&images_dir, &image, SystemTime::now())
-                    .map_err(|e| e.to_string())
+                let image = image_file::decode_file(&path)?;
+                Ok(image_file::save_png(
+                    &images_dir,
+                    &image,
+                    SystemTime::now(),
+                )?)
             })
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         }
         ImageSource::Url(url) => (download(url).await?, url.clone()),
         ImageSource::Data(data) => (decode_data_url(data)?, "the data: URL".to_string()),
     };
     tokio::task::spawn_blocking(move || {
-        let image = image_file::decode_bytes(&bytes, &what).map_err(|e| e.to_string())?;
-        image_file::save_png(&images_dir, &image, SystemTime::now()).map_err(|e| e.to_string())
+        let image = image_file::decode_bytes(&bytes, &what)?;
+        Ok(image_file::save_png(
+            &images_dir,
+            &image,
+            SystemTime::now(),
+        )?)
     })
-    .await
-    .map_err(|e| e.to_string())?
+    .await?
 }
 
-async fn download(url: &str) -> Result<Vec<u8>, String> {
-    let client = crate::util::http::build_client().map_err(|e| e.to_string())?;
+async fn download(url: &str) -> Result<Vec<u8>, LoadError> {
+    let client = crate::util::http::build_client()?;
+    let fetch = |source| LoadError::Fetch {
+        url: url.to_string(),
+        source,
+    };
     let mut response = client
         .get(url)
         .timeout(DOWNLOAD_TIMEOUT)
         .send()
         .await
-        .map_err(|e| format!("could not fetch {url}: {e}"))?;
+        .map_err(fetch)?;
     if !response.status().is_success() {
-        return Err(format!("could not fetch {url}: HTTP {}", response.status()));
+        return Err(LoadError::Status {
+            url: url.to_string(),
+            status: response.status(),
+        });
     }
     let mut bytes = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| format!("could not fetch {url}: {e}"))?
-    {
+    while let Some(chunk) = response.chunk().await.map_err(fetch)? {
         if bytes.len() + chunk.len() > MAX_DOWNLOAD_BYTES {
-            return Err(format!(
-                "{url} is larger than {} MB; not downloaded",
-                MAX_DOWNLOAD_BYTES / (1024 * 1024)
-            ));
+            return Err(LoadError::TooLarge {
+                url: url.to_string(),
+            });
         }
         bytes.extend_from_slice(&chunk);
     }
     Ok(bytes)
 }
 
-fn decode_data_url(data: &str) -> Result<Vec<u8>, String> {
+fn decode_data_url(data: &str) -> Result<Vec<u8>, LoadError> {
     use base64::Engine;
-    let (header, body) = data
-        .split_once(',')
-        .ok_or_else(|| "malformed data: URL (no comma)".to_string())?;
+    let (header, body) = data.split_once(',').ok_or(LoadError::DataNoComma)?;
     if !header.to_ascii_lowercase().ends_with(";base64") {
-        return Err("only base64 data: URLs are supported".to_string());
+        return Err(LoadError::DataNotBase64);
     }
     let body: String = body.chars().filter(|c| !c.is_whitespace()).collect();
     base64::engine::general_purpose::STANDARD
         .decode(body)
-        .map_err(|e| format!("malformed base64 in the data: URL ({e})"))
+        .map_err(LoadError::Base64)
 }
 
 #[cfg(test)]

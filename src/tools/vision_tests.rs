@@ -53,7 +53,7 @@ impl VisionHost for FakeVision {
         image: &Path,
         question: &str,
         _cancel: &CancellationToken,
-    ) -> Result<String, String> {
+    ) -> Result<String, crate::tools::DescribeError> {
         self.asked
             .lock()
             .unwrap()

@@ -75,11 +75,11 @@ pub struct VoiceSettings {
 enum Internal {
     Level(Vec<u8>),
     TakeDone(Result<Take, AudioError>),
-    Transcribed(Result<Transcript, String>),
+    Transcribed(Result<Transcript, super::stt::SttError>),
     Speech(SpeechEvent),
     /// Everything spoken has finished playing.
     SinkIdle,
-    SpeakerOpened(Result<Arc<dyn AudioSink>, String>),
+    SpeakerOpened(Result<Arc<dyn AudioSink>, AudioError>),
 }
 
 struct RunningTake {
@@ -347,7 +347,7 @@ impl Service {
                             NoticeLevel::Warning,
                             format!("no sound output, so beeps and speech are silent: {why}"),
                         );
-                        self.speaker_failed = Some(why);
+                        self.speaker_failed = Some(why.to_string());
                         self.pending_beeps.clear();
                     }
                 }

@@ -44,6 +44,7 @@ use crate::safety::approvals::ApprovalSettings;
 use crate::safety::checkpoints::CheckpointStore;
 use crate::safety::classify::ShellContext;
 use crate::store::SessionStore;
+use crate::tools::DelegateError;
 use crate::tools::DelegationRequest;
 use crate::tools::Delegator;
 use crate::tools::ToolEnv;
@@ -352,50 +353,35 @@ impl Delegations {
     }
 
     /// Takes a background slot for a new batch of the main agent, or says why not.
-    fn take_background_slot(&self) -> Result<(), String> {
+    fn take_background_slot(&self) -> Result<(), DelegateError> {
         let limit = self.settings.max_concurrent.max(1);
         self.background_batches
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |running| {
                 (running < limit).then_some(running + 1)
             })
             .map(|_| ())
-            .map_err(|running| {
-                format!(
-                    "{running} background delegation(s) are still running, the most \
-                     delegation.max_concurrent_children ({limit}) allows. Wait for their results \
-                     (they arrive together as a new message), or do this work yourself."
-                )
-            })
+            .map_err(|running| DelegateError::BackgroundBusy { running, limit })
     }
 
-    fn refuse(&self, request: &DelegationRequest) -> Option<String> {
+    fn refuse(&self, request: &DelegationRequest) -> Option<DelegateError> {
         if *lock(&self.spawning) == Spawning::Paused {
-            return Some(
-                "the user paused new subagents (p in the subagent monitor); do the work yourself \
-                 or try again later"
-                    .to_string(),
-            );
+            return Some(DelegateError::Paused);
         }
         let depth = self.spec.depth + 1;
         if depth > self.settings.max_depth.clamp(1, 3) {
-            return Some(format!(
-                "subagents may not delegate further (delegation.max_spawn_depth is {})",
-                self.settings.max_depth
-            ));
+            return Some(DelegateError::TooDeep {
+                max_depth: self.settings.max_depth,
+            });
         }
         if request.role == SubagentRole::Orchestrator && !self.settings.orchestrator_enabled {
-            return Some(
-                "orchestrator subagents are disabled (delegation.orchestrator_enabled: false)"
-                    .to_string(),
-            );
+            return Some(DelegateError::OrchestratorDisabled);
         }
         let limit = self.settings.max_concurrent.max(1);
         if request.tasks.len() > limit {
-            return Some(format!(
-                "{} tasks is more than delegation.max_concurrent_children ({limit}); send at most \
-                 {limit} at a time",
-                request.tasks.len()
-            ));
+            return Some(DelegateError::TooManyTasks {
+                tasks: request.tasks.len(),
+                limit,
+            });
         }
         None
     }
@@ -415,7 +401,7 @@ impl Delegator for TurnDelegator {
         &self,
         request: DelegationRequest,
         cancel: &CancellationToken,
-    ) -> Result<String, String> {
+    ) -> Result<String, DelegateError> {
         let this = &self.delegations;
         if let Some(reason) = this.refuse(&request) {
             return Err(reason);
@@ -470,7 +456,7 @@ impl Delegator for TurnDelegator {
             results = drive::join_all(started) => results,
             () = cancel.cancelled() => {
                 stop_all.cancel();
-                return Err("interrupted: the subagents were stopped".to_string());
+                return Err(DelegateError::Interrupted);
             }
         };
         Ok(drive::combined_message(&results))

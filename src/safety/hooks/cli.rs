@@ -28,9 +28,13 @@ const SHOW_LIMIT: usize = 400;
 /// Why a `hermes hooks` command could not do its job.
 #[derive(Debug, thiserror::Error)]
 pub enum HooksCliError {
-    /// `reason` names the event and suggests or lists the valid ones.
-    #[error("{reason}")]
-    UnknownEvent { reason: String, valid: String },
+    /// `source` names the event and suggests or lists the valid ones.
+    #[error("{source}")]
+    UnknownEvent {
+        #[source]
+        source: super::EventNameError,
+        valid: String,
+    },
     #[error("cannot read payload file {path}: {source}")]
     PayloadRead {
         path: PathBuf,
@@ -111,8 +115,8 @@ pub async fn test(
     for_tool: Option<&str>,
     payload_file: Option<&Path>,
 ) -> Result<String, HooksCliError> {
-    let event = HookEvent::parse(event).map_err(|reason| HooksCliError::UnknownEvent {
-        reason,
+    let event = HookEvent::parse(event).map_err(|source| HooksCliError::UnknownEvent {
+        source,
         valid: HookEvent::valid_list(),
     })?;
     let mut synthetic = Synthetic::for_event(event);

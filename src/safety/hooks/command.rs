@@ -15,11 +15,22 @@ const SCRIPT_EXTENSIONS: &[&str] = &[
     ".ts",
 ];
 
+/// Why a hook's `command` names no program to run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    #[error("unbalanced quotes")]
+    UnbalancedQuotes,
+    #[error("empty command")]
+    Empty,
+    #[error("`{0}` is not on PATH")]
+    NotOnPath(String),
+}
+
 /// The argv for `command`: shell-split, `~` expanded. Errors name what is wrong.
-pub fn argv(command: &str) -> Result<Vec<String>, String> {
-    let words = shlex::split(command).ok_or_else(|| "unbalanced quotes".to_owned())?;
+pub fn argv(command: &str) -> Result<Vec<String>, CommandError> {
+    let words = shlex::split(command).ok_or(CommandError::UnbalancedQuotes)?;
     if words.is_empty() {
-        return Err("empty command".to_owned());
+        return Err(CommandError::Empty);
     }
     let home = dirs::home_dir();
     Ok(words
@@ -65,13 +76,13 @@ pub fn script_path(command: &str, cwd: &Path) -> Option<PathBuf> {
 
 /// Where the program (`argv[0]`) of `command` lives: a path is taken relative to `cwd`, a bare
 /// name is looked up in `PATH`.
-pub fn program_path(command: &str, cwd: &Path) -> Result<PathBuf, String> {
+pub fn program_path(command: &str, cwd: &Path) -> Result<PathBuf, CommandError> {
     let words = argv(command)?;
-    let program = words.first().ok_or_else(|| "empty command".to_owned())?;
+    let program = words.first().ok_or(CommandError::Empty)?;
     if program.contains('/') {
         Ok(cwd.join(program))
     } else {
-        find_in_path(program).ok_or_else(|| format!("`{program}` is not on PATH"))
+        find_in_path(program).ok_or_else(|| CommandError::NotOnPath(program.clone()))
     }
 }
 

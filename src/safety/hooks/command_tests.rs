@@ -21,8 +21,11 @@ fn argv_splits_like_a_shell_without_running_one() {
 
 #[test]
 fn argv_rejects_broken_and_empty_commands() {
-    assert_eq!(argv("echo 'unclosed").unwrap_err(), "unbalanced quotes");
-    assert_eq!(argv("   ").unwrap_err(), "empty command");
+    assert_eq!(
+        argv("echo 'unclosed").unwrap_err().to_string(),
+        "unbalanced quotes"
+    );
+    assert_eq!(argv("   ").unwrap_err().to_string(), "empty command");
 }
 
 #[test]
@@ -74,6 +77,7 @@ fn program_path_searches_path_for_bare_names() {
     assert!(
         program_path("definitely-not-a-program-xyz", Path::new("/"))
             .unwrap_err()
+            .to_string()
             .contains("not on PATH")
     );
     assert_eq!(

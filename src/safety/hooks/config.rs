@@ -80,8 +80,8 @@ pub fn parse_hooks(value: &Value) -> (Vec<HookSpec>, Vec<String>) {
         }
         let event = match HookEvent::parse(name) {
             Ok(event) => event,
-            Err(message) => {
-                warnings.push(format!("hooks: {message}; skipped"));
+            Err(err) => {
+                warnings.push(format!("hooks: {err}; skipped"));
                 continue;
             }
         };

@@ -52,6 +52,24 @@ const UNSUPPORTED: &[&str] = &[
 /// Minimum similarity (0–1, as difflib's default cutoff) for a "did you mean" suggestion.
 const SUGGEST_CUTOFF: f64 = 0.6;
 
+/// Why a `hooks:` key is not an event; names it and suggests or lists the valid ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EventNameError {
+    #[error(
+        "hook event `{name}` is not supported by shell hooks in this build (supported: {})",
+        HookEvent::valid_list()
+    )]
+    Unsupported { name: String },
+    #[error(
+        "unknown hook event `{name}` — did you mean `{}`? (valid: {})",
+        best.as_str(),
+        HookEvent::valid_list()
+    )]
+    NearMiss { name: String, best: HookEvent },
+    #[error("unknown hook event `{name}` (valid: {})", HookEvent::valid_list())]
+    Unknown { name: String },
+}
+
 impl HookEvent {
     /// Every event, in catalogue order.
     pub const ALL: [HookEvent; 8] = [
@@ -86,26 +104,17 @@ impl HookEvent {
 
     /// The event named `name`, or a message explaining why it is not one (with a "did you
     /// mean" suggestion for a near miss).
-    pub fn parse(name: &str) -> Result<Self, String> {
+    pub fn parse(name: &str) -> Result<Self, EventNameError> {
         if let Some(event) = Self::ALL.into_iter().find(|e| e.as_str() == name) {
             return Ok(event);
         }
-        if UNSUPPORTED.contains(&name) {
-            return Err(format!(
-                "hook event `{name}` is not supported by shell hooks in this build (supported: {})",
-                Self::valid_list()
-            ));
+        let name = name.to_owned();
+        if UNSUPPORTED.contains(&name.as_str()) {
+            return Err(EventNameError::Unsupported { name });
         }
-        match Self::suggest(name) {
-            Some(best) => Err(format!(
-                "unknown hook event `{name}` — did you mean `{}`? (valid: {})",
-                best.as_str(),
-                Self::valid_list()
-            )),
-            None => Err(format!(
-                "unknown hook event `{name}` (valid: {})",
-                Self::valid_list()
-            )),
+        match Self::suggest(&name) {
+            Some(best) => Err(EventNameError::NearMiss { name, best }),
+            None => Err(EventNameError::Unknown { name }),
         }
     }
 

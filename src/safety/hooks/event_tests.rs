@@ -45,7 +45,7 @@ fn a_typo_gets_a_suggestion() {
         ("subagent_stopp", "subagent_stop"),
         ("Pre_LLM_Call", "pre_llm_call"),
     ] {
-        let err = HookEvent::parse(typo).unwrap_err();
+        let err = HookEvent::parse(typo).unwrap_err().to_string();
         assert!(
             err.contains(&format!("did you mean `{expected}`?")),
             "{typo}: {err}"
@@ -55,7 +55,7 @@ fn a_typo_gets_a_suggestion() {
 
 #[test]
 fn nonsense_lists_the_valid_events() {
-    let err = HookEvent::parse("zzz").unwrap_err();
+    let err = HookEvent::parse("zzz").unwrap_err().to_string();
     assert!(err.contains("unknown hook event `zzz`"), "{err}");
     assert!(
         err.contains("valid: pre_tool_call, post_tool_call"),
@@ -71,7 +71,7 @@ fn hermes_only_events_say_they_are_unsupported() {
         "on_session_finalize",
         "pre_api_request",
     ] {
-        let err = HookEvent::parse(name).unwrap_err();
+        let err = HookEvent::parse(name).unwrap_err().to_string();
         assert!(
             err.contains("not supported by shell hooks"),
             "{name}: {err}"

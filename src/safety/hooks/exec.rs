@@ -214,14 +214,26 @@ async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: usize) -> Str
     String::from_utf8_lossy(&kept).into_owned()
 }
 
+/// Hook output that is not a hook response; `quoted` is the output, quoted and cut short
+/// (the JSON parser's complaint about arbitrary text says nothing more).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResponseError {
+    #[error("{quoted}")]
+    NotJson { quoted: String },
+    #[error("a block without a message is ignored: {quoted}")]
+    BlockWithoutMessage { quoted: String },
+}
+
 /// What `stdout` asks for on `event`; `Err` quotes stdout that is not JSON. Valid JSON that
 /// matches no known shape (including `{}` and non-objects) is `Nothing`.
-pub fn parse_response(event: HookEvent, stdout: &str) -> Result<HookResponse, String> {
+pub fn parse_response(event: HookEvent, stdout: &str) -> Result<HookResponse, ResponseError> {
     let text = stdout.trim();
     if text.is_empty() {
         return Ok(HookResponse::Nothing);
     }
-    let data: Value = serde_json::from_str(text).map_err(|_| quote(text))?;
+    let data: Value = serde_json::from_str(text).map_err(|_| ResponseError::NotJson {
+        quoted: quote(text),
+    })?;
     let Value::Object(data) = data else {
         return Ok(HookResponse::Nothing);
     };
@@ -247,10 +259,9 @@ pub fn parse_response(event: HookEvent, stdout: &str) -> Result<HookResponse, St
             match message {
                 Some(Some(m)) if !m.is_empty() => HookResponse::Block(m.to_owned()),
                 Some(_) => {
-                    return Err(format!(
-                        "a block without a message is ignored: {}",
-                        quote(text)
-                    ));
+                    return Err(ResponseError::BlockWithoutMessage {
+                        quoted: quote(text),
+                    });
                 }
                 None => HookResponse::Nothing,
             }

@@ -116,7 +116,9 @@ fn a_block_without_a_message_is_rejected() {
         r#"{"action": "block", "message": "  "}"#,
         r#"{"decision": "block", "reason": 5}"#,
     ] {
-        let err = parse_response(HookEvent::PreToolCall, text).unwrap_err();
+        let err = parse_response(HookEvent::PreToolCall, text)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("without a message"), "{text}: {err}");
     }
 }
@@ -167,10 +169,14 @@ fn context_is_read_only_for_pre_llm_call() {
 
 #[test]
 fn garbage_is_an_error_quoting_the_output() {
-    let err = parse_response(HookEvent::PreLlmCall, "plain text context").unwrap_err();
+    let err = parse_response(HookEvent::PreLlmCall, "plain text context")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("plain text context"), "{err}");
     let long = "x".repeat(1000);
-    let err = parse_response(HookEvent::PreToolCall, &long).unwrap_err();
+    let err = parse_response(HookEvent::PreToolCall, &long)
+        .unwrap_err()
+        .to_string();
     assert!(err.len() < 300, "{}", err.len());
 }
 

@@ -27,6 +27,7 @@ mod synthetic;
 
 pub use config::{DEFAULT_TIMEOUT, HookSpec, MAX_TIMEOUT, parse_hooks};
 pub use consent::{ALLOWLIST_FILENAME, ConsentEntry, ConsentError, ConsentStore};
+pub use event::EventNameError;
 pub use event::HookEvent;
 pub use exec::{HookResponse, STDOUT_CAP};
 pub use runner::{ACCEPT_HOOKS_ENV, AcceptHooks, ConsentAnswer, ConsentAsker, HookRunner};

@@ -57,6 +57,8 @@ const STDERR_TAIL_LINES: usize = 20;
 pub enum ConnectError {
     #[error("{0}")]
     Config(String),
+    #[error(transparent)]
+    Endpoint(#[from] crate::config::schema::EndpointError),
     #[error("could not start `{command}`: {reason}")]
     Spawn { command: String, reason: String },
     #[error("no answer within {secs:.0} s{stderr}")]
@@ -73,7 +75,7 @@ impl ConnectError {
     /// Errors that another attempt will not fix (a missing program, a bad URL or header).
     pub fn is_permanent(&self) -> bool {
         match self {
-            Self::Config(_) => true,
+            Self::Config(_) | Self::Endpoint(_) => true,
             Self::Spawn { reason, .. } => reason.contains("not found"),
             Self::Unauthorized => true,
             Self::Timeout { .. } | Self::Handshake { .. } => false,
@@ -281,7 +283,7 @@ pub async fn connect(
         progress: cx.progress.clone(),
     };
     let timeout = config.connect_timeout();
-    let endpoint = config.endpoint().map_err(ConnectError::Config)?;
+    let endpoint = config.endpoint()?;
     match endpoint {
         McpEndpoint::Stdio { command } => {
             let (transport, stderr) = spawn_stdio(command, &config, &cx)?;

@@ -68,14 +68,14 @@ impl ServerLink {
         *self.state.lock().unwrap_or_else(PoisonError::into_inner) = LinkState::Down(why.into());
     }
 
-    /// The connection, or the message a call gets when there is none.
-    pub fn peer(&self) -> Result<Peer<RoleClient>, String> {
+    /// The connection, or why there is none.
+    pub fn peer(&self) -> Result<Peer<RoleClient>, CallError> {
         match &*self.state.lock().unwrap_or_else(PoisonError::into_inner) {
             LinkState::Up(peer) => Ok(peer.clone()),
-            LinkState::Down(why) => Err(format!(
-                "MCP server '{}' is not connected ({why}); its tools are unavailable until it reconnects — use another approach or ask the user to check the server",
-                self.name
-            )),
+            LinkState::Down(why) => Err(CallError::NotConnected {
+                server: self.name.clone(),
+                why: why.clone(),
+            }),
         }
     }
 
@@ -84,31 +84,58 @@ impl ServerLink {
         crate::util::mcp_names::mcp_tool_name(&self.name, what)
     }
 
-    /// The error text for a failed request, and whether the connection itself broke (then
-    /// the supervisor is told to reconnect).
-    pub fn request_failed(&self, what: &str, err: &ServiceError) -> String {
-        match err {
-            ServiceError::McpError(data) => format!(
-                "MCP server '{}' rejected {what}: {} (code {})",
-                self.name, data.message, data.code.0
-            ),
-            ServiceError::Timeout { timeout } => format!(
-                "MCP server '{}' did not answer {what} within {:.0} s",
-                self.name,
-                timeout.as_secs_f64()
-            ),
-            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
-                self.broken.notify_one();
-                let cause = match err {
-                    ServiceError::TransportSend(error) => super::client::transport_cause(error),
-                    _ => "the connection closed".to_string(),
-                };
-                format!(
-                    "MCP server '{}' lost its connection during {what} ({cause}). The operation may or may not have happened; it was not retried. hermes is reconnecting — do not retry immediately.",
-                    self.name
-                )
-            }
-            other => format!("MCP server '{}' failed {what}: {other}", self.name),
+    /// The error for a failed request; when the connection itself broke, the supervisor is
+    /// told to reconnect.
+    pub fn request_failed(&self, what: &str, source: ServiceError) -> CallError {
+        if matches!(
+            source,
+            ServiceError::TransportClosed | ServiceError::TransportSend(_)
+        ) {
+            self.broken.notify_one();
         }
+        CallError::Request {
+            server: self.name.clone(),
+            what: what.to_string(),
+            source,
+        }
+    }
+}
+
+/// Why a call to an MCP server failed; the text is for the model and says whether to retry.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error(
+        "MCP server '{server}' is not connected ({why}); its tools are unavailable until it reconnects — use another approach or ask the user to check the server"
+    )]
+    NotConnected { server: String, why: String },
+    #[error("{}", request_text(server, what, source))]
+    Request {
+        server: String,
+        /// The request, as a phrase (`the call to search`, `resources/list`).
+        what: String,
+        source: ServiceError,
+    },
+}
+
+fn request_text(server: &str, what: &str, err: &ServiceError) -> String {
+    match err {
+        ServiceError::McpError(data) => format!(
+            "MCP server '{server}' rejected {what}: {} (code {})",
+            data.message, data.code.0
+        ),
+        ServiceError::Timeout { timeout } => format!(
+            "MCP server '{server}' did not answer {what} within {:.0} s",
+            timeout.as_secs_f64()
+        ),
+        ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+            let cause = match err {
+                ServiceError::TransportSend(error) => super::client::transport_cause(error),
+                _ => "the connection closed".to_string(),
+            };
+            format!(
+                "MCP server '{server}' lost its connection during {what} ({cause}). The operation may or may not have happened; it was not retried. hermes is reconnecting — do not retry immediately."
+            )
+        }
+        other => format!("MCP server '{server}' failed {what}: {other}"),
     }
 }

@@ -161,23 +161,31 @@ fn size(bytes: usize) -> String {
 /// Largest media file kept from one block (Hermes caps blobs at 50 MiB).
 const MAX_MEDIA_BYTES: usize = 50 * 1024 * 1024;
 
+/// Why a media block was not saved; it is shown inline in the result.
+#[derive(Debug, thiserror::Error)]
+enum MediaError {
+    #[error("larger than {} MB", MAX_MEDIA_BYTES / (1024 * 1024))]
+    TooLarge,
+    #[error("not valid base64 ({0})")]
+    Base64(#[source] base64::DecodeError),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
 fn save_base64(
     sink: &MediaSink<'_>,
     index: usize,
     data: &str,
     mime: &str,
-) -> Result<(PathBuf, usize), String> {
+) -> Result<(PathBuf, usize), MediaError> {
     // base64 is 4/3 of the payload; refuse before decoding anything huge.
     if data.len() / 4 * 3 > MAX_MEDIA_BYTES {
-        return Err(format!(
-            "larger than {} MB",
-            MAX_MEDIA_BYTES / (1024 * 1024)
-        ));
+        return Err(MediaError::TooLarge);
     }
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(data.trim())
-        .map_err(|err| format!("not valid base64 ({err})"))?;
-    std::fs::create_dir_all(sink.dir).map_err(|err| err.to_string())?;
+        .map_err(MediaError::Base64)?;
+    std::fs::create_dir_all(sink.dir)?;
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis())
@@ -187,8 +195,7 @@ fn save_base64(
         sink.prefix,
         extension(mime)
     ));
-    crate::util::fs::atomic_write(&path, &bytes, crate::util::fs::FileMode::Exactly(0o600))
-        .map_err(|err| err.to_string())?;
+    crate::util::fs::atomic_write(&path, &bytes, crate::util::fs::FileMode::Exactly(0o600))?;
     Ok((path, bytes.len()))
 }
 

@@ -115,7 +115,7 @@ impl Sampler {
                 metrics.errors += 1;
                 drop(metrics);
                 tracing::warn!(server = %self.server, "MCP sampling request refused: {why}");
-                Err(ErrorData::internal_error(why, None))
+                Err(ErrorData::internal_error(why.to_string(), None))
             }
         }
     }
@@ -123,13 +123,12 @@ impl Sampler {
     async fn answer(
         &self,
         params: CreateMessageRequestParams,
-    ) -> Result<(CreateMessageResult, u64), String> {
+    ) -> Result<(CreateMessageResult, u64), SamplingError> {
         if !self.admit(Instant::now()) {
-            return Err(format!(
-                "sampling rate limit exceeded for MCP server '{}' ({} requests/minute; \
-                 mcp_servers.{}.sampling.max_rpm)",
-                self.server, self.config.max_rpm, self.server
-            ));
+            return Err(SamplingError::RateLimited {
+                server: self.server.clone(),
+                max_rpm: self.config.max_rpm,
+            });
         }
         let model = resolve_model(
             &self.config,
@@ -155,14 +154,13 @@ impl Sampler {
         let call = self.model.provider.complete(&request, &|_| {}, &self.stop);
         let completion = match tokio::time::timeout(timeout, call).await {
             Ok(Ok(completion)) => completion,
-            Ok(Err(err)) => return Err(format!("the sampling call to {model} failed: {err}")),
+            Ok(Err(source)) => return Err(SamplingError::Provider { model, source }),
             Err(_) => {
-                return Err(format!(
-                    "the sampling call to {model} timed out after {:.0}s \
-                     (mcp_servers.{}.sampling.timeout)",
-                    timeout.as_secs_f64(),
-                    self.server
-                ));
+                return Err(SamplingError::Timeout {
+                    model,
+                    timeout,
+                    server: self.server.clone(),
+                });
             }
         };
         let tokens = completion.usage.input_tokens + completion.usage.output_tokens;
@@ -207,6 +205,32 @@ impl Sampler {
     }
 }
 
+/// Why a sampling request was refused; the server gets the text as its error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SamplingError {
+    #[error(
+        "sampling rate limit exceeded for MCP server '{server}' ({max_rpm} requests/minute; \
+         mcp_servers.{server}.sampling.max_rpm)"
+    )]
+    RateLimited { server: String, max_rpm: u32 },
+    #[error("model '{model}' is not in allowed_models ({allowed})")]
+    NotAllowed { model: String, allowed: String },
+    #[error("the sampling call to {model} failed: {source}")]
+    Provider {
+        model: String,
+        source: crate::providers::ProviderError,
+    },
+    #[error(
+        "the sampling call to {model} timed out after {:.0}s (mcp_servers.{server}.sampling.timeout)",
+        timeout.as_secs_f64()
+    )]
+    Timeout {
+        model: String,
+        timeout: Duration,
+        server: String,
+    },
+}
+
 /// The model to answer with: `model` from the config; else a hinted model that
 /// `allowed_models` lists; else the session's. A configured model outside a non-empty
 /// `allowed_models` is refused.
@@ -214,14 +238,14 @@ pub fn resolve_model(
     config: &McpSamplingConfig,
     preferences: Option<&ModelPreferences>,
     session_model: &str,
-) -> Result<String, String> {
+) -> Result<String, SamplingError> {
     let allowed = &config.allowed_models;
     if let Some(model) = &config.model {
         if !allowed.is_empty() && !allowed.contains(model) {
-            return Err(format!(
-                "model '{model}' is not in allowed_models ({})",
-                allowed.join(", ")
-            ));
+            return Err(SamplingError::NotAllowed {
+                model: model.clone(),
+                allowed: allowed.join(", "),
+            });
         }
         return Ok(model.clone());
     }

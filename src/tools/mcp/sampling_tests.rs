@@ -198,6 +198,8 @@ fn the_model_is_the_override_an_allowed_hint_or_the_session_model() {
         model: Some("big".into()),
         ..allowed
     };
-    let err = resolve_model(&outside, None, "main").unwrap_err();
+    let err = resolve_model(&outside, None, "main")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("not in allowed_models (cheap, fast)"), "{err}");
 }

@@ -196,7 +196,10 @@ async fn connect_and_list(
     let timeout = server.config.connect_timeout();
     match tokio::time::timeout(timeout, list_tools(server, link, &connection.peer)).await {
         Ok(Ok(tools)) => Ok((connection, tools)),
-        Ok(Err(why)) => Err((format!("connected but {why}"), false)),
+        Ok(Err(err)) => Err((
+            format!("connected but listing its tools failed: {err}"),
+            false,
+        )),
         Err(_) => Err((
             format!(
                 "connected but did not list its tools within {:.0} s",
@@ -212,11 +215,8 @@ async fn list_tools(
     server: &NamedMcpServer,
     link: &Arc<ServerLink>,
     peer: &Peer<RoleClient>,
-) -> Result<Vec<Arc<dyn Tool>>, String> {
-    let listed = peer
-        .list_all_tools()
-        .await
-        .map_err(|err| format!("listing its tools failed: {err}"))?;
+) -> Result<Vec<Arc<dyn Tool>>, rmcp::service::ServiceError> {
+    let listed = peer.list_all_tools().await?;
     let info = peer.peer_info();
     let capabilities = info.as_ref().map(|i| &i.capabilities);
     let filter = &server.config.tools;

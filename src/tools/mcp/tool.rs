@@ -98,7 +98,7 @@ impl Tool for McpTool {
         };
         let peer = match self.link.peer() {
             Ok(peer) => peer,
-            Err(why) => return ToolOutput::error(why),
+            Err(why) => return ToolOutput::error(why.to_string()),
         };
         let mut params = CallToolRequestParams::new(self.remote.clone());
         params.arguments = arguments;
@@ -114,7 +114,7 @@ impl Tool for McpTool {
                     &self.link.tool_name("read_resource"),
                     ctx.limits.max_output_bytes,
                 ),
-                Ok(Err(err)) => ToolOutput::error(self.link.request_failed(&what, &err)),
+                Ok(Err(err)) => ToolOutput::error(self.link.request_failed(&what, err).to_string()),
                 Err(_) => ToolOutput::error(format!(
                     "MCP call timed out after {:.1}s (configured timeout: {:.1}s; mcp_servers.{}.timeout)",
                     started.elapsed().as_secs_f64(),

@@ -14,6 +14,7 @@ use rmcp::model::ReadResourceRequestParams;
 use serde_json::Value;
 use serde_json::json;
 
+use super::link::CallError;
 use super::link::ServerLink;
 use super::result::MediaSink;
 use super::result::render_resource;
@@ -61,10 +62,10 @@ impl UtilityTool {
         }
     }
 
-    async fn run(&self, args: &Value) -> Result<String, String> {
+    async fn run(&self, args: &Value) -> Result<String, UtilityError> {
         let peer = self.link.peer()?;
         let failed =
-            |what: &str, err: rmcp::service::ServiceError| self.link.request_failed(what, &err);
+            |what: &str, err: rmcp::service::ServiceError| self.link.request_failed(what, err);
         match self.utility {
             Utility::ListResources => {
                 let resources = peer
@@ -164,10 +165,19 @@ impl UtilityTool {
     }
 }
 
-fn required_string(args: &Value, key: &str) -> Result<String, String> {
+/// Why a utility call failed; the text is for the model.
+#[derive(Debug, thiserror::Error)]
+enum UtilityError {
+    #[error(transparent)]
+    Call(#[from] CallError),
+    #[error("Missing required parameter '{0}'")]
+    Missing(&'static str),
+}
+
+fn required_string(args: &Value, key: &'static str) -> Result<String, UtilityError> {
     match args.get(key).and_then(Value::as_str).map(str::trim) {
         Some(value) if !value.is_empty() => Ok(value.to_string()),
-        _ => Err(format!("Missing required parameter '{key}'")),
+        _ => Err(UtilityError::Missing(key)),
     }
 }
 
@@ -223,7 +233,7 @@ impl Tool for UtilityTool {
             () = ctx.cancel.cancelled() => ToolOutput::cancelled(format!("{} was interrupted", self.registered)),
             done = tokio::time::timeout(timeout, self.run(&args)) => match done {
                 Ok(Ok(text)) => ToolOutput::ok(cap_text(&text, ctx.limits.max_output_bytes)),
-                Ok(Err(why)) => ToolOutput::error(why),
+                Ok(Err(why)) => ToolOutput::error(why.to_string()),
                 Err(_) => ToolOutput::error(format!(
                     "MCP server '{}' did not answer {} within {:.0} s",
                     self.link.name,

@@ -140,7 +140,7 @@ impl Service {
         let devices = self.settings.devices.clone();
         let tx = self.internal.clone();
         tokio::task::spawn_blocking(move || {
-            let result = devices.speaker().map_err(|e| e.to_string());
+            let result = devices.speaker();
             let _ = tx.send(Internal::SpeakerOpened(result));
         });
     }

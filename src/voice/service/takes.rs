@@ -120,15 +120,12 @@ impl Service {
         self.emit_state();
         let tx = self.internal.clone();
         tokio::spawn(async move {
-            let result = transcriber
-                .transcribe(&take.samples)
-                .await
-                .map_err(|e| e.to_string());
+            let result = transcriber.transcribe(&take.samples).await;
             let _ = tx.send(Internal::Transcribed(result));
         });
     }
 
-    pub(super) fn transcribed(&mut self, result: Result<Transcript, String>) {
+    pub(super) fn transcribed(&mut self, result: Result<Transcript, crate::voice::stt::SttError>) {
         self.state.capture = CaptureState::Idle;
         match result {
             Ok(transcript) => match transcript.filtered() {

@@ -127,9 +127,10 @@ impl ApiTranscriber {
                 body: self.mask(&excerpt(&String::from_utf8_lossy(&body), BODY_EXCERPT)),
             });
         }
-        parse_text(&body).map_err(|detail| SttError::BadResponse {
+        // Masked as text: a server may quote the key back inside the body.
+        parse_text(&body).map_err(|err| SttError::BadResponse {
             url: self.url.clone(),
-            detail: self.mask(&detail),
+            detail: self.mask(&err.to_string()),
         })
     }
 
@@ -160,16 +161,31 @@ impl ApiTranscriber {
     }
 }
 
+/// A transcription response that is not `{"text": "…"}`; `body` is an excerpt of it.
+#[derive(Debug, thiserror::Error)]
+enum BodyError {
+    #[error("{source}; body: {body}")]
+    Json {
+        source: serde_json::Error,
+        body: String,
+    },
+    #[error("no \"text\" field; body: {body}")]
+    NoText { body: String },
+}
+
 /// `{"text": "…"}` → the text; anything else → what was wrong, quoting the body.
-fn parse_text(body: &[u8]) -> Result<String, String> {
+fn parse_text(body: &[u8]) -> Result<String, BodyError> {
     let quoted = || excerpt(&String::from_utf8_lossy(body), BODY_EXCERPT);
     let value: serde_json::Value =
-        serde_json::from_slice(body).map_err(|e| format!("{e}; body: {}", quoted()))?;
+        serde_json::from_slice(body).map_err(|source| BodyError::Json {
+            source,
+            body: quoted(),
+        })?;
     value
         .get("text")
         .and_then(serde_json::Value::as_str)
         .map(str::to_string)
-        .ok_or_else(|| format!("no \"text\" field; body: {}", quoted()))
+        .ok_or_else(|| BodyError::NoText { body: quoted() })
 }
 
 #[cfg(test)]

@@ -70,14 +70,14 @@ impl AudioCache {
         }
     }
 
-    fn try_put(&self, key: &str, clip: &Clip) -> Result<(), String> {
-        std::fs::create_dir_all(&self.dir).map_err(|e| e.to_string())?;
+    fn try_put(&self, key: &str, clip: &Clip) -> Result<(), decode::AudioFileError> {
+        std::fs::create_dir_all(&self.dir)?;
         let path = self.path(key);
         let tmp = self
             .dir
             .join(format!(".tts_{key}.{}.tmp", uuid::Uuid::new_v4().simple()));
-        let written = decode::write_wav(&tmp, clip)
-            .and_then(|()| std::fs::rename(&tmp, &path).map_err(|e| e.to_string()));
+        let written =
+            decode::write_wav(&tmp, clip).and_then(|()| Ok(std::fs::rename(&tmp, &path)?));
         if written.is_err() {
             let _ = std::fs::remove_file(&tmp);
         }

@@ -77,10 +77,10 @@ impl CommandTts {
             tokio::task::spawn_blocking(move || decode::decode_file(&output, &format)).await;
         match decoded {
             Ok(Ok(clip)) => Ok(clip),
-            Ok(Err(detail)) => Err(SynthError::Decode {
+            Ok(Err(err)) => Err(SynthError::Decode {
                 provider: self.name.clone(),
                 path: format!("its {} output", self.format),
-                detail,
+                detail: err.to_string(),
             }),
             Err(e) => Err(self.io_error(&format!("decoding task failed: {e}"))),
         }

@@ -101,7 +101,7 @@ fn bad_input_is_an_error_not_a_panic() {
     std::fs::write(&path, b"this is not audio").unwrap();
     assert!(decode_file(&path, "mp3").is_err());
     assert!(decode_file(&path, "wav").is_err());
-    let err = decode_file(&path, "aiff").unwrap_err();
+    let err = decode_file(&path, "aiff").unwrap_err().to_string();
     assert!(err.contains("unsupported output_format `aiff`"), "{err}");
     assert!(decode_bytes(Vec::new()).is_err());
 }

@@ -112,7 +112,7 @@ impl EdgeTts {
         tokio::task::spawn_blocking(move || super::decode::decode_bytes(mp3))
             .await
             .map_err(|e| e.to_string())
-            .and_then(|r| r)
+            .and_then(|r| r.map_err(|e| e.to_string()))
             .map_err(|detail| SynthError::Decode {
                 provider: PROVIDER.into(),
                 path: format!("the audio from {url}"),
@@ -154,7 +154,7 @@ impl EdgeTts {
                 Message::Binary(data) => match audio_frame(&data) {
                     Ok(Some(body)) => audio.extend_from_slice(body),
                     Ok(None) => {}
-                    Err(detail) => return Err(stream_err(detail)),
+                    Err(err) => return Err(stream_err(err.to_string())),
                 },
                 Message::Close(frame) => {
                     let why = frame
@@ -390,15 +390,24 @@ fn text_path(message: &str) -> Option<&str> {
         .map(str::trim)
 }
 
+/// A binary frame that does not have the read-aloud service's layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum FrameError {
+    #[error("a binary frame shorter than its header length")]
+    NoHeaderLength,
+    #[error("a binary frame whose header is longer than the frame")]
+    HeaderTooLong,
+}
+
 /// The audio bytes of a binary frame: a 2-byte big-endian header length, the header
 /// (`Path:audio` for audio), then the data. `None` for frames that are not audio.
-pub fn audio_frame(data: &[u8]) -> Result<Option<&[u8]>, String> {
+pub fn audio_frame(data: &[u8]) -> Result<Option<&[u8]>, FrameError> {
     let [hi, lo, rest @ ..] = data else {
-        return Err("a binary frame shorter than its header length".into());
+        return Err(FrameError::NoHeaderLength);
     };
     let len = usize::from(u16::from_be_bytes([*hi, *lo]));
     if rest.len() < len {
-        return Err("a binary frame whose header is longer than the frame".into());
+        return Err(FrameError::HeaderTooLong);
     }
     let (head, body) = rest.split_at(len);
     let is_audio = String::from_utf8_lossy(head)
