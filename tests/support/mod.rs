@@ -11,8 +11,9 @@
 pub mod display;
 mod echo;
 pub mod engine;
+pub mod env;
 mod eventstream_bedrock;
-mod http;
+pub mod http;
 pub mod mcp;
 mod reply;
 pub mod request;
