@@ -40,11 +40,8 @@ async fn interrupt_mid_stream_keeps_the_partial_reply() {
         Response::text(["ok"]),
     ])
     .await;
-    let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "talk".into(),
-    });
+    let mut s = test_session().build(&server);
+    s.send(Op::user("talk"));
     s.until(|e| matches!(e, Event::MessageDelta { text, .. } if text.starts_with("w3")))
         .await;
     s.send(Op::Interrupt);
@@ -54,10 +51,7 @@ async fn interrupt_mid_stream_keeps_the_partial_reply() {
     };
     assert!(done.contains("the reply was cut after"), "{done}");
     // The next request carries the partial reply, marked as interrupted.
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "again".into(),
-    });
+    s.send(Op::user("again"));
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let requests = server.completion_requests();
     let history = messages(&requests[1].body);
@@ -75,11 +69,8 @@ async fn interrupt_stops_a_running_command_promptly() {
         Response::text(["next"]),
     ])
     .await;
-    let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "sleep".into(),
-    });
+    let mut s = test_session().build(&server);
+    s.send(Op::user("sleep"));
     s.until(|e| matches!(e, Event::ToolStart { .. })).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = std::time::Instant::now();
@@ -99,10 +90,7 @@ async fn interrupt_stops_a_running_command_promptly() {
         started.elapsed()
     );
     // The cancelled call still has a result in the history.
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "go on".into(),
-    });
+    s.send(Op::user("go on"));
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let history = messages(&server.completion_requests()[1].body).clone();
     assert!(
@@ -123,11 +111,8 @@ async fn clarify_round_trip_reaches_the_model() {
         Response::text(["Blue it is."]),
     ])
     .await;
-    let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "paint".into(),
-    });
+    let mut s = test_session().build(&server);
+    s.send(Op::user("paint"));
     let request = s.until(|e| matches!(e, Event::ClarifyRequest(_))).await;
     let Event::ClarifyRequest(request) = request else {
         unreachable!()
@@ -154,11 +139,8 @@ async fn steer_rides_on_the_next_tool_result() {
         Response::text(["ok"]),
     ])
     .await;
-    let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "work".into(),
-    });
+    let mut s = test_session().build(&server);
+    s.send(Op::user("work"));
     s.until(|e| matches!(e, Event::ToolStart { .. })).await;
     s.send(Op::Steer {
         text: "use tabs".into(),
@@ -181,16 +163,10 @@ async fn busy_input_in_interrupt_mode_replaces_the_running_turn() {
         Response::text(["second answer"]),
     ])
     .await;
-    let mut s = session(&server, 10, BusyInputMode::Interrupt);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "first".into(),
-    });
+    let mut s = test_session().busy(BusyInputMode::Interrupt).build(&server);
+    s.send(Op::user("first"));
     s.until(|e| matches!(e, Event::MessageDelta { .. })).await;
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "second".into(),
-    });
+    s.send(Op::user("second"));
     assert!(matches!(
         s.turn_outcome().await,
         TurnOutcome::Interrupted { .. }
@@ -209,11 +185,8 @@ async fn iteration_budget_ends_the_turn() {
         Response::tool_calls([ScriptedCall::new("c3", "todo", "{}")]),
     ])
     .await;
-    let mut s = session(&server, 2, BusyInputMode::Queue);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "loop".into(),
-    });
+    let mut s = test_session().max_iterations(2).build(&server);
+    s.send(Op::user("loop"));
     assert_eq!(
         s.turn_outcome().await,
         TurnOutcome::IterationLimit { limit: 2 }
@@ -231,11 +204,8 @@ async fn malformed_and_unknown_tool_calls_are_reported_to_the_model() {
         Response::text(["sorry"]),
     ])
     .await;
-    let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput {
-        text: "go".into(),
-        images: Vec::new(),
-    });
+    let mut s = test_session().build(&server);
+    s.send(Op::user("go"));
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let history = messages(&server.completion_requests()[1].body).clone();
     let results: Vec<&str> = history
@@ -258,16 +228,10 @@ async fn malformed_and_unknown_tool_calls_are_reported_to_the_model() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn system_prompt_is_identical_across_turns_and_shutdown_is_confirmed() {
     let server = ScriptedServer::start([Response::text(["one"]), Response::text(["two"])]).await;
-    let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput {
-        text: "a".into(),
-        images: Vec::new(),
-    });
+    let mut s = test_session().build(&server);
+    s.send(Op::user("a"));
     s.turn_outcome().await;
-    s.send(Op::UserInput {
-        text: "b".into(),
-        images: Vec::new(),
-    });
+    s.send(Op::user("b"));
     s.turn_outcome().await;
     let requests = server.completion_requests();
     assert_eq!(
@@ -285,11 +249,8 @@ async fn system_prompt_is_identical_across_turns_and_shutdown_is_confirmed() {
 async fn retry_reruns_the_last_message_without_its_old_reply() {
     let server =
         ScriptedServer::start([Response::text(["first"]), Response::text(["second"])]).await;
-    let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "question".into(),
-    });
+    let mut s = test_session().build(&server);
+    s.send(Op::user("question"));
     s.turn_outcome().await;
     s.send(Op::Retry);
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
@@ -300,11 +261,8 @@ async fn retry_reruns_the_last_message_without_its_old_reply() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn new_session_forgets_the_conversation() {
     let server = ScriptedServer::start([Response::text(["one"]), Response::text(["two"])]).await;
-    let mut s = session(&server, 10, BusyInputMode::Queue);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "remember 42".into(),
-    });
+    let mut s = test_session().build(&server);
+    s.send(Op::user("remember 42"));
     s.turn_outcome().await;
     s.send(Op::NewSession);
     let info = s.until(|e| matches!(e, Event::SessionInfo(_))).await;
@@ -312,10 +270,7 @@ async fn new_session_forgets_the_conversation() {
         unreachable!()
     };
     assert_ne!(info.session_id, "test");
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "what number?".into(),
-    });
+    s.send(Op::user("what number?"));
     s.turn_outcome().await;
     let requests = server.completion_requests();
     assert_eq!(
@@ -332,7 +287,7 @@ async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
         Response::text(["done"]),
     ])
     .await;
-    let mut s = session(&server, 10, BusyInputMode::Queue);
+    let mut s = test_session().build(&server);
     // The user's own command runs without asking, even a dangerous one.
     s.send(Op::RunShell {
         command: "mkdir -p from-model/x && rm -rf from-model/x && echo typed-by-user".into(),
@@ -347,10 +302,7 @@ async fn shell_commands_run_outside_the_conversation_and_yolo_toggles() {
     s.send(Op::SetYolo(Yolo::Off));
     let info = s.until(|e| matches!(e, Event::SessionInfo(_))).await;
     assert!(matches!(info, Event::SessionInfo(ref i) if i.yolo == Yolo::Off));
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "run it".into(),
-    });
+    s.send(Op::user("run it"));
     let Event::ApprovalRequest(request) = s.until(|e| matches!(e, Event::ApprovalRequest(_))).await
     else {
         unreachable!()
@@ -395,20 +347,16 @@ async fn compression_summarises_the_middle_and_keeps_the_system_prompt() {
         protect_first_n: 1,
         protect_last_n: 2,
     };
-    let mut s = session_with(&server, 10, BusyInputMode::Queue, settings);
+    let mut s = test_session()
+        .with_spec(|spec| spec.compression = settings)
+        .build(&server);
     for text in ["a", "b", "c"] {
-        s.send(Op::UserInput {
-            text: text.into(),
-            images: Vec::new(),
-        });
+        s.send(Op::user(text));
         assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     }
     // Pretend the context is nearly full: 4 KB of text in a 32k window is not, so send a
     // large message that pushes the estimate over 20 %.
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "x".repeat(40_000),
-    });
+    s.send(Op::user("x".repeat(40_000)));
     let status = s
         .until(|e| matches!(e, Event::StatusUpdate(u) if u.compressions == 1))
         .await;
@@ -448,14 +396,14 @@ async fn a_skill_slash_command_becomes_a_user_message() {
     )
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
-    spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
-        skills_dir.path(),
-    )));
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
+    let mut s = test_session()
+        .in_dir(dir)
+        .with_spec(|spec| {
+                spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
+                skills_dir.path(),
+            )));
+            })
+        .build(&server);
     s.send(Op::SlashCommand {
         name: "release-notes".into(),
         args: "for v2".into(),
@@ -498,15 +446,15 @@ async fn a_skill_asks_for_its_missing_secret_saves_it_and_commands_see_it() {
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let env_file = dir.path().join("dot.env");
-    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
-    spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
-        skills_dir.path(),
-    )));
-    spec.env_file = Some(env_file.clone());
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir: tempfile::tempdir().unwrap(),
-    };
+    let mut s = test_session()
+        .in_dir(dir)
+        .with_spec(|spec| {
+                spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
+                skills_dir.path(),
+            )));
+                spec.env_file = Some(env_file.clone());
+            })
+        .build(&server);
     s.send(Op::SlashCommand {
         name: "demo".into(),
         args: String::new(),
@@ -556,29 +504,23 @@ async fn an_auxiliary_model_writes_the_compression_summary() {
     .await;
     let aux = ScriptedServer::start([Response::text(["## Task so far\nsummarised by aux"])]).await;
     let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(&main, dir.path(), BusyInputMode::Queue);
-    spec.summariser = Some(self::spec(&aux, dir.path(), BusyInputMode::Queue).endpoint);
-    spec.compression = CompressionSettings {
-        enabled: Enabled::Yes,
-        threshold: 0.2,
-        protect_first_n: 1,
-        protect_last_n: 2,
-    };
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
+    let mut s = test_session()
+        .in_dir(dir)
+        .with_spec(|spec| {
+                spec.summariser = Some(endpoint(&aux));
+                spec.compression = CompressionSettings {
+                enabled: Enabled::Yes,
+                threshold: 0.2,
+                protect_first_n: 1,
+                protect_last_n: 2,
+            };
+            })
+        .build(&main);
     for text in ["a", "b", "c"] {
-        s.send(Op::UserInput {
-            text: text.into(),
-            images: Vec::new(),
-        });
+        s.send(Op::user(text));
         assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     }
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "x".repeat(40_000),
-    });
+    s.send(Op::user("x".repeat(40_000)));
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     assert_eq!(
         aux.completion_requests().len(),

@@ -50,7 +50,7 @@ fn judged_session(
     configure: impl FnOnce(&mut hermes::engine::SessionSpec),
 ) -> Session {
     start(main, |spec| {
-        spec.goals.judge = Some(self::spec(judge, &spec.cwd, BusyInputMode::Queue).endpoint);
+        spec.goals.judge = Some(endpoint(judge));
         configure(spec);
     })
 }
@@ -382,10 +382,7 @@ async fn a_message_sent_while_the_judge_thinks_wins_and_the_judge_runs_again_aft
         .await;
     // The judge is answering (slowly) when the user's message arrives.
     judge.wait_for_requests(1, Duration::from_secs(5)).await;
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "me first".into(),
-    });
+    s.send(Op::user("me first"));
     let (lines, _) = run_loop(&mut s).await;
     assert_eq!(
         text_lines(&lines)[0],
@@ -506,13 +503,13 @@ async fn a_goal_survives_a_restart_and_resumes_where_it_stood() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("state.db");
     let store = Arc::new(hermes::store::SessionStore::open(&db).unwrap());
-    let mut first = spec(&server, dir.path(), BusyInputMode::Queue);
-    first.session_id = "goal-session".into();
-    first.store = Some(store.clone());
-    let mut s = Session {
-        handle: spawn_session(first),
-        dir,
-    };
+    let mut s = test_session()
+        .in_dir(dir)
+        .with_spec(|spec| {
+                spec.session_id = "goal-session".into();
+                spec.store = Some(store.clone());
+            })
+        .build(&server);
     s.send(set("three steps"));
     s.send(Op::Goal(GoalCommand::AddSubgoal {
         text: "each step says its number".into(),
@@ -543,14 +540,14 @@ async fn a_goal_survives_a_restart_and_resumes_where_it_stood() {
         &hermes::engine::setup::ResumeTarget::Session("goal-session".into()),
     )
     .unwrap();
-    let mut second = spec(&server, s.dir.path(), BusyInputMode::Queue);
-    second.session_id = row.id;
-    second.store = Some(store);
-    second.resumed = Some(resumed);
-    let mut s = Session {
-        handle: spawn_session(second),
-        dir: s.dir,
-    };
+    let mut s = test_session()
+        .in_dir(s.dir)
+        .with_spec(|spec| {
+                spec.session_id = row.id;
+                spec.store = Some(store);
+                spec.resumed = Some(resumed);
+            })
+        .build(&server);
     match s.until(|e| matches!(e, Event::GoalProgress(_))).await {
         Event::GoalProgress(restored) => assert_eq!(
             restored.line(),

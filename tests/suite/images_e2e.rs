@@ -300,10 +300,7 @@ async fn vision_analyze_embeds_the_image_then_refuses_past_the_cap() {
     pattern(30, 20)
         .save(session.dir.path().join("chart.png"))
         .unwrap();
-    session.send(Op::UserInput {
-        text: "analyse chart.png".into(),
-        images: Vec::new(),
-    });
+    session.send(Op::user("analyse chart.png"));
     assert_eq!(session.turn_outcome().await, TurnOutcome::Completed);
     let requests = server.completion_requests();
     // After the first call: the tool result, then the image in a user message.

@@ -46,10 +46,7 @@ fn launch(servers: Vec<NamedMcpServer>, media: &Path) -> McpLaunch {
 }
 
 fn user(text: &str) -> Op {
-    Op::UserInput {
-        text: text.to_string(),
-        images: Vec::new(),
-    }
+    Op::user(text.to_string())
 }
 
 /// A session against `server` whose MCP servers are `servers`; images and blobs from results

@@ -367,10 +367,7 @@ mod engine {
             spec.delegation.settings.max_concurrent = 1;
             spec.delegation.settings.max_iterations = 2;
         });
-        s.send(Op::UserInput {
-            text: "go".into(),
-            images: Vec::new(),
-        });
+        s.send(Op::user("go"));
         // Turn 1: delegate + answer (2 calls). Turn 2 (results): 1 call left, delegates.
         // Turn 3 (those results): nothing left, stops without calling the model.
         assert_eq!(next_outcome(&mut s).await, TurnOutcome::Completed);
@@ -384,10 +381,7 @@ mod engine {
         );
         assert_eq!(model.main_agent_requests(), 3);
         // A new message starts with the whole budget again.
-        s.send(Op::UserInput {
-            text: "again".into(),
-            images: Vec::new(),
-        });
+        s.send(Op::user("again"));
         assert_eq!(next_outcome(&mut s).await, TurnOutcome::Completed);
         assert_eq!(model.main_agent_requests(), 5);
         assert!(unused.requests().is_empty());

@@ -61,10 +61,7 @@ async fn one_command(command: &str, reply: &str) -> ScriptedServer {
 
 /// Sends `text` and waits for the approval request it leads to.
 async fn say_and_wait_for_request(s: &mut Session, text: &str) -> ApprovalRequest {
-    s.send(Op::UserInput {
-        text: text.into(),
-        images: Vec::new(),
-    });
+    s.send(Op::user(text));
     next_request(s).await
 }
 
@@ -93,10 +90,7 @@ async fn a_denied_command_is_refused_again_without_asking_and_another_is_approve
     .await;
     let mut s = guarded(&server, Duration::from_secs(30));
     std::fs::create_dir_all(s.dir.path().join("build/deep")).unwrap();
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "clean up".into(),
-    });
+    s.send(Op::user("clean up"));
 
     let first = next_request(&mut s).await;
     assert_eq!(first.kind, ApprovalKind::Command);
@@ -151,10 +145,7 @@ async fn a_denied_command_is_refused_again_without_asking_and_another_is_approve
 async fn hardline_commands_are_blocked_under_yolo_without_asking() {
     let server = one_command("sudo /bin/rm -rf --no-preserve-root /", "Refused.").await;
     let mut s = start(&server, |_| {});
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "wipe".into(),
-    });
+    s.send(Op::user("wipe"));
     let mut asked = false;
     loop {
         let event = s.until(|_| true).await;
@@ -264,12 +255,12 @@ async fn writes_to_sensitive_paths_ask_first() {
         Response::text(["done"]),
     ])
     .await;
-    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
-    spec.yolo = Yolo::Off;
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
+    let mut s = test_session()
+        .in_dir(dir)
+        .with_spec(|spec| {
+                spec.yolo = Yolo::Off;
+            })
+        .build(&server);
     let request = say_and_wait_for_request(&mut s, "configure ssh").await;
     assert_eq!(request.kind, ApprovalKind::FileWrite);
     assert_eq!(request.subject, target.display().to_string());
@@ -300,19 +291,16 @@ async fn a_checkpoint_taken_before_a_write_is_restored() {
     let dir = tempfile::tempdir().unwrap();
     let store_dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "v1\n").unwrap();
-    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
-    spec.safety.checkpoints = Some(std::sync::Arc::new(CheckpointStore::new(
-        store_dir.path().join("checkpoints"),
-        CheckpointSettings::default(),
-    )));
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "rewrite".into(),
-    });
+    let mut s = test_session()
+        .in_dir(dir)
+        .with_spec(|spec| {
+                spec.safety.checkpoints = Some(std::sync::Arc::new(CheckpointStore::new(
+                store_dir.path().join("checkpoints"),
+                CheckpointSettings::default(),
+            )));
+            })
+        .build(&server);
+    s.send(Op::user("rewrite"));
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     assert_eq!(
         std::fs::read_to_string(s.dir.path().join("a.txt")).unwrap(),
@@ -406,10 +394,7 @@ async fn shell_hooks_block_add_context_time_out_and_survive_garbage() {
             accept: AcceptHooks::AcceptAll,
         });
     });
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "do it".into(),
-    });
+    s.send(Op::user("do it"));
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     assert!(
         !s.dir.path().join("ran.txt").exists(),
@@ -499,10 +484,7 @@ async fn secrets_in_tool_output_are_masked_before_the_model_sees_them() {
     ])
     .await;
     let mut s = start(&server, |_| {});
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "show env".into(),
-    });
+    s.send(Op::user("show env"));
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
     let Event::ToolComplete { output, .. } = done else {
         unreachable!()
@@ -560,21 +542,18 @@ async fn smart_mode_approves_denies_or_escalates_through_the_reviewer_model() {
     .await;
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("build/x")).unwrap();
-    let mut spec = spec(&server, dir.path(), BusyInputMode::Queue);
-    spec.yolo = Yolo::Off;
-    spec.safety.approvals.mode = hermes::config::ApprovalMode::Smart;
-    spec.safety.smart = Some(hermes::engine::guard::SmartApprover {
-        provider: spec.endpoint.provider.clone(),
-        model: "reviewer".into(),
-    });
-    let mut s = Session {
-        handle: spawn_session(spec),
-        dir,
-    };
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "tidy".into(),
-    });
+    let mut s = test_session()
+        .in_dir(dir)
+        .with_spec(|spec| {
+                spec.yolo = Yolo::Off;
+                spec.safety.approvals.mode = hermes::config::ApprovalMode::Smart;
+                spec.safety.smart = Some(hermes::engine::guard::SmartApprover {
+                provider: spec.endpoint.provider.clone(),
+                model: "reviewer".into(),
+            });
+            })
+        .build(&server);
+    s.send(Op::user("tidy"));
     // Only the escalated command reaches the user.
     let request = next_request(&mut s).await;
     assert_eq!(request.subject, "git clean -fdx");

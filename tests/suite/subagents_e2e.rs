@@ -73,10 +73,7 @@ fn subagent_events(events: &[Event]) -> Vec<&SubagentEvent> {
 async fn a_background_batch_reports_back_in_input_order() {
     let server = ScriptedServer::start_echo().await;
     let mut s = with_delegation(&server, Yolo::Off);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "delegate: alpha ;; bravo ;; charlie".into(),
-    });
+    s.send(Op::user("delegate: alpha ;; bravo ;; charlie"));
     let events = collect_until_results_answered(&mut s).await;
     let sub = subagent_events(&events);
     let spawned: Vec<(String, u32)> = sub
@@ -151,10 +148,7 @@ async fn a_childs_dangerous_command_is_approved_from_the_parents_queue() {
     let server = ScriptedServer::start_echo().await;
     let mut s = with_delegation(&server, Yolo::Off);
     std::fs::create_dir_all(s.dir.path().join("build/x")).unwrap();
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "delegate: run: rm -rf build".into(),
-    });
+    s.send(Op::user("delegate: run: rm -rf build"));
     // Keep what arrives before the request: the main turn may complete meanwhile.
     let mut seen = Vec::new();
     let request = loop {
@@ -192,10 +186,7 @@ async fn a_childs_dangerous_command_is_approved_from_the_parents_queue() {
 async fn a_stopped_child_reports_interrupted_and_the_others_finish() {
     let server = ScriptedServer::start_echo().await;
     let mut s = with_delegation(&server, Yolo::Off);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "delegate: run: sleep 30 ;; quick one".into(),
-    });
+    s.send(Op::user("delegate: run: sleep 30 ;; quick one"));
     let mut seen = Vec::new();
     let id = loop {
         let event = s.until(|_| true).await;
@@ -239,10 +230,7 @@ async fn a_stopped_child_reports_interrupted_and_the_others_finish() {
 async fn a_batch_over_the_cap_is_an_error_not_cut() {
     let server = ScriptedServer::start_echo().await;
     let mut s = with_delegation(&server, Yolo::Off);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "delegate: a ;; b ;; c ;; d".into(),
-    });
+    s.send(Op::user("delegate: a ;; b ;; c ;; d"));
     let done = s.until(|e| matches!(e, Event::ToolComplete { .. })).await;
     let Event::ToolComplete { output, .. } = done else {
         unreachable!()
@@ -270,10 +258,7 @@ async fn children_are_stored_as_hidden_subagent_sessions_linked_to_the_parent() 
             spec.store = Some(store);
         }
     });
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "delegate: stored child".into(),
-    });
+    s.send(Op::user("delegate: stored child"));
     collect_until_results_answered(&mut s).await;
     let visible = store.list_sessions(&ListQuery::default()).unwrap();
     assert_eq!(visible.len(), 1, "children are hidden from listings");
@@ -302,10 +287,7 @@ async fn an_orchestrator_waits_for_its_own_workers_at_depth_two() {
         spec.tools = Arc::new(tools);
         spec.delegation.settings.max_depth = 2;
     });
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "orchestrate: leaf one ;; leaf two".into(),
-    });
+    s.send(Op::user("orchestrate: leaf one ;; leaf two"));
     let events = collect_until_results_answered(&mut s).await;
     let spawned: Vec<(String, u32, Option<String>)> = subagent_events(&events)
         .iter()
@@ -351,10 +333,7 @@ async fn a_silent_child_times_out_and_a_steer_is_delivered_at_the_next_call() {
         spec.tools = Arc::new(tools);
         spec.delegation.settings.child_timeout = Some(Duration::from_secs(2));
     });
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "delegate: run: sleep 30 ;; run: sleep 1".into(),
-    });
+    s.send(Op::user("delegate: run: sleep 30 ;; run: sleep 1"));
     let mut seen = Vec::new();
     // Steer the short sleeper while its command runs.
     let short = loop {
@@ -416,10 +395,7 @@ fn processes_running(pattern: &str) -> bool {
 async fn no_child_or_its_process_outlives_the_session() {
     let server = ScriptedServer::start_echo().await;
     let mut s = with_delegation(&server, Yolo::Off);
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "delegate: run: sleep 31.5".into(),
-    });
+    s.send(Op::user("delegate: run: sleep 31.5"));
     s.until(|e| {
         matches!(e, Event::Subagent(SubagentEvent { kind: SubagentEventKind::Activity { event }, .. })
             if matches!(**event, Event::ToolStart { .. }))
@@ -466,10 +442,7 @@ async fn a_child_that_runs_out_of_calls_fails_and_says_why_while_its_sibling_suc
         // One API call each: a child that needs a tool round-trip cannot finish.
         spec.delegation.settings.max_iterations = 1;
     });
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "delegate: run: echo hi ;; just answer".into(),
-    });
+    s.send(Op::user("delegate: run: echo hi ;; just answer"));
     let events = collect_until_results_answered(&mut s).await;
     let finished: Vec<(SubagentStatus, String)> = subagent_events(&events)
         .iter()
@@ -509,10 +482,7 @@ async fn subagent_approvals_deny_or_once_answer_without_asking() {
             spec.delegation.settings.approvals = mode;
         });
         std::fs::create_dir_all(s.dir.path().join("build/x")).unwrap();
-        s.send(Op::UserInput {
-            images: Vec::new(),
-            text: "delegate: run: rm -rf build".into(),
-        });
+        s.send(Op::user("delegate: run: rm -rf build"));
         let events = collect_until_results_answered(&mut s).await;
         assert!(
             !events
@@ -535,10 +505,7 @@ async fn a_finished_batch_is_saved_as_a_spawn_tree_and_loads_back() {
         spec.tools = Arc::new(tools);
         spec.safety.home = Some(home.clone());
     });
-    s.send(Op::UserInput {
-        images: Vec::new(),
-        text: "delegate: first ;; second".into(),
-    });
+    s.send(Op::user("delegate: first ;; second"));
     collect_until_results_answered(&mut s).await;
     s.send(Op::ListSpawnTrees);
     let Event::SpawnTrees { trees } = s.until(|e| matches!(e, Event::SpawnTrees { .. })).await

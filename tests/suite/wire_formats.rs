@@ -457,15 +457,9 @@ async fn an_engine_turn_with_a_tool_call_in_each_format() {
             spec.endpoint.model = format.model().into();
         });
         std::fs::write(s.dir.path().join("note.txt"), "hi from the note\n").unwrap();
-        s.send(Op::UserInput {
-            images: Vec::new(),
-            text: "hello".into(),
-        });
+        s.send(Op::user("hello"));
         assert_eq!(s.turn_outcome().await, TurnOutcome::Completed, "{format:?}");
-        s.send(Op::UserInput {
-            images: Vec::new(),
-            text: "what does note.txt say?".into(),
-        });
+        s.send(Op::user("what does note.txt say?"));
         s.until(|e| matches!(e, Event::ToolStart { .. })).await;
         assert_eq!(s.turn_outcome().await, TurnOutcome::Completed, "{format:?}");
         let requests = server.completion_requests();
