@@ -18,6 +18,8 @@ const MAX_BODY: usize = 64 * 1024 * 1024;
 /// A parsed request. Header names are lowercased.
 #[derive(Debug, Clone)]
 pub struct RawRequest {
+    /// The request line and headers as sent (without the blank line).
+    pub head: String,
     pub method: String,
     /// The request target as sent, including any query string.
     pub path: String,
@@ -51,6 +53,7 @@ pub async fn read_request(stream: &mut TcpStream) -> Result<RawRequest, HttpErro
     };
     let head = std::str::from_utf8(&buf[..head_end])
         .map_err(|_| HttpError::Malformed("header section is not UTF-8"))?;
+    let head_text = head.to_owned();
     let mut lines = head.split("\r\n");
     let request_line = lines
         .next()
@@ -85,6 +88,7 @@ pub async fn read_request(stream: &mut TcpStream) -> Result<RawRequest, HttpErro
     }
     body.truncate(length);
     Ok(RawRequest {
+        head: head_text,
         method,
         path,
         headers,

@@ -87,6 +87,8 @@ pub enum Reply {
     },
     /// Close with a TCP reset, no bytes sent.
     Reset,
+    /// These bytes verbatim, then close, or stay silent for `stall` first.
+    Raw { bytes: Vec<u8>, stall: Duration },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +138,10 @@ pub fn render(resp: &Response, ctx: &RequestCtx) -> Reply {
             reply
         }
         ResponseKind::Reset => Reply::Reset,
+        ResponseKind::Raw { bytes, stall_secs } => Reply::Raw {
+            bytes: bytes.clone(),
+            stall: Duration::from_secs(*stall_secs),
+        },
         ResponseKind::ResetAfter { .. } if !ctx.stream => Reply::Reset,
         ResponseKind::StreamError { code, message, .. } if !ctx.stream => {
             let text = message

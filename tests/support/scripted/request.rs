@@ -83,6 +83,8 @@ fn percent_decode(text: &str) -> String {
 /// One request as the server saw it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordedRequest {
+    /// The request line and headers as sent.
+    pub head: String,
     pub method: String,
     /// Request target as sent (including any query string).
     pub path: String,
@@ -90,6 +92,8 @@ pub struct RecordedRequest {
     pub headers: BTreeMap<String, String>,
     /// The body parsed as JSON; `Null` when empty or not JSON.
     pub body: Value,
+    /// The body's bytes as sent (multipart uploads, form posts).
+    pub raw_body: Vec<u8>,
 }
 
 impl RecordedRequest {
@@ -98,6 +102,11 @@ impl RecordedRequest {
         self.headers
             .get(&name.to_ascii_lowercase())
             .map(String::as_str)
+    }
+
+    /// The body's bytes as text (lossy UTF-8): form posts, raw JSON as sent.
+    pub fn body_text(&self) -> String {
+        String::from_utf8_lossy(&self.raw_body).into_owned()
     }
 
     pub fn endpoint(&self) -> Endpoint {

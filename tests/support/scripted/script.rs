@@ -1,5 +1,5 @@
 //! The script the scripted provider replays: one [`Response`] per completion request, in
-//! order, loadable from JSON (see `tests/support/README.md`).
+//! order, loadable from JSON (see `tests/support/scripted/README.md`).
 //!
 //! This module only describes responses; it does not know HTTP or any wire dialect (that is
 //! `reply`, `sse_openai`, `sse_anthropic`, `sse_responses` and `eventstream_bedrock`). Invariant: every value round-trips through
@@ -83,6 +83,15 @@ pub enum ResponseKind {
     /// Streaming requests get HTTP 400 "streaming is not supported" without consuming this
     /// entry; the next non-streaming request consumes it and gets `then`.
     RejectStreaming { then: Box<Response> },
+    /// For any HTTP API, not only completions: these bytes verbatim (a whole HTTP response,
+    /// status line included, so it may be deliberately broken), then close; with
+    /// `stall_secs` > 0 the connection stays open and silent that long instead. Answers the
+    /// next request whatever its method and path.
+    Raw {
+        bytes: Vec<u8>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        stall_secs: u64,
+    },
 }
 
 /// One tool call of a [`ResponseKind::ToolCalls`].
@@ -117,6 +126,21 @@ impl Default for ScriptedUsage {
             reasoning_tokens: 0,
         }
     }
+}
+
+/// The bytes of a fixed-length HTTP/1.1 response that closes the connection.
+pub fn raw_http(status: u16, content_type: &str, extra: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+    let mut head = format!(
+        "HTTP/1.1 {status} X\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in extra {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
 }
 
 /// A script file could not be read or parsed.
@@ -254,6 +278,43 @@ impl Response {
         Self::of(ResponseKind::ResetAfter {
             chunks: strings(chunks),
         })
+    }
+
+    /// These bytes verbatim, then close (see [`ResponseKind::Raw`]).
+    pub fn raw(bytes: impl Into<Vec<u8>>) -> Self {
+        Self::of(ResponseKind::Raw {
+            bytes: bytes.into(),
+            stall_secs: 0,
+        })
+    }
+
+    /// These bytes verbatim, then a silent open connection for 30 s.
+    pub fn raw_then_stall(bytes: impl Into<Vec<u8>>) -> Self {
+        Self::of(ResponseKind::Raw {
+            bytes: bytes.into(),
+            stall_secs: 30,
+        })
+    }
+
+    /// A whole fixed-length HTTP response (`Connection: close`) with `extra` headers, as
+    /// [`Response::raw`]. The reason phrase is always `X`: clients read only the code.
+    pub fn raw_http(
+        status: u16,
+        content_type: &str,
+        extra: &[(&str, &str)],
+        body: impl AsRef<[u8]>,
+    ) -> Self {
+        Self::raw(raw_http(status, content_type, extra, body.as_ref()))
+    }
+
+    /// [`Response::raw_http`] with a JSON body.
+    pub fn raw_json(status: u16, body: &str) -> Self {
+        Self::raw_http(status, "application/json", &[], body.as_bytes())
+    }
+
+    /// [`Response::raw_http`]: HTTP 200 with an SSE body sent in one piece.
+    pub fn raw_sse(body: &str) -> Self {
+        Self::raw_http(200, "text/event-stream", &[], body.as_bytes())
     }
 
     pub fn malformed_chunk() -> Self {

@@ -228,6 +228,11 @@ impl ScriptedServer {
         }
     }
 
+    /// The JSON body of every request so far, in arrival order (`Null` when not JSON).
+    pub fn bodies(&self) -> Vec<Value> {
+        self.requests().into_iter().map(|r| r.body).collect()
+    }
+
     /// Every request so far, in arrival order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.shared.lock().requests.clone()
@@ -300,13 +305,22 @@ fn answer(shared: &Shared, raw: http::RawRequest) -> Reply {
     let auth = (endpoint == Endpoint::ConverseStream).then(|| sigv4_check::check(&raw.headers));
     let mut inner = shared.lock();
     inner.requests.push(RecordedRequest {
+        head: raw.head,
         method: raw.method.clone(),
         path: raw.path.clone(),
         headers: raw.headers,
         body: body.clone(),
+        raw_body: raw.body,
     });
     let seq = inner.requests.len() as u64;
     shared.count.send_replace(inner.requests.len());
+    // A raw entry answers whatever comes next (any API, not only completions).
+    if let Source::Script(queue) = &mut inner.source
+        && matches!(queue.front(), Some(Response { kind: ResponseKind::Raw { .. }, .. }))
+        && let Some(next) = queue.pop_front()
+    {
+        return reply::render(&next, &RequestCtx::from_body(Dialect::OpenAi, &body, seq));
+    }
     let dialect = match endpoint {
         Endpoint::ChatCompletions => Dialect::OpenAi,
         Endpoint::Messages => Dialect::Anthropic,
@@ -366,6 +380,16 @@ async fn write_reply(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()
         }
         // SO_LINGER 0: closing now sends RST instead of FIN, so the client sees a reset.
         Reply::Reset => stream.set_zero_linger(),
+        Reply::Raw { bytes, stall } => {
+            stream.write_all(&bytes).await?;
+            stream.flush().await?;
+            if stall.is_zero() {
+                stream.shutdown().await
+            } else {
+                tokio::time::sleep(stall).await;
+                Ok(())
+            }
+        }
         Reply::Stream {
             content_type,
             events,
