@@ -313,7 +313,9 @@ mod network {
             json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}),
             json!({"type":"message_stop"}),
         ]);
-        let server = ScriptedServer::start(vec![Response::raw_sse(&overloaded), Response::raw_sse(&ok)]).await;
+        let server =
+            ScriptedServer::start(vec![Response::raw_sse(&overloaded), Response::raw_sse(&ok)])
+                .await;
         let model = ModelConfig {
             default: "claude".into(),
             provider: "anthropic".into(),

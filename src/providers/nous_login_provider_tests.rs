@@ -109,7 +109,12 @@ async fn an_expiring_login_is_refreshed_before_the_request_on_the_session_task()
     .await;
     let inference = ScriptedServer::start(vec![Response::raw_sse(&sse_text("hello"))]).await;
     let old_access = jwt(30, "inference:invoke");
-    let s = setup(&old_access, &portal.root_url(), &inference.root_url(), "nous");
+    let s = setup(
+        &old_access,
+        &portal.root_url(),
+        &inference.root_url(),
+        "nous",
+    );
     assert_eq!(s.resolved.base_url, format!("{}/v1", inference.root_url()));
     assert_eq!(
         s.resolved.api_key.as_ref().map(Secret::expose),
@@ -145,7 +150,12 @@ async fn a_401_refreshes_once_and_retries_with_the_new_token() {
     ])
     .await;
     let old_access = jwt(3600, "inference:invoke");
-    let s = setup(&old_access, &portal.root_url(), &inference.root_url(), "nous");
+    let s = setup(
+        &old_access,
+        &portal.root_url(),
+        &inference.root_url(),
+        "nous",
+    );
     let provider = wrapped(&s);
     assert_eq!(complete(&provider).await.unwrap().text, "again");
     assert_eq!(bearer_of(&inference, 0), old_access);

@@ -42,7 +42,11 @@ async fn an_expired_token_is_refreshed_saved_and_shared() {
     let old_access = jwt(-60, "inference:invoke");
     let home = home_with(
         dir.path(),
-        Some(&store_with(nous_state(&old_access, "rt-1", &portal.root_url()))),
+        Some(&store_with(nous_state(
+            &old_access,
+            "rt-1",
+            &portal.root_url(),
+        ))),
     );
     let ctx = context(&home);
 

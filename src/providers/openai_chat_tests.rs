@@ -372,17 +372,13 @@ async fn connection_resets_are_retried_then_reported() {
         matches!(err, ProviderError::Transport { ref message } if message.contains("127.0.0.1")),
         "{err:?}"
     );
-    assert_eq!(
-        server.requests().len(),
-        4,
-        "1 attempt + 3 retries"
-    );
+    assert_eq!(server.requests().len(), 4, "1 attempt + 3 retries");
 }
 
 #[tokio::test]
 async fn silent_stream_is_retried_once_then_succeeds() {
     let server = ScriptedServer::start(vec![
-        Response::raw_then_stall(SSE_HEAD.into()),
+        Response::raw_then_stall(SSE_HEAD),
         Response::raw_sse(&sse_text("second")),
     ])
     .await;
@@ -397,7 +393,11 @@ async fn hang_after_text_is_not_retried() {
         "{SSE_HEAD}data: {}\n\n",
         json!({"choices":[{"delta":{"content":"par"}}]})
     );
-    let server = ScriptedServer::start(vec![Response::raw_then_stall(partial), Response::raw_sse(&sse_text("dup"))]).await;
+    let server = ScriptedServer::start(vec![
+        Response::raw_then_stall(partial),
+        Response::raw_sse(&sse_text("dup")),
+    ])
+    .await;
     let p = provider_for(&server, "custom", None);
     let (r, deltas) = complete(&p).await;
     assert!(matches!(r, Err(ProviderError::Hang { .. })), "{r:?}");
@@ -424,7 +424,7 @@ async fn auth_failure_is_final_and_keyless() {
 
 #[tokio::test]
 async fn cancellation_stops_a_stalled_stream() {
-    let server = ScriptedServer::start(vec![Response::raw_then_stall(SSE_HEAD.into())]).await;
+    let server = ScriptedServer::start(vec![Response::raw_then_stall(SSE_HEAD)]).await;
     let model = ModelConfig {
         default: "m".into(),
         provider: "custom".into(),

@@ -7,9 +7,9 @@ use std::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::test_server::{Response, ScriptedServer};
 use crate::tools::ToolOutcome;
 use crate::tools::VisionHost;
-use crate::test_server::{Response, ScriptedServer};
 use crate::tools::test_support::ctx;
 
 /// A session that sees images (or not) and counts embeds against `cap`.

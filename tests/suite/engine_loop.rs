@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hermes::engine::BusyInputMode;
-use hermes::engine::spawn_session;
 use hermes::protocol::ClarifyAnswer;
 use hermes::protocol::Event;
 use hermes::protocol::Op;
@@ -23,10 +22,8 @@ use support::ScriptedCall;
 use support::ScriptedServer;
 
 use support::engine::SYSTEM;
-use support::engine::Session;
-use support::engine::session;
-use support::engine::session_with;
-use support::engine::spec;
+use support::engine::endpoint;
+use support::engine::test_session;
 
 fn messages(body: &Value) -> &Vec<Value> {
     body["messages"].as_array().unwrap()
@@ -399,10 +396,10 @@ async fn a_skill_slash_command_becomes_a_user_message() {
     let mut s = test_session()
         .in_dir(dir)
         .with_spec(|spec| {
-                spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
+            spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
                 skills_dir.path(),
             )));
-            })
+        })
         .build(&server);
     s.send(Op::SlashCommand {
         name: "release-notes".into(),
@@ -449,11 +446,11 @@ async fn a_skill_asks_for_its_missing_secret_saves_it_and_commands_see_it() {
     let mut s = test_session()
         .in_dir(dir)
         .with_spec(|spec| {
-                spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
+            spec.skills = Some(Arc::new(hermes::skills::catalog::SkillLoader::new(
                 skills_dir.path(),
             )));
-                spec.env_file = Some(env_file.clone());
-            })
+            spec.env_file = Some(env_file.clone());
+        })
         .build(&server);
     s.send(Op::SlashCommand {
         name: "demo".into(),
@@ -475,7 +472,7 @@ async fn a_skill_asks_for_its_missing_secret_saves_it_and_commands_see_it() {
     });
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("seen.txt")).unwrap(),
+        std::fs::read_to_string(s.dir.path().join("seen.txt")).unwrap(),
         "s3cret-value",
         "the session's commands see the secret"
     );
@@ -507,14 +504,14 @@ async fn an_auxiliary_model_writes_the_compression_summary() {
     let mut s = test_session()
         .in_dir(dir)
         .with_spec(|spec| {
-                spec.summariser = Some(endpoint(&aux));
-                spec.compression = CompressionSettings {
+            spec.summariser = Some(endpoint(&aux));
+            spec.compression = CompressionSettings {
                 enabled: Enabled::Yes,
                 threshold: 0.2,
                 protect_first_n: 1,
                 protect_last_n: 2,
             };
-            })
+        })
         .build(&main);
     for text in ["a", "b", "c"] {
         s.send(Op::user(text));

@@ -11,8 +11,6 @@ use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hermes::engine::BusyInputMode;
-use hermes::engine::spawn_session;
 use hermes::protocol::Event;
 use hermes::protocol::GoalCommand;
 use hermes::protocol::GoalProgress;
@@ -27,8 +25,9 @@ use support::ScriptedCall;
 use support::ScriptedServer;
 use support::engine::SYSTEM;
 use support::engine::Session;
-use support::engine::spec;
+use support::engine::endpoint;
 use support::engine::start;
+use support::engine::test_session;
 
 const MARKER: &str = "[Continuing toward your standing goal]";
 
@@ -506,9 +505,9 @@ async fn a_goal_survives_a_restart_and_resumes_where_it_stood() {
     let mut s = test_session()
         .in_dir(dir)
         .with_spec(|spec| {
-                spec.session_id = "goal-session".into();
-                spec.store = Some(store.clone());
-            })
+            spec.session_id = "goal-session".into();
+            spec.store = Some(store.clone());
+        })
         .build(&server);
     s.send(set("three steps"));
     s.send(Op::Goal(GoalCommand::AddSubgoal {
@@ -543,10 +542,10 @@ async fn a_goal_survives_a_restart_and_resumes_where_it_stood() {
     let mut s = test_session()
         .in_dir(s.dir)
         .with_spec(|spec| {
-                spec.session_id = row.id;
-                spec.store = Some(store);
-                spec.resumed = Some(resumed);
-            })
+            spec.session_id = row.id;
+            spec.store = Some(store);
+            spec.resumed = Some(resumed);
+        })
         .build(&server);
     match s.until(|e| matches!(e, Event::GoalProgress(_))).await {
         Event::GoalProgress(restored) => assert_eq!(

@@ -10,9 +10,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use hermes::engine::BusyInputMode;
 use hermes::engine::guard::HookSetup;
-use hermes::engine::spawn_session;
 use hermes::protocol::ApprovalDecision;
 use hermes::protocol::ApprovalKind;
 use hermes::protocol::ApprovalRequest;
@@ -32,8 +30,8 @@ use support::Response;
 use support::ScriptedCall;
 use support::ScriptedServer;
 use support::engine::Session;
-use support::engine::spec;
 use support::engine::start;
+use support::engine::test_session;
 
 /// A session with YOLO off, approvals timing out after `timeout`.
 fn guarded(server: &ScriptedServer, timeout: Duration) -> Session {
@@ -258,8 +256,8 @@ async fn writes_to_sensitive_paths_ask_first() {
     let mut s = test_session()
         .in_dir(dir)
         .with_spec(|spec| {
-                spec.yolo = Yolo::Off;
-            })
+            spec.yolo = Yolo::Off;
+        })
         .build(&server);
     let request = say_and_wait_for_request(&mut s, "configure ssh").await;
     assert_eq!(request.kind, ApprovalKind::FileWrite);
@@ -294,11 +292,11 @@ async fn a_checkpoint_taken_before_a_write_is_restored() {
     let mut s = test_session()
         .in_dir(dir)
         .with_spec(|spec| {
-                spec.safety.checkpoints = Some(std::sync::Arc::new(CheckpointStore::new(
+            spec.safety.checkpoints = Some(std::sync::Arc::new(CheckpointStore::new(
                 store_dir.path().join("checkpoints"),
                 CheckpointSettings::default(),
             )));
-            })
+        })
         .build(&server);
     s.send(Op::user("rewrite"));
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
@@ -545,13 +543,13 @@ async fn smart_mode_approves_denies_or_escalates_through_the_reviewer_model() {
     let mut s = test_session()
         .in_dir(dir)
         .with_spec(|spec| {
-                spec.yolo = Yolo::Off;
-                spec.safety.approvals.mode = hermes::config::ApprovalMode::Smart;
-                spec.safety.smart = Some(hermes::engine::guard::SmartApprover {
+            spec.yolo = Yolo::Off;
+            spec.safety.approvals.mode = hermes::config::ApprovalMode::Smart;
+            spec.safety.smart = Some(hermes::engine::guard::SmartApprover {
                 provider: spec.endpoint.provider.clone(),
                 model: "reviewer".into(),
             });
-            })
+        })
         .build(&server);
     s.send(Op::user("tidy"));
     // Only the escalated command reaches the user.

@@ -47,7 +47,12 @@ fn in_child(test: &str, setup: impl FnOnce(&Path), body: impl FnOnce(&Path)) {
     setup(home.path());
     let started = Instant::now();
     let out = Command::new(std::env::current_exe().unwrap())
-        .args([&full_name(test), "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            &full_name(test),
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD, "1")
         .env("HOME", home.path())
         .env_remove("XDG_CONFIG_HOME")

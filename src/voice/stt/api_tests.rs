@@ -15,7 +15,11 @@ fn engine(base_url: &str, language: Option<&str>) -> ApiTranscriber {
 }
 
 fn json_ok(text: &str) -> Response {
-    Response::raw_http(200, "application/json", &[], serde_json::json!({ "text": text }).to_string().as_bytes(),
+    Response::raw_http(
+        200,
+        "application/json",
+        &[],
+        serde_json::json!({ "text": text }).to_string().as_bytes(),
     )
 }
 
@@ -95,7 +99,11 @@ async fn no_language_part_when_the_language_is_detected() {
 #[tokio::test]
 async fn a_401_names_the_url_and_status_and_masks_an_echoed_key() {
     let body = format!(r#"{{"error":{{"message":"Invalid API Key {KEY}"}}}}"#);
-    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(401, "application/json", &[], body.as_bytes(),
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        401,
+        "application/json",
+        &[],
+        body.as_bytes(),
     )]);
     let url = server.root_url();
     let err = engine(&url, None).transcribe(&[0; 160]).await.unwrap_err();

@@ -122,7 +122,12 @@ fn list_shows_what_is_installed() {
 #[tokio::test]
 async fn downloads_with_progress_and_renames_into_place() {
     let body = fake_model(200_000);
-    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(200, "application/octet-stream", &[], &body)]);
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        200,
+        "application/octet-stream",
+        &[],
+        &body,
+    )]);
     let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
     let models = dir.path().join("models");
@@ -151,7 +156,12 @@ async fn downloads_with_progress_and_renames_into_place() {
 #[tokio::test]
 async fn a_checksum_mismatch_leaves_nothing_and_keeps_the_old_model() {
     let body = fake_model(50_000);
-    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(200, "application/octet-stream", &[], &body)]);
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        200,
+        "application/octet-stream",
+        &[],
+        &body,
+    )]);
     let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("ggml-test.bin"), b"old model").unwrap();
@@ -180,7 +190,8 @@ async fn a_checksum_mismatch_leaves_nothing_and_keeps_the_old_model() {
 #[tokio::test]
 async fn an_error_page_is_not_saved_as_a_model() {
     let page = vec![b'<'; 10_000];
-    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(200, "text/html", &[], &page)]);
+    let server =
+        ScriptedServer::start_on_own_thread(vec![Response::raw_http(200, "text/html", &[], &page)]);
     let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
     let (result, _) = run(&url, dir.path(), None).await;
@@ -191,7 +202,11 @@ async fn an_error_page_is_not_saved_as_a_model() {
 
 #[tokio::test]
 async fn a_too_small_file_is_rejected() {
-    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(200, "application/octet-stream", &[], &fake_model(100),
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        200,
+        "application/octet-stream",
+        &[],
+        &fake_model(100),
     )]);
     let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
@@ -235,7 +250,11 @@ async fn a_cut_connection_leaves_no_partial_file() {
 
 #[tokio::test]
 async fn a_404_names_the_url_and_status() {
-    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(404, "text/plain", &[], b"Entry not found",
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        404,
+        "text/plain",
+        &[],
+        b"Entry not found",
     )]);
     let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();

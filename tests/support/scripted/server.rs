@@ -316,7 +316,13 @@ fn answer(shared: &Shared, raw: http::RawRequest) -> Reply {
     shared.count.send_replace(inner.requests.len());
     // A raw entry answers whatever comes next (any API, not only completions).
     if let Source::Script(queue) = &mut inner.source
-        && matches!(queue.front(), Some(Response { kind: ResponseKind::Raw { .. }, .. }))
+        && matches!(
+            queue.front(),
+            Some(Response {
+                kind: ResponseKind::Raw { .. },
+                ..
+            })
+        )
         && let Some(next) = queue.pop_front()
     {
         return reply::render(&next, &RequestCtx::from_body(Dialect::OpenAi, &body, seq));
