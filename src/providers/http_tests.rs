@@ -71,7 +71,7 @@ async fn error_status_is_classified_with_retry_after() {
     .await;
     let cancel = CancellationToken::new();
     let err = send(
-        client().get(&server.root_url()),
+        client().get(server.root_url()),
         "t",
         Duration::from_secs(5),
         &cancel,
@@ -92,7 +92,7 @@ async fn silent_server_is_a_hang() {
     let server = ScriptedServer::start(vec![Response::raw_then_stall(String::new())]).await;
     let cancel = CancellationToken::new();
     let err = send(
-        client().get(&server.root_url()),
+        client().get(server.root_url()),
         "t",
         Duration::from_millis(200),
         &cancel,
@@ -107,7 +107,7 @@ async fn read_body_truncates_at_limit() {
     let server = ScriptedServer::start(vec![Response::raw_json(200, &"y".repeat(5000))]).await;
     let cancel = CancellationToken::new();
     let resp = send(
-        client().get(&server.root_url()),
+        client().get(server.root_url()),
         "t",
         Duration::from_secs(5),
         &cancel,

@@ -49,12 +49,15 @@ pub fn test_session<'a>() -> SessionBuilder<'a> {
     }
 }
 
+/// One adjustment of the spec, applied before the session starts.
+type Configure<'a> = Box<dyn FnOnce(&mut SessionSpec) + 'a>;
+
 /// See [`test_session`].
 pub struct SessionBuilder<'a> {
     busy: BusyInputMode,
     max_iterations: u32,
     dir: Option<tempfile::TempDir>,
-    configure: Vec<Box<dyn FnOnce(&mut SessionSpec) + 'a>>,
+    configure: Vec<Configure<'a>>,
 }
 
 impl<'a> SessionBuilder<'a> {

@@ -206,7 +206,7 @@ async fn a_too_small_file_is_rejected() {
         200,
         "application/octet-stream",
         &[],
-        &fake_model(100),
+        fake_model(100),
     )]);
     let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
