@@ -26,7 +26,7 @@ use support::ScriptedServer;
 #[command(about = "Scripted OpenAI/Anthropic-compatible provider on 127.0.0.1")]
 #[command(group = clap::ArgGroup::new("source").required(true).args(["script", "echo"]))]
 struct Args {
-    /// JSON script to replay (see tests/support/README.md).
+    /// JSON script to replay (see tests/support/scripted/README.md).
     #[arg(long)]
     script: Option<PathBuf>,
     /// Echo mode: "You said: …", `run: CMD` → terminal tool call, tool result → "Tool said: …".

@@ -1,5 +1,5 @@
 # Shared helpers for scripts/*.sh: install missing Debian/Ubuntu packages, and the real Python
-# Hermes Agent the cross-program tests run (tests/hermes_compat). Sourced, not run.
+# Hermes Agent the cross-program tests run (tests/suite/hermes_compat). Sourced, not run.
 
 # apt_install PKG...: installs the packages that are not installed yet (no-op, and no network,
 # when everything is present). Uses sudo when not root.
@@ -31,7 +31,7 @@ require_cargo() {
   fi
 }
 
-# The Python Hermes Agent release the compatibility tests (tests/hermes_compat) run against.
+# The Python Hermes Agent release the compatibility tests (tests/suite/hermes_compat) run against.
 PYTHON_HERMES_VERSION=0.19.0
 
 # install_python_hermes: a virtualenv with hermes-agent==$PYTHON_HERMES_VERSION from PyPI, and

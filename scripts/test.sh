@@ -20,7 +20,7 @@ command -v npm >/dev/null 2>&1 || apt_install nodejs npm
   || npm ci --prefix tests/mcp --no-audit --no-fund
 export MCP_TEST_SERVERS="$PWD/tests/mcp/node_modules"
 # The real Python Hermes Agent 0.19 (PyPI) and its source distribution (for its skills and
-# skins) for tests/hermes_compat, cached between runs; exports HERMES_PY_VENV and HERMES_SDIST.
+# skins) for tests/suite/hermes_compat, cached between runs; exports HERMES_PY_VENV and HERMES_SDIST.
 install_python_hermes
 # An X server for the clipboard tests (arboard reads and sets the X11 clipboard), unless the
 # caller has one. Stopped when the suite ends.

@@ -18,3 +18,9 @@ pub mod tools;
 pub mod tui;
 pub mod util;
 pub mod voice;
+
+/// The one scripted HTTP test server (`tests/support/scripted`, shared with the integration
+/// suite) for the unit tests.
+#[cfg(test)]
+#[path = "../tests/support/scripted/mod.rs"]
+mod test_server;

@@ -162,6 +162,16 @@ pub enum Op {
     Shutdown,
 }
 
+impl Op {
+    /// A user message without images (`Op::UserInput`).
+    pub fn user(text: impl Into<String>) -> Self {
+        Self::UserInput {
+            text: text.into(),
+            images: Vec::new(),
+        }
+    }
+}
+
 /// Whether the agent may run terminal commands without asking. Hardline commands (such as
 /// `rm -rf /`) are refused either way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -289,8 +289,8 @@ mod network {
     use crate::config::schema::ProviderConfig;
     use crate::providers::StreamDelta;
     use crate::providers::registry;
-    use crate::providers::test_server::Reply;
-    use crate::providers::test_server::TestServer;
+    use crate::test_server::Response;
+    use crate::test_server::ScriptedServer;
     use crate::util::http;
     use pretty_assertions::assert_eq;
 
@@ -313,11 +313,13 @@ mod network {
             json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}),
             json!({"type":"message_stop"}),
         ]);
-        let server = TestServer::start(vec![Reply::sse(&overloaded), Reply::sse(&ok)]).await;
+        let server =
+            ScriptedServer::start(vec![Response::raw_sse(&overloaded), Response::raw_sse(&ok)])
+                .await;
         let model = ModelConfig {
             default: "claude".into(),
             provider: "anthropic".into(),
-            base_url: server.base.clone(),
+            base_url: server.root_url(),
             ..ModelConfig::default()
         };
         let env = |k: &str| (k == "ANTHROPIC_API_KEY").then(|| "sk-ant-test".to_string());
@@ -340,7 +342,7 @@ mod network {
             deltas.into_inner().unwrap(),
             vec![StreamDelta::Text("Hi!".into())]
         );
-        let reqs = server.requests.lock().unwrap();
+        let reqs = server.requests();
         assert_eq!(reqs.len(), 2);
         let head = reqs[0].head.to_lowercase();
         assert!(head.starts_with("post /v1/messages"), "{head}");
@@ -360,11 +362,11 @@ mod network {
             json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}),
             json!({"type":"message_stop"}),
         ]);
-        let server = TestServer::start(vec![Reply::sse(&ok)]).await;
+        let server = ScriptedServer::start(vec![Response::raw_sse(&ok)]).await;
         let model = ModelConfig {
             default: "claude".into(),
             provider: "anthropic".into(),
-            base_url: server.base.clone(),
+            base_url: server.root_url(),
             ..ModelConfig::default()
         };
         let env = |k: &str| (k == "ANTHROPIC_API_KEY").then(|| "sk-ant-test".to_string());
@@ -377,7 +379,7 @@ mod network {
         )]);
         let c = p.complete(&req, &sink, &CancellationToken::new()).await;
         assert_eq!(c.unwrap().text, "A cat.");
-        let body = server.requests.lock().unwrap()[0].body.clone();
+        let body = server.requests()[0].body_text();
         assert!(
             body.contains(r#""data":"iVBORw0KGgo+/A==""#)
                 && body.contains(r#""media_type":"image/png""#),

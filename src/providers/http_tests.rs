@@ -3,9 +3,8 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
-use crate::providers::test_server::Reply;
-use crate::providers::test_server::TestServer;
-use crate::util::http::build_client;
+use crate::test_server::Response;
+use crate::test_server::ScriptedServer;
 
 fn client() -> reqwest::Client {
     build_client().unwrap()
@@ -42,8 +41,8 @@ async fn connection_refused_names_the_host() {
 
 #[tokio::test]
 async fn connection_reset_is_transport() {
-    let server = TestServer::start(vec![Reply::Reset]).await;
-    let url = format!("{}/v1/chat/completions", server.base);
+    let server = ScriptedServer::start(vec![Response::reset()]).await;
+    let url = format!("{}/v1/chat/completions", server.root_url());
     let cancel = CancellationToken::new();
     let err = send(
         client().post(&url).body("{}"),
@@ -63,7 +62,7 @@ async fn connection_reset_is_transport() {
 
 #[tokio::test]
 async fn error_status_is_classified_with_retry_after() {
-    let server = TestServer::start(vec![Reply::with_headers(
+    let server = ScriptedServer::start(vec![Response::raw_http(
         429,
         "application/json",
         &[("retry-after", "3")],
@@ -72,7 +71,7 @@ async fn error_status_is_classified_with_retry_after() {
     .await;
     let cancel = CancellationToken::new();
     let err = send(
-        client().get(&server.base),
+        client().get(server.root_url()),
         "t",
         Duration::from_secs(5),
         &cancel,
@@ -90,10 +89,10 @@ async fn error_status_is_classified_with_retry_after() {
 
 #[tokio::test]
 async fn silent_server_is_a_hang() {
-    let server = TestServer::start(vec![Reply::Stall(String::new())]).await;
+    let server = ScriptedServer::start(vec![Response::raw_then_stall(String::new())]).await;
     let cancel = CancellationToken::new();
     let err = send(
-        client().get(&server.base),
+        client().get(server.root_url()),
         "t",
         Duration::from_millis(200),
         &cancel,
@@ -105,10 +104,10 @@ async fn silent_server_is_a_hang() {
 
 #[tokio::test]
 async fn read_body_truncates_at_limit() {
-    let server = TestServer::start(vec![Reply::json(200, &"y".repeat(5000))]).await;
+    let server = ScriptedServer::start(vec![Response::raw_json(200, &"y".repeat(5000))]).await;
     let cancel = CancellationToken::new();
     let resp = send(
-        client().get(&server.base),
+        client().get(server.root_url()),
         "t",
         Duration::from_secs(5),
         &cancel,

@@ -48,8 +48,6 @@ mod nous_login_test_support;
 pub mod recording;
 #[cfg(test)]
 mod test_images;
-#[cfg(test)]
-mod test_server;
 
 pub use error::ProviderError;
 pub use error::ProviderSetupError;

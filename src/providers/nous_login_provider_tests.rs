@@ -11,8 +11,8 @@ use crate::providers::nous_login_test_support::home_with;
 use crate::providers::nous_login_test_support::jwt;
 use crate::providers::nous_login_test_support::nous_state;
 use crate::providers::nous_login_test_support::read_json;
-use crate::providers::test_server::Reply;
-use crate::providers::test_server::TestServer;
+use crate::test_server::Response;
+use crate::test_server::ScriptedServer;
 
 fn sse_text(text: &str) -> String {
     format!(
@@ -87,8 +87,8 @@ async fn complete(provider: &Arc<dyn Provider>) -> Result<Completion, ProviderEr
         .await
 }
 
-fn bearer_of(server: &TestServer, n: usize) -> String {
-    let head = server.requests.lock().unwrap()[n].head.clone();
+fn bearer_of(server: &ScriptedServer, n: usize) -> String {
+    let head = server.requests()[n].head.clone();
     head.lines()
         .find_map(|l| {
             l.strip_prefix("authorization: Bearer ")
@@ -101,16 +101,21 @@ fn bearer_of(server: &TestServer, n: usize) -> String {
 #[tokio::test]
 async fn an_expiring_login_is_refreshed_before_the_request_on_the_session_task() {
     let new_access = jwt(3600, "inference:invoke");
-    let portal = TestServer::start(vec![Reply::json(
+    let portal = ScriptedServer::start(vec![Response::raw_json(
         200,
         &json!({"access_token": new_access, "refresh_token": "rt-2", "expires_in": 3600})
             .to_string(),
     )])
     .await;
-    let inference = TestServer::start(vec![Reply::sse(&sse_text("hello"))]).await;
+    let inference = ScriptedServer::start(vec![Response::raw_sse(&sse_text("hello"))]).await;
     let old_access = jwt(30, "inference:invoke");
-    let s = setup(&old_access, &portal.base, &inference.base, "nous");
-    assert_eq!(s.resolved.base_url, format!("{}/v1", inference.base));
+    let s = setup(
+        &old_access,
+        &portal.root_url(),
+        &inference.root_url(),
+        "nous",
+    );
+    assert_eq!(s.resolved.base_url, format!("{}/v1", inference.root_url()));
     assert_eq!(
         s.resolved.api_key.as_ref().map(Secret::expose),
         Some(old_access.as_str())
@@ -119,7 +124,7 @@ async fn an_expiring_login_is_refreshed_before_the_request_on_the_session_task()
     let provider = wrapped(&s);
     assert_eq!(provider.name(), "nous");
     assert!(
-        portal.requests.lock().unwrap().is_empty(),
+        portal.requests().is_empty(),
         "nothing happens before a request"
     );
     assert_eq!(complete(&provider).await.unwrap().text, "hello");
@@ -133,43 +138,48 @@ async fn an_expiring_login_is_refreshed_before_the_request_on_the_session_task()
 #[tokio::test]
 async fn a_401_refreshes_once_and_retries_with_the_new_token() {
     let new_access = jwt(3600, "inference:invoke");
-    let portal = TestServer::start(vec![Reply::json(
+    let portal = ScriptedServer::start(vec![Response::raw_json(
         200,
         &json!({"access_token": new_access, "refresh_token": "rt-2", "expires_in": 3600})
             .to_string(),
     )])
     .await;
-    let inference = TestServer::start(vec![
-        Reply::json(401, r#"{"error":{"message":"token revoked"}}"#),
-        Reply::sse(&sse_text("again")),
+    let inference = ScriptedServer::start(vec![
+        Response::raw_json(401, r#"{"error":{"message":"token revoked"}}"#),
+        Response::raw_sse(&sse_text("again")),
     ])
     .await;
     let old_access = jwt(3600, "inference:invoke");
-    let s = setup(&old_access, &portal.base, &inference.base, "nous");
+    let s = setup(
+        &old_access,
+        &portal.root_url(),
+        &inference.root_url(),
+        "nous",
+    );
     let provider = wrapped(&s);
     assert_eq!(complete(&provider).await.unwrap().text, "again");
     assert_eq!(bearer_of(&inference, 0), old_access);
     assert_eq!(bearer_of(&inference, 1), new_access);
-    assert_eq!(portal.requests.lock().unwrap().len(), 1);
+    assert_eq!(portal.requests().len(), 1);
 }
 
 #[tokio::test]
 async fn a_token_rejected_after_refresh_says_to_log_in_again() {
     let new_access = jwt(3600, "inference:invoke");
-    let portal = TestServer::start(vec![Reply::json(
+    let portal = ScriptedServer::start(vec![Response::raw_json(
         200,
         &json!({"access_token": new_access, "expires_in": 3600}).to_string(),
     )])
     .await;
-    let inference = TestServer::start(vec![
-        Reply::json(401, r#"{"error":{"message":"no"}}"#),
-        Reply::json(401, r#"{"error":{"message":"still no"}}"#),
+    let inference = ScriptedServer::start(vec![
+        Response::raw_json(401, r#"{"error":{"message":"no"}}"#),
+        Response::raw_json(401, r#"{"error":{"message":"still no"}}"#),
     ])
     .await;
     let s = setup(
         &jwt(3600, "inference:invoke"),
-        &portal.base,
-        &inference.base,
+        &portal.root_url(),
+        &inference.root_url(),
         "nous",
     );
     let err = complete(&wrapped(&s)).await.unwrap_err();

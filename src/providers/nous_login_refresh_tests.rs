@@ -7,8 +7,8 @@ use crate::providers::nous_login_test_support::home_with;
 use crate::providers::nous_login_test_support::jwt;
 use crate::providers::nous_login_test_support::nous_state;
 use crate::providers::nous_login_test_support::read_json;
-use crate::providers::test_server::Reply;
-use crate::providers::test_server::TestServer;
+use crate::test_server::Response;
+use crate::test_server::ScriptedServer;
 
 fn store_with(nous: Value) -> Value {
     json!({
@@ -22,8 +22,8 @@ fn store_with(nous: Value) -> Value {
     })
 }
 
-fn refreshed(access: &str, refresh: &str) -> Reply {
-    Reply::json(
+fn refreshed(access: &str, refresh: &str) -> Response {
+    Response::raw_json(
         200,
         &json!({
             "access_token": access, "refresh_token": refresh, "token_type": "Bearer",
@@ -37,12 +37,16 @@ fn refreshed(access: &str, refresh: &str) -> Reply {
 #[tokio::test]
 async fn an_expired_token_is_refreshed_saved_and_shared() {
     let new_access = jwt(3600, "inference:invoke");
-    let portal = TestServer::start(vec![refreshed(&new_access, "rt-2")]).await;
+    let portal = ScriptedServer::start(vec![refreshed(&new_access, "rt-2")]).await;
     let dir = tempfile::tempdir().unwrap();
     let old_access = jwt(-60, "inference:invoke");
     let home = home_with(
         dir.path(),
-        Some(&store_with(nous_state(&old_access, "rt-1", &portal.base))),
+        Some(&store_with(nous_state(
+            &old_access,
+            "rt-1",
+            &portal.root_url(),
+        ))),
     );
     let ctx = context(&home);
 
@@ -56,13 +60,13 @@ async fn an_expired_token_is_refreshed_saved_and_shared() {
     );
     assert!(!credential.expiring(Utc::now()));
 
-    let request = portal.requests.lock().unwrap()[0].clone();
+    let request = portal.requests()[0].clone();
     let head = request.head.to_lowercase();
     assert!(head.starts_with("post /api/oauth/token "), "{head}");
     assert!(head.contains("x-nous-refresh-token: rt-1"), "{head}");
     assert!(head.contains("content-type: application/x-www-form-urlencoded"));
     assert_eq!(
-        request.body,
+        request.body_text(),
         "grant_type=refresh_token&client_id=hermes-cli"
     );
 
@@ -95,19 +99,19 @@ async fn an_expired_token_is_refreshed_saved_and_shared() {
 
 #[tokio::test]
 async fn a_usable_token_is_used_without_asking_the_portal() {
-    let portal = TestServer::start(vec![]).await;
+    let portal = ScriptedServer::start(vec![]).await;
     let dir = tempfile::tempdir().unwrap();
     let access = jwt(3600, "inference:invoke");
     let home = home_with(
         dir.path(),
-        Some(&store_with(nous_state(&access, "rt-1", &portal.base))),
+        Some(&store_with(nous_state(&access, "rt-1", &portal.root_url()))),
     );
     let ctx = context(&home);
     let credential = fresh_credential(&ctx, RefreshMode::IfNeeded, &CancellationToken::new())
         .await
         .unwrap();
     assert_eq!(credential.access.expose(), access);
-    assert!(portal.requests.lock().unwrap().is_empty());
+    assert!(portal.requests().is_empty());
 
     // The inference API rejected an older token, but the store already has a newer one
     // (another process refreshed): adopt it instead of spending the refresh token again.
@@ -120,18 +124,18 @@ async fn a_usable_token_is_used_without_asking_the_portal() {
     .await
     .unwrap();
     assert_eq!(credential.access.expose(), access);
-    assert!(portal.requests.lock().unwrap().is_empty());
+    assert!(portal.requests().is_empty());
 }
 
 #[tokio::test]
 async fn a_rejected_current_token_is_refreshed_even_before_expiry() {
     let new_access = jwt(3600, "inference:invoke");
-    let portal = TestServer::start(vec![refreshed(&new_access, "rt-2")]).await;
+    let portal = ScriptedServer::start(vec![refreshed(&new_access, "rt-2")]).await;
     let dir = tempfile::tempdir().unwrap();
     let access = jwt(3600, "inference:invoke");
     let home = home_with(
         dir.path(),
-        Some(&store_with(nous_state(&access, "rt-1", &portal.base))),
+        Some(&store_with(nous_state(&access, "rt-1", &portal.root_url()))),
     );
     let credential = fresh_credential(
         &context(&home),
@@ -146,14 +150,14 @@ async fn a_rejected_current_token_is_refreshed_even_before_expiry() {
 #[tokio::test]
 async fn a_refresh_token_rotated_by_another_profile_is_adopted_first() {
     let new_access = jwt(3600, "inference:invoke");
-    let portal = TestServer::start(vec![refreshed(&new_access, "rt-3")]).await;
+    let portal = ScriptedServer::start(vec![refreshed(&new_access, "rt-3")]).await;
     let dir = tempfile::tempdir().unwrap();
     let home = home_with(
         dir.path(),
         Some(&store_with(nous_state(
             &jwt(-60, "inference:invoke"),
             "rt-spent",
-            &portal.base,
+            &portal.root_url(),
         ))),
     );
     let ctx = context(&home);
@@ -168,7 +172,7 @@ async fn a_refresh_token_rotated_by_another_profile_is_adopted_first() {
     fresh_credential(&ctx, RefreshMode::IfNeeded, &CancellationToken::new())
         .await
         .unwrap();
-    let head = portal.requests.lock().unwrap()[0].head.to_lowercase();
+    let head = portal.requests()[0].head.to_lowercase();
     assert!(head.contains("x-nous-refresh-token: rt-live"), "{head}");
     assert_eq!(
         read_json(&home.auth_path())["providers"]["nous"]["refresh_token"],
@@ -178,7 +182,7 @@ async fn a_refresh_token_rotated_by_another_profile_is_adopted_first() {
 
 #[tokio::test]
 async fn a_dead_refresh_token_quarantines_the_login_like_hermes() {
-    let portal = TestServer::start(vec![Reply::json(
+    let portal = ScriptedServer::start(vec![Response::raw_json(
         400,
         r#"{"error":"invalid_grant","error_description":"Refresh token revoked"}"#,
     )])
@@ -189,7 +193,7 @@ async fn a_dead_refresh_token_quarantines_the_login_like_hermes() {
         Some(&store_with(nous_state(
             &jwt(-60, "inference:invoke"),
             "rt-1",
-            &portal.base,
+            &portal.root_url(),
         ))),
     );
     let ctx = context(&home);
@@ -231,7 +235,7 @@ async fn a_dead_refresh_token_quarantines_the_login_like_hermes() {
 
 #[tokio::test]
 async fn a_portal_outage_is_transient_and_changes_nothing() {
-    let portal = TestServer::start(vec![Reply::with_headers(
+    let portal = ScriptedServer::start(vec![Response::raw_http(
         502,
         "text/html",
         &[],
@@ -242,7 +246,7 @@ async fn a_portal_outage_is_transient_and_changes_nothing() {
     let stored = store_with(nous_state(
         &jwt(-60, "inference:invoke"),
         "rt-1",
-        &portal.base,
+        &portal.root_url(),
     ));
     let home = home_with(dir.path(), Some(&stored));
     let err = fresh_credential(
@@ -265,7 +269,7 @@ async fn a_portal_outage_is_transient_and_changes_nothing() {
 
 #[tokio::test]
 async fn refresh_token_reuse_gets_hermes_explanation_in_one_line() {
-    let portal = TestServer::start(vec![Reply::json(
+    let portal = ScriptedServer::start(vec![Response::raw_json(
         400,
         r#"{"error":"invalid_request","error_description":"Refresh token reuse detected"}"#,
     )])
@@ -276,7 +280,7 @@ async fn refresh_token_reuse_gets_hermes_explanation_in_one_line() {
         Some(&store_with(nous_state(
             &jwt(-60, "inference:invoke"),
             "rt-1",
-            &portal.base,
+            &portal.root_url(),
         ))),
     );
     let err = fresh_credential(
@@ -297,7 +301,7 @@ async fn refresh_token_reuse_gets_hermes_explanation_in_one_line() {
 #[tokio::test]
 async fn a_profile_uses_and_refreshes_the_root_login() {
     let new_access = jwt(3600, "inference:invoke");
-    let portal = TestServer::start(vec![refreshed(&new_access, "rt-2")]).await;
+    let portal = ScriptedServer::start(vec![refreshed(&new_access, "rt-2")]).await;
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("data");
     std::fs::create_dir_all(base.join("profiles/coder")).unwrap();
@@ -306,7 +310,7 @@ async fn a_profile_uses_and_refreshes_the_root_login() {
         store_with(nous_state(
             &jwt(-60, "inference:invoke"),
             "rt-1",
-            &portal.base,
+            &portal.root_url(),
         ))
         .to_string(),
     )

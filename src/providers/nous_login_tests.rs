@@ -9,11 +9,11 @@ use crate::providers::nous_login_test_support::context;
 use crate::providers::nous_login_test_support::home_with;
 use crate::providers::nous_login_test_support::jwt;
 use crate::providers::nous_login_test_support::read_json;
-use crate::providers::test_server::Reply;
-use crate::providers::test_server::TestServer;
+use crate::test_server::Response;
+use crate::test_server::ScriptedServer;
 
-fn device_reply(interval: u64) -> Reply {
-    Reply::json(
+fn device_reply(interval: u64) -> Response {
+    Response::raw_json(
         200,
         &json!({
             "device_code": "dev-123", "user_code": "ABCD-EFGH",
@@ -25,15 +25,15 @@ fn device_reply(interval: u64) -> Reply {
     )
 }
 
-fn oauth_error(code: &str) -> Reply {
-    Reply::json(
+fn oauth_error(code: &str) -> Response {
+    Response::raw_json(
         400,
         &json!({"error": code, "error_description": format!("{code} says the portal")}).to_string(),
     )
 }
 
-fn token_reply(access: &str) -> Reply {
-    Reply::json(
+fn token_reply(access: &str) -> Response {
+    Response::raw_json(
         200,
         &json!({
             "access_token": access, "refresh_token": "rt-1", "token_type": "Bearer",
@@ -69,7 +69,7 @@ fn device(interval: u64) -> DeviceAuthorization {
 }
 
 async fn poll(
-    server: &TestServer,
+    server: &ScriptedServer,
     interval: u64,
 ) -> (
     Result<Map<String, Value>, LoginError>,
@@ -83,7 +83,7 @@ async fn poll(
     let on_event = |e: LoginEvent| events.lock().unwrap().push(e);
     let result = poll_for_token(
         &ctx,
-        &server.base,
+        &server.root_url(),
         "hermes-cli",
         &device(interval),
         &sleep,
@@ -98,7 +98,7 @@ async fn poll(
 #[tokio::test]
 async fn polling_waits_the_server_interval_and_slows_down_when_told() {
     let access = jwt(3600, "inference:invoke");
-    let server = TestServer::start(vec![
+    let server = ScriptedServer::start(vec![
         oauth_error("authorization_pending"),
         oauth_error("slow_down"),
         oauth_error("authorization_pending"),
@@ -116,11 +116,11 @@ async fn polling_waits_the_server_interval_and_slows_down_when_told() {
             LoginEvent::SlowDown { interval_secs: 12 }
         ]
     );
-    let requests = server.requests.lock().unwrap().clone();
+    let requests = server.requests();
     assert_eq!(requests.len(), 5);
     assert!(requests[0].head.starts_with("POST /api/oauth/token "));
     assert_eq!(
-        requests[0].body,
+        requests[0].body_text(),
         "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&client_id=hermes-cli&device_code=dev-123"
     );
 }
@@ -135,7 +135,7 @@ async fn polling_stops_on_expired_denied_and_other_errors() {
             "invalid_client: invalid_client says the portal",
         ),
     ] {
-        let server = TestServer::start(vec![oauth_error("authorization_pending"), reply]).await;
+        let server = ScriptedServer::start(vec![oauth_error("authorization_pending"), reply]).await;
         let (result, asked, _) = poll(&server, 1).await;
         let err = result.unwrap_err();
         assert!(err.to_string().contains(expected), "{err}");
@@ -146,7 +146,7 @@ async fn polling_stops_on_expired_denied_and_other_errors() {
 
 #[tokio::test]
 async fn the_device_code_answer_must_be_complete() {
-    let server = TestServer::start(vec![Reply::json(
+    let server = ScriptedServer::start(vec![Response::raw_json(
         200,
         r#"{"device_code":"d","user_code":"u"}"#,
     )])
@@ -155,7 +155,7 @@ async fn the_device_code_answer_must_be_complete() {
     let ctx = context(&home_with(dir.path(), None));
     let err = request_device_code(
         &ctx,
-        &server.base,
+        &server.root_url(),
         "hermes-cli",
         "inference:invoke",
         &CancellationToken::new(),
@@ -163,14 +163,14 @@ async fn the_device_code_answer_must_be_complete() {
     .await
     .unwrap_err();
     assert!(err.to_string().contains("verification_uri"), "{err}");
-    let body = server.requests.lock().unwrap()[0].body.clone();
+    let body = server.requests()[0].body_text();
     assert_eq!(body, "client_id=hermes-cli&scope=inference%3Ainvoke");
 }
 
 #[tokio::test]
 async fn a_login_is_stored_as_hermes_stores_it() {
     let access = jwt(3600, "inference:invoke");
-    let server = TestServer::start(vec![
+    let server = ScriptedServer::start(vec![
         device_reply(1),
         oauth_error("authorization_pending"),
         token_reply(&access),
@@ -193,7 +193,7 @@ async fn a_login_is_stored_as_hermes_stores_it() {
     let events = Mutex::new(Vec::new());
     let on_event = |e: LoginEvent| events.lock().unwrap().push(e);
     let options = LoginOptions {
-        portal_url: Some(format!("{}/", server.base)),
+        portal_url: Some(format!("{}/", server.root_url())),
         label: Some("work".into()),
         ..LoginOptions::default()
     };
@@ -207,7 +207,7 @@ async fn a_login_is_stored_as_hermes_stores_it() {
         events[..3],
         [
             LoginEvent::Starting {
-                portal: server.base.clone()
+                portal: server.root_url()
             },
             LoginEvent::Verification {
                 url: "https://portal/device?code=ABCD-EFGH".into(),
@@ -254,7 +254,7 @@ async fn a_login_is_stored_as_hermes_stores_it() {
     );
     assert_eq!(nous["access_token"], access.as_str());
     assert_eq!(nous["agent_key"], access.as_str());
-    assert_eq!(nous["portal_base_url"], server.base.as_str());
+    assert_eq!(nous["portal_base_url"], server.root_url().as_str());
     assert_eq!(nous["client_id"], "hermes-cli");
     assert_eq!(nous["tls"], json!({"insecure": false, "ca_bundle": null}));
     assert_eq!(nous["label"], "work");
@@ -267,10 +267,10 @@ async fn a_login_is_stored_as_hermes_stores_it() {
 #[tokio::test]
 async fn a_login_whose_token_cannot_invoke_is_refreshed_or_refused() {
     let good = jwt(3600, "inference:invoke");
-    let server = TestServer::start(vec![
+    let server = ScriptedServer::start(vec![
         device_reply(1),
         token_reply("opaque-session-token"),
-        Reply::json(
+        Response::raw_json(
             200,
             &json!({"access_token": good, "expires_in": 3600}).to_string(),
         ),
@@ -281,7 +281,7 @@ async fn a_login_whose_token_cannot_invoke_is_refreshed_or_refused() {
     let ctx = context(&home);
     let (_, sleep) = recording_sleep();
     let options = LoginOptions {
-        portal_url: Some(server.base.clone()),
+        portal_url: Some(server.root_url()),
         ..LoginOptions::default()
     };
     login(&ctx, &options, &sleep, &|_| {}, &CancellationToken::new())
@@ -295,20 +295,20 @@ async fn a_login_whose_token_cannot_invoke_is_refreshed_or_refused() {
     );
 
     let without_scope = jwt(3600, "openid");
-    let server = TestServer::start(vec![
+    let server = ScriptedServer::start(vec![
         device_reply(1),
-        Reply::json(
+        Response::raw_json(
             200,
             &json!({"access_token": without_scope, "refresh_token": "r", "scope": "openid"})
                 .to_string(),
         ),
-        Reply::json(200, &json!({"access_token": without_scope}).to_string()),
+        Response::raw_json(200, &json!({"access_token": without_scope}).to_string()),
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
     let home = home_with(dir.path(), None);
     let options = LoginOptions {
-        portal_url: Some(server.base.clone()),
+        portal_url: Some(server.root_url()),
         ..LoginOptions::default()
     };
     let err = login(

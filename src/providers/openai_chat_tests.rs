@@ -13,8 +13,8 @@ use crate::model::ToolSchema;
 use crate::providers::registry;
 use crate::providers::test_images::png;
 use crate::providers::test_images::with_images;
-use crate::providers::test_server::Reply;
-use crate::providers::test_server::TestServer;
+use crate::test_server::Response;
+use crate::test_server::ScriptedServer;
 
 fn request() -> ChatRequest {
     ChatRequest {
@@ -210,7 +210,7 @@ fn tool_run_without_images_adds_no_message() {
 
 #[tokio::test]
 async fn data_url_is_on_the_wire() {
-    let server = TestServer::start(vec![Reply::sse(&sse_text("a cat"))]).await;
+    let server = ScriptedServer::start(vec![Response::raw_sse(&sse_text("a cat"))]).await;
     let p = provider_for(&server, "custom", None);
     let req = ChatRequest {
         messages: vec![with_images(
@@ -222,7 +222,7 @@ async fn data_url_is_on_the_wire() {
     let sink = |_: StreamDelta| {};
     let c = p.complete(&req, &sink, &CancellationToken::new()).await;
     assert_eq!(c.unwrap().text, "a cat");
-    let body = server.requests.lock().unwrap()[0].body.clone();
+    let body = server.requests()[0].body_text();
     assert!(
         body.contains(r#""url":"data:image/png;base64,iVBORw0KGgo+/A==""#),
         "{body}"
@@ -246,11 +246,11 @@ fn streaming_rejection_detection() {
     assert!(!rejects_streaming(&e(500, "streaming not supported")));
 }
 
-fn provider_for(server: &TestServer, name: &str, key: Option<&str>) -> Arc<dyn Provider> {
+fn provider_for(server: &ScriptedServer, name: &str, key: Option<&str>) -> Arc<dyn Provider> {
     let model = ModelConfig {
         default: "m".into(),
         provider: name.into(),
-        base_url: format!("{}/v1", server.base),
+        base_url: format!("{}/v1", server.root_url()),
         ..ModelConfig::default()
     };
     let mut resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| {
@@ -286,12 +286,12 @@ const SSE_HEAD: &str = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r
 
 #[tokio::test]
 async fn streams_over_http_with_auth_and_openrouter_headers() {
-    let server = TestServer::start(vec![Reply::sse(&sse_text("Hello"))]).await;
+    let server = ScriptedServer::start(vec![Response::raw_sse(&sse_text("Hello"))]).await;
     let p = provider_for(&server, "openrouter", Some("sk-or-test"));
     let (r, deltas) = complete(&p).await;
     assert_eq!(r.unwrap().text, "Hello");
     assert_eq!(deltas, vec![StreamDelta::Text("Hello".into())]);
-    let req = server.requests.lock().unwrap()[0].clone();
+    let req = server.requests()[0].clone();
     let head = req.head.to_lowercase();
     assert!(head.starts_with("post /v1/chat/completions"), "{head}");
     assert!(head.contains("authorization: bearer sk-or-test"));
@@ -302,10 +302,10 @@ async fn streams_over_http_with_auth_and_openrouter_headers() {
 #[tokio::test]
 async fn falls_back_to_non_streaming_and_remembers() {
     let completion = json!({"choices":[{"message":{"role":"assistant","content":"plain"},"finish_reason":"stop"}]}).to_string();
-    let server = TestServer::start(vec![
-        Reply::json(400, r#"{"error":{"message":"Streaming is not supported"}}"#),
-        Reply::json(200, &completion),
-        Reply::json(200, &completion),
+    let server = ScriptedServer::start(vec![
+        Response::raw_json(400, r#"{"error":{"message":"Streaming is not supported"}}"#),
+        Response::raw_json(200, &completion),
+        Response::raw_json(200, &completion),
     ])
     .await;
     let p = provider_for(&server, "custom", None);
@@ -323,7 +323,7 @@ async fn falls_back_to_non_streaming_and_remembers() {
         "second call must go non-streaming directly"
     );
     assert!(
-        !server.requests.lock().unwrap()[0]
+        !server.requests()[0]
             .head
             .to_lowercase()
             .contains("authorization")
@@ -332,14 +332,14 @@ async fn falls_back_to_non_streaming_and_remembers() {
 
 #[tokio::test]
 async fn rate_limit_is_retried_after_retry_after() {
-    let server = TestServer::start(vec![
-        Reply::with_headers(
+    let server = ScriptedServer::start(vec![
+        Response::raw_http(
             429,
             "application/json",
             &[("retry-after", "1")],
             r#"{"error":{"message":"slow down"}}"#,
         ),
-        Reply::sse(&sse_text("ok")),
+        Response::raw_sse(&sse_text("ok")),
     ])
     .await;
     let p = provider_for(&server, "custom", None);
@@ -351,44 +351,40 @@ async fn rate_limit_is_retried_after_retry_after() {
         "{:?}",
         start.elapsed()
     );
-    assert_eq!(server.requests.lock().unwrap().len(), 2);
+    assert_eq!(server.requests().len(), 2);
 }
 
 #[tokio::test]
 async fn connection_resets_are_retried_then_reported() {
-    let server = TestServer::start(vec![
-        Reply::Reset,
-        Reply::Reset,
-        Reply::sse(&sse_text("after resets")),
+    let server = ScriptedServer::start(vec![
+        Response::reset(),
+        Response::reset(),
+        Response::raw_sse(&sse_text("after resets")),
     ])
     .await;
     let p = provider_for(&server, "custom", None);
     assert_eq!(complete(&p).await.0.unwrap().text, "after resets");
 
-    let server = TestServer::start(vec![Reply::Reset; 4]).await;
+    let server = ScriptedServer::start(vec![Response::reset(); 4]).await;
     let p = provider_for(&server, "custom", None);
     let err = complete(&p).await.0.unwrap_err();
     assert!(
         matches!(err, ProviderError::Transport { ref message } if message.contains("127.0.0.1")),
         "{err:?}"
     );
-    assert_eq!(
-        server.requests.lock().unwrap().len(),
-        4,
-        "1 attempt + 3 retries"
-    );
+    assert_eq!(server.requests().len(), 4, "1 attempt + 3 retries");
 }
 
 #[tokio::test]
 async fn silent_stream_is_retried_once_then_succeeds() {
-    let server = TestServer::start(vec![
-        Reply::Stall(SSE_HEAD.into()),
-        Reply::sse(&sse_text("second")),
+    let server = ScriptedServer::start(vec![
+        Response::raw_then_stall(SSE_HEAD),
+        Response::raw_sse(&sse_text("second")),
     ])
     .await;
     let p = provider_for(&server, "custom", None);
     assert_eq!(complete(&p).await.0.unwrap().text, "second");
-    assert_eq!(server.requests.lock().unwrap().len(), 2);
+    assert_eq!(server.requests().len(), 2);
 }
 
 #[tokio::test]
@@ -397,38 +393,42 @@ async fn hang_after_text_is_not_retried() {
         "{SSE_HEAD}data: {}\n\n",
         json!({"choices":[{"delta":{"content":"par"}}]})
     );
-    let server = TestServer::start(vec![Reply::Stall(partial), Reply::sse(&sse_text("dup"))]).await;
+    let server = ScriptedServer::start(vec![
+        Response::raw_then_stall(partial),
+        Response::raw_sse(&sse_text("dup")),
+    ])
+    .await;
     let p = provider_for(&server, "custom", None);
     let (r, deltas) = complete(&p).await;
     assert!(matches!(r, Err(ProviderError::Hang { .. })), "{r:?}");
     assert_eq!(deltas, vec![StreamDelta::Text("par".into())]);
-    assert_eq!(server.requests.lock().unwrap().len(), 1);
+    assert_eq!(server.requests().len(), 1);
 }
 
 #[tokio::test]
 async fn auth_failure_is_final_and_keyless() {
-    let server = TestServer::start(vec![
-        Reply::json(
+    let server = ScriptedServer::start(vec![
+        Response::raw_json(
             401,
             r#"{"error":{"message":"Invalid key sk-live-abcdefgh"}}"#,
         ),
-        Reply::sse(&sse_text("x")),
+        Response::raw_sse(&sse_text("x")),
     ])
     .await;
     let p = provider_for(&server, "openai", Some("sk-live-abcdefgh"));
     let err = complete(&p).await.0.unwrap_err();
     assert!(matches!(err, ProviderError::Auth { status: 401, .. }));
     assert!(!err.to_string().contains("abcdefgh"), "{err}");
-    assert_eq!(server.requests.lock().unwrap().len(), 1);
+    assert_eq!(server.requests().len(), 1);
 }
 
 #[tokio::test]
 async fn cancellation_stops_a_stalled_stream() {
-    let server = TestServer::start(vec![Reply::Stall(SSE_HEAD.into())]).await;
+    let server = ScriptedServer::start(vec![Response::raw_then_stall(SSE_HEAD)]).await;
     let model = ModelConfig {
         default: "m".into(),
         provider: "custom".into(),
-        base_url: server.base.clone(),
+        base_url: server.root_url(),
         ..ModelConfig::default()
     };
     let resolved = registry::resolve(&model, &ProviderConfig::default(), &|_| None).unwrap();

@@ -12,8 +12,8 @@ use crate::model::ToolSchema;
 use crate::providers::registry;
 use crate::providers::test_images::png;
 use crate::providers::test_images::with_images;
-use crate::providers::test_server::Reply;
-use crate::providers::test_server::TestServer;
+use crate::test_server::Response;
+use crate::test_server::ScriptedServer;
 
 const ISSUER: &str = "other:http://127.0.0.1:9/v1";
 
@@ -226,11 +226,11 @@ fn refusals_are_recognised() {
     assert!(!rejects_reasoning(&e(400, "bad tools")));
 }
 
-fn provider_for(server: &TestServer) -> Arc<dyn Provider> {
+fn provider_for(server: &ScriptedServer) -> Arc<dyn Provider> {
     let model = ModelConfig {
         default: "gpt-5".into(),
         provider: "custom".into(),
-        base_url: format!("{}/v1", server.base),
+        base_url: format!("{}/v1", server.root_url()),
         api_mode: "codex_responses".into(),
         api_key: "sk-test-responses-key".into(),
         ..ModelConfig::default()
@@ -255,28 +255,26 @@ async fn complete(p: &Arc<dyn Provider>, req: &ChatRequest) -> Result<Completion
 
 #[tokio::test]
 async fn posts_to_responses_with_the_key_and_falls_back_without_replay_once() {
-    let server = TestServer::start(vec![
-        Reply::json(
+    let server = ScriptedServer::start(vec![
+        Response::raw_json(
             400,
             r#"{"error":{"code":"invalid_encrypted_content","message":"could not decrypt"}}"#,
         ),
-        Reply::sse(&sse_text("one")),
-        Reply::sse(&sse_text("two")),
+        Response::raw_sse(&sse_text("one")),
+        Response::raw_sse(&sse_text("two")),
     ])
     .await;
     let p = provider_for(&server);
     let mut assistant = Message::assistant("earlier", vec![]);
     assistant.codex_reasoning_items = vec![reasoning_item(
         "rs_1",
-        Some(&format!("other:{}/v1", server.base)),
+        Some(&format!("other:{}/v1", server.root_url())),
     )];
     let req = request(vec![Message::user("a"), assistant, Message::user("b")]);
     assert_eq!(complete(&p, &req).await.unwrap().text, "one");
     assert_eq!(complete(&p, &req).await.unwrap().text, "two");
     let heads: Vec<String> = server
-        .requests
-        .lock()
-        .unwrap()
+        .requests()
         .iter()
         .map(|r| r.head.to_lowercase())
         .collect();
@@ -300,12 +298,12 @@ async fn posts_to_responses_with_the_key_and_falls_back_without_replay_once() {
 
 #[tokio::test]
 async fn a_model_without_reasoning_gets_requests_without_it() {
-    let server = TestServer::start(vec![
-        Reply::json(
+    let server = ScriptedServer::start(vec![
+        Response::raw_json(
             400,
             r#"{"error":{"message":"Unsupported parameter: 'reasoning.effort' is not supported with this model.","type":"invalid_request_error"}}"#,
         ),
-        Reply::sse(&sse_text("fine")),
+        Response::raw_sse(&sse_text("fine")),
     ])
     .await;
     let p = provider_for(&server);
@@ -319,7 +317,7 @@ async fn a_model_without_reasoning_gets_requests_without_it() {
 #[tokio::test]
 async fn a_json_answer_to_a_streaming_request_is_accepted() {
     let body = json!({"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"plain"}]}]});
-    let server = TestServer::start(vec![Reply::json(200, &body.to_string())]).await;
+    let server = ScriptedServer::start(vec![Response::raw_json(200, &body.to_string())]).await;
     let p = provider_for(&server);
     assert_eq!(
         complete(&p, &request(vec![Message::user("hi")]))

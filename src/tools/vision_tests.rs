@@ -4,11 +4,10 @@ use std::io::Cursor;
 use std::sync::Arc;
 use std::sync::Mutex;
 
-use tokio::io::AsyncReadExt;
-use tokio::io::AsyncWriteExt;
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::test_server::{Response, ScriptedServer};
 use crate::tools::ToolOutcome;
 use crate::tools::VisionHost;
 use crate::tools::test_support::ctx;
@@ -172,33 +171,19 @@ async fn data_urls_are_decoded() {
     assert!(bad.content.contains("malformed base64"), "{}", bad.content);
 }
 
-/// Serves `body` with `status` once per connection on 127.0.0.1.
-async fn serve(status: &'static str, body: Vec<u8>) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        while let Ok((mut socket, _)) = listener.accept().await {
-            let mut buf = [0u8; 2048];
-            let _ = socket.read(&mut buf).await;
-            let head = format!(
-                "HTTP/1.1 {status}\r\nContent-Length: {}\r\nContent-Type: image/png\r\nConnection: close\r\n\r\n",
-                body.len()
-            );
-            let _ = socket.write_all(head.as_bytes()).await;
-            let _ = socket.write_all(&body).await;
-        }
-    });
-    format!("http://{addr}/shot.png")
-}
-
 #[tokio::test]
 async fn http_urls_are_downloaded_and_http_errors_reported() {
     let s = setup(FakeVision::new(true, None));
-    let url = serve("200 OK", png(7, 2)).await;
+    let server = ScriptedServer::start([
+        Response::raw_http(200, "image/png", &[], png(7, 2)),
+        Response::raw_http(404, "image/png", &[], b""),
+    ])
+    .await;
+    let url = format!("{}/shot.png", server.root_url());
     let out = s.tool.call(json!({ "image_url": url }), &s.ctx).await;
     assert_eq!(out.outcome, ToolOutcome::Ok, "{}", out.content);
     assert!(out.content.contains("(7×2)"), "{}", out.content);
-    let missing = serve("404 Not Found", Vec::new()).await;
+    let missing = format!("{}/shot.png", server.root_url());
     let out = s.tool.call(json!({ "image_url": missing }), &s.ctx).await;
     assert_eq!(out.outcome, ToolOutcome::Error);
     assert!(out.content.contains("HTTP 404"), "{}", out.content);

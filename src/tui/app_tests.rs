@@ -43,13 +43,7 @@ async fn conversation_wide_and_narrow() {
     let dir = tempfile::tempdir().unwrap();
     let (mut app, mut ops) = test_app(&dir, WithSession::Yes);
     conversation(&mut app);
-    assert_eq!(
-        ops.try_recv().unwrap(),
-        Op::UserInput {
-            images: Vec::new(),
-            text: "list the files".into()
-        }
-    );
+    assert_eq!(ops.try_recv().unwrap(), Op::user("list the files"));
     insta::assert_snapshot!("app_conversation_120x30", draw(&mut app, 120, 30).backend());
     insta::assert_snapshot!(
         "app_conversation_narrow_80x24",

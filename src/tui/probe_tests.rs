@@ -1,56 +1,16 @@
-use std::sync::Arc;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use pretty_assertions::assert_eq;
-use tokio::io::AsyncReadExt;
-use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
 use super::*;
+use crate::test_server::{Response, ScriptedServer};
 
 const TIMEOUT: Duration = Duration::from_secs(2);
 
-/// A one-route HTTP server on 127.0.0.1 that answers every request with `status` and `body`
-/// and records the request heads.
-struct FakeServer {
-    port: u16,
-    requests: Arc<Mutex<Vec<String>>>,
-}
-
-async fn serve(status: u16, body: &'static str) -> FakeServer {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let requests = Arc::new(Mutex::new(Vec::new()));
-    let seen = requests.clone();
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut socket, _)) = listener.accept().await else {
-                return;
-            };
-            let seen = seen.clone();
-            tokio::spawn(async move {
-                let mut head = Vec::new();
-                let mut buf = [0u8; 1024];
-                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match socket.read(&mut buf).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => head.extend_from_slice(&buf[..n]),
-                    }
-                }
-                seen.lock()
-                    .unwrap()
-                    .push(String::from_utf8_lossy(&head).into_owned());
-                let response = format!(
-                    "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = socket.write_all(response.as_bytes()).await;
-                let _ = socket.shutdown().await;
-            });
-        }
-    });
-    FakeServer { port, requests }
+/// The scripted test server answering every request (up to 8) with `status` and `body`.
+async fn serve(status: u16, body: &str) -> ScriptedServer {
+    ScriptedServer::start(vec![Response::raw_json(status, body); 8]).await
 }
 
 /// A port nothing listens on (bound, then released).
@@ -79,9 +39,9 @@ async fn probe_finds_model_servers_and_skips_others() {
     let missing = serve(404, "{}").await;
     let closed = closed_port().await;
     let ports = [
-        ("Ollama", ollama.port),
-        ("web page", not_models.port),
-        ("404", missing.port),
+        ("Ollama", ollama.port()),
+        ("web page", not_models.port()),
+        ("404", missing.port()),
         ("closed", closed),
     ];
     let found = probe_ports(&ports, TIMEOUT).await;
@@ -89,29 +49,23 @@ async fn probe_finds_model_servers_and_skips_others() {
         found,
         vec![LocalServer {
             name: "Ollama".into(),
-            base_url: format!("http://127.0.0.1:{}/v1", ollama.port),
+            base_url: format!("http://127.0.0.1:{}/v1", ollama.port()),
             models: vec!["qwen2.5:7b".into(), "llama3.2:3b".into()],
         }]
     );
-    let head = &ollama.requests.lock().unwrap()[0];
+    let head = &ollama.requests()[0].head;
     assert!(head.starts_with("GET /v1/models HTTP/1.1"), "{head}");
     assert_eq!(
         found[0].label(),
-        format!("Ollama at http://127.0.0.1:{}/v1 (2 models)", ollama.port)
+        format!("Ollama at http://127.0.0.1:{}/v1 (2 models)", ollama.port())
     );
 }
 
 #[tokio::test]
 async fn probe_times_out_on_a_silent_port() {
-    // Accepts but never answers.
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let _hold = tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((socket, _)) = listener.accept().await {
-            held.push(socket);
-        }
-    });
+    // Reads the request but never answers.
+    let silent = ScriptedServer::start([Response::raw_then_stall(Vec::new())]).await;
+    let port = silent.port();
     let started = std::time::Instant::now();
     let found = probe_ports(&[("silent", port)], Duration::from_millis(300)).await;
     assert!(found.is_empty());
@@ -122,12 +76,12 @@ async fn probe_times_out_on_a_silent_port() {
 async fn test_connection_sends_bearer_key_and_accepts_listed_model() {
     let server = serve(200, MODELS).await;
     let mut choice = custom(
-        format!("http://127.0.0.1:{}/v1/", server.port),
+        format!("http://127.0.0.1:{}/v1/", server.port()),
         "llama3.2:3b",
     );
     choice.api_key = Some("sk-local".into());
     assert_eq!(test_connection(&choice, TIMEOUT).await, Ok(()));
-    let head = server.requests.lock().unwrap()[0].to_lowercase();
+    let head = server.requests()[0].head.to_lowercase();
     assert!(head.starts_with("get /v1/models "), "{head}");
     assert!(head.contains("authorization: bearer sk-local"), "{head}");
 }
@@ -137,13 +91,13 @@ async fn anthropic_uses_x_api_key_and_version() {
     let server = serve(200, r#"{"data":[]}"#).await;
     let choice = ProviderChoice {
         provider: "anthropic".into(),
-        base_url: Some(format!("http://127.0.0.1:{}/v1", server.port)),
+        base_url: Some(format!("http://127.0.0.1:{}/v1", server.port())),
         api_key: Some("sk-ant-1".into()),
         api_key_env: Some("ANTHROPIC_API_KEY"),
         model: "claude-sonnet-4-20250514".into(),
     };
     assert_eq!(test_connection(&choice, TIMEOUT).await, Ok(()));
-    let head = server.requests.lock().unwrap()[0].to_lowercase();
+    let head = server.requests()[0].head.to_lowercase();
     assert!(head.contains("x-api-key: sk-ant-1"), "{head}");
     assert!(head.contains("anthropic-version: 2023-06-01"), "{head}");
     assert!(!head.contains("authorization"), "{head}");
@@ -152,7 +106,7 @@ async fn anthropic_uses_x_api_key_and_version() {
 #[tokio::test]
 async fn failures_become_one_actionable_line() {
     let rejected = serve(401, r#"{"error":"bad key"}"#).await;
-    let mut choice = custom(format!("http://127.0.0.1:{}/v1", rejected.port), "m");
+    let mut choice = custom(format!("http://127.0.0.1:{}/v1", rejected.port()), "m");
     choice.api_key = Some("sk-wrong-secret".into());
     let error = test_connection(&choice, TIMEOUT).await.unwrap_err();
     assert_eq!(
@@ -162,7 +116,7 @@ async fn failures_become_one_actionable_line() {
 
     let missing = serve(404, "{}").await;
     let error = test_connection(
-        &custom(format!("http://127.0.0.1:{}", missing.port), "m"),
+        &custom(format!("http://127.0.0.1:{}", missing.port()), "m"),
         TIMEOUT,
     )
     .await
@@ -182,7 +136,7 @@ async fn failures_become_one_actionable_line() {
 
     let listed = serve(200, MODELS).await;
     let error = test_connection(
-        &custom(format!("http://127.0.0.1:{}/v1", listed.port), "typo"),
+        &custom(format!("http://127.0.0.1:{}/v1", listed.port()), "typo"),
         TIMEOUT,
     )
     .await

@@ -135,13 +135,7 @@ async fn a_transcript_is_sent_or_left_in_the_composer() {
             usage: TranscriptUse::Send,
         },
     );
-    assert_eq!(
-        ops_sent(&mut ops),
-        [Op::UserInput {
-            images: Vec::new(),
-            text: "what is the weather".into()
-        }]
-    );
+    assert_eq!(ops_sent(&mut ops), [Op::user("what is the weather")]);
     assert_eq!(app.composer.text(), "");
     on_voice_event(
         &mut app,

@@ -33,43 +33,83 @@ pub struct Session {
     pub dir: tempfile::TempDir,
 }
 
-pub fn session(server: &ScriptedServer, max_iterations: u32, busy: BusyInputMode) -> Session {
-    session_with(
-        server,
-        max_iterations,
-        busy,
-        hermes::engine::compress::CompressionSettings::default(),
-    )
+/// A session against `server` in a fresh temp dir, its spec adjusted by `configure` before it
+/// starts. Shorthand for `test_session().with_spec(configure).build(server)`.
+pub fn start(server: &ScriptedServer, configure: impl FnOnce(&mut SessionSpec)) -> Session {
+    test_session().with_spec(configure).build(server)
 }
 
-pub fn session_with(
-    server: &ScriptedServer,
-    max_iterations: u32,
-    busy: BusyInputMode,
-    compression: hermes::engine::compress::CompressionSettings,
-) -> Session {
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(server, dir.path(), busy);
-    spec.max_iterations = max_iterations;
-    spec.compression = compression;
-    Session {
-        handle: spawn_session(spec),
-        dir,
+/// A builder for an in-process engine session, like codex's
+/// `test_codex().with_config(..).build(&server)`: [`spec`]'s defaults (YOLO on, no store,
+/// 10 iterations, busy input queued) in a fresh temp dir unless told otherwise.
+pub fn test_session<'a>() -> SessionBuilder<'a> {
+    SessionBuilder {
+        busy: BusyInputMode::Queue,
+        max_iterations: 10,
+        dir: None,
+        configure: Vec::new(),
     }
+}
+
+/// One adjustment of the spec, applied before the session starts.
+type Configure<'a> = Box<dyn FnOnce(&mut SessionSpec) + 'a>;
+
+/// See [`test_session`].
+pub struct SessionBuilder<'a> {
+    busy: BusyInputMode,
+    max_iterations: u32,
+    dir: Option<tempfile::TempDir>,
+    configure: Vec<Configure<'a>>,
+}
+
+impl<'a> SessionBuilder<'a> {
+    /// What a message sent during a turn does.
+    pub fn busy(mut self, busy: BusyInputMode) -> Self {
+        self.busy = busy;
+        self
+    }
+
+    /// The turn's tool-call budget.
+    pub fn max_iterations(mut self, max_iterations: u32) -> Self {
+        self.max_iterations = max_iterations;
+        self
+    }
+
+    /// Work in `dir` (prepared by the test; the session keeps it) instead of a fresh one.
+    pub fn in_dir(mut self, dir: tempfile::TempDir) -> Self {
+        self.dir = Some(dir);
+        self
+    }
+
+    /// Adjust the spec before the session starts (applied in call order, after the other
+    /// settings).
+    pub fn with_spec(mut self, configure: impl FnOnce(&mut SessionSpec) + 'a) -> Self {
+        self.configure.push(Box::new(configure));
+        self
+    }
+
+    /// Start the session against `server`.
+    pub fn build(self, server: &ScriptedServer) -> Session {
+        let dir = self.dir.unwrap_or_else(|| tempfile::tempdir().unwrap());
+        let mut spec = spec(server, dir.path(), self.busy);
+        spec.max_iterations = self.max_iterations;
+        for configure in self.configure {
+            configure(&mut spec);
+        }
+        Session {
+            handle: spawn_session(spec),
+            dir,
+        }
+    }
+}
+
+/// The model endpoint of [`spec`] for `server` (a judge, summariser or second model).
+pub fn endpoint(server: &ScriptedServer) -> ModelEndpoint {
+    let dir = std::env::temp_dir();
+    spec(server, &dir, BusyInputMode::Queue).endpoint
 }
 
 /// A session spec against `server`, working in `cwd`, with YOLO on and no store.
-/// A session in a fresh temp dir, its spec adjusted by `configure` before it starts.
-pub fn start(server: &ScriptedServer, configure: impl FnOnce(&mut SessionSpec)) -> Session {
-    let dir = tempfile::tempdir().unwrap();
-    let mut spec = spec(server, dir.path(), BusyInputMode::Queue);
-    configure(&mut spec);
-    Session {
-        handle: spawn_session(spec),
-        dir,
-    }
-}
-
 pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode) -> SessionSpec {
     let model = ModelConfig {
         provider: "custom".into(),

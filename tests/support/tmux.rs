@@ -33,8 +33,14 @@ impl Tmux {
         for (key, value) in env {
             cmd.arg("-e").arg(format!("{key}={value}"));
         }
+        // The pane's environment comes from the tmux server (started by whichever test ran
+        // tmux first, maybe long ago): unset the machine's provider settings there.
+        let keep: Vec<&str> = env.iter().map(|(key, _)| *key).collect();
+        let unset = super::env::ambient_var_names_except(&keep).join(" ");
         // Keep the pane after the program exits so its last screen can be read.
-        cmd.arg(format!("{command}; echo '[exited '$?']'; sleep 30"));
+        cmd.arg(format!(
+            "unset {unset}; {command}; echo '[exited '$?']'; sleep 30"
+        ));
         // When the last session was just killed, the tmux server is still exiting and a new
         // session can fail with "server exited unexpectedly": try again once it is gone.
         for attempt in 0..5 {

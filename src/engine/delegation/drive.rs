@@ -161,10 +161,7 @@ async fn run(
     steers: Arc<std::sync::Mutex<Vec<String>>>,
 ) -> ChildResult {
     let started = Instant::now();
-    let _ = handle.ops.send(Op::UserInput {
-        images: Vec::new(),
-        text: child::task_message(&launch.task),
-    });
+    let _ = handle.ops.send(Op::user(child::task_message(&launch.task)));
     let mut watch = Watch {
         steers,
         ..Watch::default()

@@ -1,5 +1,5 @@
 use super::*;
-use crate::voice::stt::test_server::{Recorded, reply, serve};
+use crate::test_server::{RecordedRequest, Response, ScriptedServer};
 
 const KEY: &str = "gsk_test_secret_key_123456";
 
@@ -14,20 +14,21 @@ fn engine(base_url: &str, language: Option<&str>) -> ApiTranscriber {
     .unwrap()
 }
 
-fn json_ok(text: &str) -> Vec<u8> {
-    reply(
-        "200 OK",
+fn json_ok(text: &str) -> Response {
+    Response::raw_http(
+        200,
         "application/json",
+        &[],
         serde_json::json!({ "text": text }).to_string().as_bytes(),
     )
 }
 
 /// The part named `name` of a multipart body: (its header lines, its content).
-fn part(req: &Recorded, name: &str) -> Option<(String, Vec<u8>)> {
+fn part(req: &RecordedRequest, name: &str) -> Option<(String, Vec<u8>)> {
     let ct = req.header("content-type").unwrap();
     let boundary = ct.split("boundary=").nth(1).unwrap();
     let delimiter = format!("--{boundary}");
-    let body = &req.body;
+    let body = &req.raw_body;
     let marker = format!("name=\"{name}\"");
     let mut starts: Vec<usize> = body
         .windows(delimiter.len())
@@ -50,12 +51,13 @@ fn part(req: &Recorded, name: &str) -> Option<(String, Vec<u8>)> {
 
 #[tokio::test]
 async fn uploads_a_multipart_wav_with_model_and_bearer_key() {
-    let (url, requests) = serve(vec![json_ok(" Open the settings file. ")]);
+    let server = ScriptedServer::start_on_own_thread(vec![json_ok(" Open the settings file. ")]);
+    let url = server.root_url();
     let samples: Vec<i16> = (0..1600).map(|i| (i % 100) as i16).collect();
     let text = engine(&url, Some("en")).transcribe(&samples).await.unwrap();
     assert_eq!(text, " Open the settings file. ");
 
-    let reqs = requests.lock().unwrap();
+    let reqs = server.requests();
     let req = &reqs[0];
     assert!(
         req.head
@@ -86,9 +88,10 @@ async fn uploads_a_multipart_wav_with_model_and_bearer_key() {
 
 #[tokio::test]
 async fn no_language_part_when_the_language_is_detected() {
-    let (url, requests) = serve(vec![json_ok("hola")]);
+    let server = ScriptedServer::start_on_own_thread(vec![json_ok("hola")]);
+    let url = server.root_url();
     engine(&url, None).transcribe(&[0; 160]).await.unwrap();
-    let reqs = requests.lock().unwrap();
+    let reqs = server.requests();
     assert!(part(&reqs[0], "language").is_none());
     assert!(part(&reqs[0], "model").is_some());
 }
@@ -96,11 +99,13 @@ async fn no_language_part_when_the_language_is_detected() {
 #[tokio::test]
 async fn a_401_names_the_url_and_status_and_masks_an_echoed_key() {
     let body = format!(r#"{{"error":{{"message":"Invalid API Key {KEY}"}}}}"#);
-    let (url, _) = serve(vec![reply(
-        "401 Unauthorized",
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        401,
         "application/json",
+        &[],
         body.as_bytes(),
     )]);
+    let url = server.root_url();
     let err = engine(&url, None).transcribe(&[0; 160]).await.unwrap_err();
     let SttError::Http { status, .. } = &err else {
         panic!("{err:?}");
@@ -116,10 +121,11 @@ async fn a_401_names_the_url_and_status_and_masks_an_echoed_key() {
 
 #[tokio::test]
 async fn garbage_json_is_a_bad_response_quoting_the_body() {
-    let (url, _) = serve(vec![
-        reply("200 OK", "application/json", b"<html>gateway</html>"),
-        reply("200 OK", "application/json", br#"{"transcript":"x"}"#),
+    let server = ScriptedServer::start_on_own_thread(vec![
+        Response::raw_http(200, "application/json", &[], b"<html>gateway</html>"),
+        Response::raw_http(200, "application/json", &[], br#"{"transcript":"x"}"#),
     ]);
+    let url = server.root_url();
     let engine = engine(&url, None);
     let err = engine.transcribe(&[0; 160]).await.unwrap_err();
     assert!(matches!(err, SttError::BadResponse { .. }), "{err:?}");

@@ -17,7 +17,7 @@ pub mod models;
 mod multipart;
 pub mod select;
 #[cfg(test)]
-mod test_server;
+mod test_model;
 pub mod whisper;
 
 use std::path::PathBuf;

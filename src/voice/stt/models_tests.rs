@@ -1,7 +1,7 @@
 use std::sync::Mutex;
 
 use super::*;
-use crate::voice::stt::test_server::{reply, serve};
+use crate::test_server::{Response, ScriptedServer};
 
 const TEST_SPEC: ModelSpec = ModelSpec {
     name: "test",
@@ -122,7 +122,13 @@ fn list_shows_what_is_installed() {
 #[tokio::test]
 async fn downloads_with_progress_and_renames_into_place() {
     let body = fake_model(200_000);
-    let (url, requests) = serve(vec![reply("200 OK", "application/octet-stream", &body)]);
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        200,
+        "application/octet-stream",
+        &[],
+        &body,
+    )]);
+    let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
     let models = dir.path().join("models");
     let checksum = ChecksumCheck {
@@ -135,7 +141,7 @@ async fn downloads_with_progress_and_renames_into_place() {
     assert_eq!(std::fs::read(&path).unwrap(), body);
     assert_eq!(dir_entries(&models), ["ggml-test.bin"]);
     assert!(
-        requests.lock().unwrap()[0]
+        server.requests()[0]
             .head
             .starts_with("GET /ggml-test.bin HTTP/1.1")
     );
@@ -150,7 +156,13 @@ async fn downloads_with_progress_and_renames_into_place() {
 #[tokio::test]
 async fn a_checksum_mismatch_leaves_nothing_and_keeps_the_old_model() {
     let body = fake_model(50_000);
-    let (url, _) = serve(vec![reply("200 OK", "application/octet-stream", &body)]);
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        200,
+        "application/octet-stream",
+        &[],
+        &body,
+    )]);
+    let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("ggml-test.bin"), b"old model").unwrap();
     let checksum = ChecksumCheck {
@@ -178,7 +190,9 @@ async fn a_checksum_mismatch_leaves_nothing_and_keeps_the_old_model() {
 #[tokio::test]
 async fn an_error_page_is_not_saved_as_a_model() {
     let page = vec![b'<'; 10_000];
-    let (url, _) = serve(vec![reply("200 OK", "text/html", &page)]);
+    let server =
+        ScriptedServer::start_on_own_thread(vec![Response::raw_http(200, "text/html", &[], &page)]);
+    let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
     let (result, _) = run(&url, dir.path(), None).await;
     let err = result.unwrap_err();
@@ -188,11 +202,13 @@ async fn an_error_page_is_not_saved_as_a_model() {
 
 #[tokio::test]
 async fn a_too_small_file_is_rejected() {
-    let (url, _) = serve(vec![reply(
-        "200 OK",
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        200,
         "application/octet-stream",
-        &fake_model(100),
+        &[],
+        fake_model(100),
     )]);
+    let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
     let (result, _) = run(&url, dir.path(), None).await;
     let err = result.unwrap_err();
@@ -212,7 +228,8 @@ async fn a_cut_connection_leaves_no_partial_file() {
     )
     .into_bytes();
     raw.extend_from_slice(&body);
-    let (url, _) = serve(vec![raw]);
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw(raw)]);
+    let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
     let (result, calls) = run(&url, dir.path(), None).await;
     let err = result.unwrap_err();
@@ -233,11 +250,13 @@ async fn a_cut_connection_leaves_no_partial_file() {
 
 #[tokio::test]
 async fn a_404_names_the_url_and_status() {
-    let (url, _) = serve(vec![reply(
-        "404 Not Found",
+    let server = ScriptedServer::start_on_own_thread(vec![Response::raw_http(
+        404,
         "text/plain",
+        &[],
         b"Entry not found",
     )]);
+    let url = server.root_url();
     let dir = tempfile::tempdir().unwrap();
     let (result, _) = run(&format!("{url}/"), dir.path(), None).await;
     let err = result.unwrap_err();

@@ -33,7 +33,7 @@ impl Fixture {
     fn install_model(&self, name: &str) {
         let path = crate::voice::stt::models::model_path(&self.home, name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, crate::voice::stt::test_server::tiny_header()).unwrap();
+        std::fs::write(path, crate::voice::stt::test_model::tiny_header()).unwrap();
     }
 
     fn select(&self) -> Result<Selected, SttError> {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::voice::stt::test_server::tiny_header;
+use crate::voice::stt::test_model::tiny_header;
 
 fn home() -> (tempfile::TempDir, HermesHome) {
     let dir = tempfile::tempdir().unwrap();
