@@ -5,6 +5,7 @@ use tokio_util::sync::CancellationToken;
 use super::*;
 use crate::test_server::Response;
 use crate::test_server::ScriptedServer;
+use crate::util::http::build_client;
 
 fn client() -> reqwest::Client {
     build_client().unwrap()

@@ -94,7 +94,7 @@ pub enum DescribeError {
     )]
     Unsendable {
         path: PathBuf,
-        source: crate::clipboard::image_file::ImageError,
+        source: crate::images::image_file::ImageError,
     },
     #[error("images could not be prepared ({0}); sent as text only")]
     Prepare(#[source] tokio::task::JoinError),

@@ -88,6 +88,13 @@ fn setup() -> std::io::Result<()> {
 impl Drop for TerminalSession {
     fn drop(&mut self) {
         let _ = restore();
+        // ratatui's own drop `eprintln!`s when it cannot show the cursor, and `eprintln!`
+        // panics once the terminal has hung up (EIO), turning a closed window into a crash
+        // report. With the cursor shown it has nothing to do; if even that fails, what it
+        // prints goes to the log file.
+        if self.terminal.show_cursor().is_err() {
+            let _ = crate::util::stderr::recapture();
+        }
     }
 }
 

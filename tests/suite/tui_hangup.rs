@@ -51,6 +51,28 @@ fn assert_gone_within_8_s(pid: u32, case: &str) {
     }
 }
 
+/// A closed terminal is a normal way to leave: it must not leave a crash report behind (a
+/// `drop` that printed to the hung-up stderr used to panic).
+fn assert_no_crash_report(app: &TmuxApp, case: &str) {
+    let logs = app.dir.path().join("home/logs");
+    let crashes: Vec<String> = std::fs::read_dir(&logs)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("crash-"))
+        .collect();
+    assert!(
+        crashes.is_empty(),
+        "{case}: crash reports in {}: {crashes:?}\n{}",
+        logs.display(),
+        crashes
+            .first()
+            .map(|c| std::fs::read_to_string(logs.join(c)).unwrap_or_default())
+            .unwrap_or_default()
+    );
+}
+
 #[test]
 fn a_killed_terminal_never_leaves_hermes_running() {
     if !Tmux::available() {
@@ -69,6 +91,7 @@ fn a_killed_terminal_never_leaves_hermes_running() {
         }
         drop(tmux);
         assert_gone_within_8_s(pid, &format!("round {round}"));
+        assert_no_crash_report(&app, &format!("round {round}"));
     }
 }
 
@@ -89,4 +112,5 @@ fn a_closed_terminal_ends_hermes_even_without_a_hangup_signal() {
     tmux.type_text("hello");
     drop(tmux);
     assert_gone_within_8_s(pid, "setsid");
+    assert_no_crash_report(&app, "setsid");
 }
