@@ -352,15 +352,13 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     }
     let (app_tx, mut app_rx) = mpsc::unbounded_channel();
     let mut app = App::new(options, app_tx);
-    // The first frame before the session starts: starting reads config.yaml, .env and the
-    // skills tree (tens of ms in a large HERMES_HOME), which the screen should not wait for.
-    super::render::draw(&mut session.terminal, &mut app).map_err(TuiError::Terminal)?;
     app.start_session();
     let mut engine_events: Option<UnboundedReceiver<Event>> = app.new_events.take();
     let mut voice_events = app.voice_events.take();
     let mut attach_events = app.attach_events.take();
-    // Then the background query, then input: the query reads the tty itself and must be
-    // done before crossterm starts reading it.
+    // The first frame, then the background query, then input: the query reads the tty
+    // itself and must be done before crossterm starts reading it.
+    super::render::draw(&mut session.terminal, &mut app).map_err(TuiError::Terminal)?;
     super::background::detect_at_start(&mut app).await;
     let mut term_events = EventStream::new();
     let mut signals = super::signals::Signals::new();
