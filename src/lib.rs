@@ -1,5 +1,8 @@
-//! hermes: a full-screen terminal agent. See ARCHITECTURE.md for the layers; frontends
-//! (`headless`, later `tui`) talk to the `engine` only through `protocol`.
+//! hermes: a full-screen terminal agent. `docs/architecture.md` has the layer table (base
+//! `util`/`config`/`theme`; contract `protocol`/`model`; the services; `engine`; frontends
+//! `tui`, `headless` and the binary's `cli`), the rule `tests/suite/architecture.rs` checks, the
+//! runtime model and the source layout. The frontends `tui` and `headless` talk to the
+//! `engine` only through `protocol`; only the binary wires the two together.
 
 pub mod clipboard;
 pub mod config;

@@ -31,7 +31,7 @@ use hermes::config::load;
 use hermes::engine::bootstrap::ModelOverrides;
 use hermes::engine::bootstrap::StartOptions;
 use hermes::engine::bootstrap::start_session;
-use hermes::engine::setup::ResumeTarget;
+use hermes::engine::spec_parts::ResumeTarget;
 use hermes::headless::OutputMode;
 use hermes::headless::PromptMode;
 use hermes::headless::exit_code;
@@ -178,7 +178,7 @@ enum ConfigAction {
 
 fn main() -> ExitCode {
     hermes::util::startup::mark();
-    hermes::util::memory::return_large_buffers_on_free();
+    hermes::util::allocator::return_large_buffers_on_free();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),

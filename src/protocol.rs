@@ -53,7 +53,6 @@ pub use images::AttachEvent;
 pub use images::AttachHandle;
 pub use images::AttachRequest;
 pub use images::ImageAttachment;
-pub use images::image_badge;
 pub use mcp::McpServerState;
 pub use mcp::McpServerStatus;
 pub use mcp::McpTransport;
@@ -74,7 +73,6 @@ pub use voice::VoiceEvent;
 pub use voice::VoiceHandle;
 pub use voice::VoiceOp;
 pub use voice::VoiceState;
-pub use voice::level_glyph;
 
 /// Frontend → engine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -119,7 +119,7 @@ pub fn skills_command(home: &HermesHome, action: SkillsAction) -> anyhow::Result
         .collect();
     loader.bundles_dir = Some(home.root().join("skill-bundles"));
     let memory = hermes::knowledge::MemorySettings::from_config(&loaded.config.memory);
-    loader.availability = hermes::engine::setup::default_availability(
+    loader.availability = hermes::engine::spec_parts::default_availability(
         home,
         &std::sync::Arc::new(loader.clone()),
         &memory,

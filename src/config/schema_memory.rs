@@ -1,5 +1,5 @@
 //! `memory:` — the two persistent memory stores (`MEMORY.md`, `USER.md`), with Hermes's key
-//! names and defaults. Plain data; `knowledge::memory` enforces the limits and the engine
+//! names and defaults. Plain data; `knowledge::memory_store` enforces the limits and the engine
 //! leaves a disabled store out of the prompt and the `memory` tool.
 
 use serde::Deserialize;

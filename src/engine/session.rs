@@ -45,11 +45,11 @@ use crate::safety::hooks::HookEvent;
 use crate::tools::SessionTools;
 use crate::tools::ToolContext;
 
-pub use super::spec::BusyInputMode;
-pub use super::spec::McpLaunch;
-pub use super::spec::ModelEndpoint;
-pub use super::spec::ModelSwitcher;
-pub use super::spec::SessionSpec;
+pub use super::session_spec::BusyInputMode;
+pub use super::session_spec::McpLaunch;
+pub use super::session_spec::ModelEndpoint;
+pub use super::session_spec::ModelSwitcher;
+pub use super::session_spec::SessionSpec;
 
 /// Work the actor started on another task, reporting back.
 enum Internal {
@@ -71,23 +71,15 @@ enum Internal {
     },
 }
 
-#[path = "session_stored.rs"]
-mod stored;
-
-#[path = "session_ops.rs"]
-mod ops;
-
-#[path = "session_safety.rs"]
-mod safety_ops;
-
-#[path = "session_subagents.rs"]
-mod subagent_ops;
-
-#[path = "session_goals.rs"]
 mod goal_ops;
-
-#[path = "session_mcp.rs"]
 mod mcp_ops;
+mod model_ops;
+mod reset_ops;
+mod safety_ops;
+mod shell_ops;
+mod skill_ops;
+mod stored;
+mod subagent_ops;
 
 /// A stored session's state, loaded to continue it.
 pub struct ResumedSession {
@@ -101,7 +93,6 @@ pub struct ResumedSession {
 pub use start::new_session_id;
 pub use start::spawn_session;
 
-#[path = "session_start.rs"]
 mod start;
 
 struct Running {
@@ -132,7 +123,7 @@ struct Actor {
     recorder: Arc<Recorder>,
     internal: mpsc::UnboundedSender<Internal>,
     /// A skill invocation waiting for secrets the user is being asked for.
-    pending_skill: Option<ops::PendingSkill>,
+    pending_skill: Option<skill_ops::PendingSkill>,
     next_secret_id: u64,
     /// Approvals and checkpoints, shared by the session's turns.
     guard: Arc<SessionGuard>,

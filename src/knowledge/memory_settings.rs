@@ -4,8 +4,8 @@
 //! `memory` tool; with both disabled the engine registers no memory tool. Plain data.
 
 use crate::config::MemoryConfig;
-use crate::knowledge::memory::MemoryLimits;
-use crate::knowledge::memory::MemoryTarget;
+use crate::knowledge::memory_store::MemoryLimits;
+use crate::knowledge::memory_store::MemoryTarget;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemorySettings {

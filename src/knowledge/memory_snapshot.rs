@@ -22,13 +22,13 @@ use std::path::Path;
 
 use crate::knowledge::injection;
 use crate::knowledge::injection::ScanScope;
-use crate::knowledge::memory::MemoryLimits;
-use crate::knowledge::memory::MemoryTarget;
-use crate::knowledge::memory::percent;
-use crate::knowledge::memory::read_entries;
-use crate::knowledge::memory::serialize;
-use crate::knowledge::memory::thousands;
 use crate::knowledge::memory_settings::MemorySettings;
+use crate::knowledge::memory_store::MemoryLimits;
+use crate::knowledge::memory_store::MemoryTarget;
+use crate::knowledge::memory_store::percent;
+use crate::knowledge::memory_store::read_entries;
+use crate::knowledge::memory_store::serialize;
+use crate::knowledge::memory_store::thousands;
 
 /// The rule above and below a block header: 46 `═`.
 pub const RULE: &str = "══════════════════════════════════════════════";

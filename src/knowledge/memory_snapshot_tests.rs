@@ -1,5 +1,5 @@
 use super::*;
-use crate::knowledge::memory::MemoryStore;
+use crate::knowledge::memory_store::MemoryStore;
 
 #[test]
 fn snapshot_renders_the_spec_format_and_stays_frozen() {

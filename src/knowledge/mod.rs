@@ -12,9 +12,9 @@ pub mod discovery;
 /// Moved to `util` (the auth store in `config` needs it too); kept here for old paths.
 pub use crate::util::file_lock;
 pub mod injection;
-pub mod memory;
 pub mod memory_settings;
 pub mod memory_snapshot;
+pub mod memory_store;
 
 pub use context_files::ProjectContext;
 pub use context_files::load_project_context;
@@ -23,7 +23,7 @@ pub use discovery::paths_touched;
 pub use injection::Finding;
 pub use injection::FindingKind;
 pub use injection::ScanScope;
-pub use memory::MemoryStore;
-pub use memory::MemoryTarget;
 pub use memory_settings::MemorySettings;
 pub use memory_snapshot::MemorySnapshot;
+pub use memory_store::MemoryStore;
+pub use memory_store::MemoryTarget;

@@ -66,20 +66,9 @@ pub struct AttachHandle {
     pub events: tokio::sync::mpsc::UnboundedReceiver<AttachEvent>,
 }
 
-/// The badge shown for the `n`th attached image (1-based): `[📎 Image #1]`.
-pub fn image_badge(n: usize) -> String {
-    format!("[📎 Image #{n}]")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn badges_are_numbered_from_one() {
-        assert_eq!(image_badge(1), "[📎 Image #1]");
-        assert_eq!(image_badge(12), "[📎 Image #12]");
-    }
 
     #[test]
     fn attach_messages_round_trip_through_json() {

@@ -125,12 +125,6 @@ pub struct VoiceHandle {
     pub events: tokio::sync::mpsc::UnboundedReceiver<VoiceEvent>,
 }
 
-/// The `▁▂▃▄▅▆▇█` glyph for a 0–7 level (higher values clamp).
-pub fn level_glyph(level: u8) -> char {
-    const GLYPHS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    GLYPHS[usize::from(level.min(7))]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,12 +141,6 @@ mod tests {
                 .unwrap_err()
                 .contains("/voice [on")
         );
-    }
-
-    #[test]
-    fn levels_map_to_bar_glyphs() {
-        let bars: String = [0u8, 2, 4, 7, 9].iter().map(|l| level_glyph(*l)).collect();
-        assert_eq!(bars, "▁▃▅██");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //!
 //! Answers are JSON objects like Hermes's: `{"success": true, "message", "usage", "entries",
 //! …}` or `{"success": false, "error", "current_entries"?, "usage"?, "matches"?}`, so an agent
-//! trained on Hermes recovers the same way. The work is done by `knowledge::memory`; file I/O
+//! trained on Hermes recovers the same way. The work is done by `knowledge::memory_store`; file I/O
 //! and lock waits run on the blocking pool. Writes reach disk at once, the system prompt at
 //! the next session. A store switched off in `memory:` (config.yaml) is refused, for every
 //! action; the limits are the configured ones.
@@ -16,12 +16,12 @@ use async_trait::async_trait;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::knowledge::memory::MemoryError;
-use crate::knowledge::memory::MemoryLimits;
-use crate::knowledge::memory::MemoryStore;
-use crate::knowledge::memory::MemoryTarget;
-use crate::knowledge::memory::MemoryUpdate;
 use crate::knowledge::memory_settings::MemorySettings;
+use crate::knowledge::memory_store::MemoryError;
+use crate::knowledge::memory_store::MemoryLimits;
+use crate::knowledge::memory_store::MemoryStore;
+use crate::knowledge::memory_store::MemoryTarget;
+use crate::knowledge::memory_store::MemoryUpdate;
 use crate::model::ToolSchema;
 use crate::tools::Concurrency;
 use crate::tools::Tool;
@@ -83,8 +83,8 @@ impl MemoryTool {
         let mut text = format!(
             "{DESCRIPTION}\nLimits: memory {} chars, user {} chars. When usage is over 80%, \
              consolidate (replace several entries with one shorter entry) before adding.",
-            crate::knowledge::memory::thousands(limits.memory_chars),
-            crate::knowledge::memory::thousands(limits.user_chars),
+            crate::knowledge::memory_store::thousands(limits.memory_chars),
+            crate::knowledge::memory_store::thousands(limits.user_chars),
         );
         for target in [MemoryTarget::Memory, MemoryTarget::User] {
             if !self.settings.enabled(target) {

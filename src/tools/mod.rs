@@ -15,7 +15,7 @@ pub mod memory;
 pub mod output;
 pub mod patch;
 pub mod process;
-pub mod procs;
+pub mod process_registry;
 pub mod read_file;
 pub mod registry;
 pub mod search;

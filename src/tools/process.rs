@@ -16,9 +16,9 @@ use crate::tools::Tool;
 use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
-use crate::tools::procs::BackgroundProcess;
-use crate::tools::procs::ProcInfo;
-use crate::tools::procs::ProcState;
+use crate::tools::process_registry::BackgroundProcess;
+use crate::tools::process_registry::ProcInfo;
+use crate::tools::process_registry::ProcState;
 
 const DEFAULT_WAIT: Duration = Duration::from_secs(180);
 
@@ -179,7 +179,7 @@ impl Tool for ProcessTool {
     }
 }
 
-fn list_json(registry: &crate::tools::procs::ProcessRegistry) -> String {
+fn list_json(registry: &crate::tools::process_registry::ProcessRegistry) -> String {
     let procs: Vec<_> = registry.list().iter().map(info_json).collect();
     serde_json::json!({ "processes": procs }).to_string()
 }

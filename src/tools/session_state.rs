@@ -5,7 +5,7 @@
 use std::sync::Mutex;
 use std::sync::PoisonError;
 
-use crate::tools::procs::ProcessRegistry;
+use crate::tools::process_registry::ProcessRegistry;
 use crate::tools::todo::TodoItem;
 
 #[derive(Default)]

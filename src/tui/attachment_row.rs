@@ -16,7 +16,6 @@ use unicode_width::UnicodeWidthStr;
 use super::attachments::AttachUi;
 use super::attachments::PendingRead;
 use super::thumbnails::Thumbnails;
-use crate::protocol::image_badge;
 use crate::theme::Role;
 use crate::theme::Theme;
 
@@ -81,6 +80,11 @@ pub fn plan(width: usize, images: usize, thumb_cols: usize, pending: Option<&str
         pending: pending_shown,
         hint,
     }
+}
+
+/// The badge shown for the `n`th attached image (1-based): `[📎 Image #1]`.
+pub fn image_badge(n: usize) -> String {
+    format!("[📎 Image #{n}]")
 }
 
 fn more_label(count: usize) -> String {

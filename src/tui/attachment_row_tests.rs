@@ -104,3 +104,9 @@ fn snapshot_row_waiting_without_images() {
     let attach = state(0, 1);
     insta::assert_snapshot!("attach_row_waiting", draw(&attach, 60).backend());
 }
+
+#[test]
+fn badges_are_numbered_from_one() {
+    assert_eq!(image_badge(1), "[📎 Image #1]");
+    assert_eq!(image_badge(12), "[📎 Image #12]");
+}

@@ -25,7 +25,7 @@ use crate::protocol::AttachEvent;
 use crate::protocol::AttachRequest;
 use crate::protocol::ImageAttachment;
 use crate::protocol::NoticeLevel;
-use crate::protocol::image_badge;
+use crate::tui::attachment_row::image_badge;
 
 /// How long the "attached …", "removed …" and "cleared …" hints stay.
 const HINT_TIME: Duration = Duration::from_secs(3);

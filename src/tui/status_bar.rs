@@ -417,7 +417,8 @@ pub fn format_tokens(n: u64) -> String {
     }
 }
 
-/// `12s`, `3m 05s`, `1h 02m`.
+/// `12s`, `3m 05s`, `1h 02m`: the one elapsed-time form of the TUI (status bar, approvals,
+/// agents pane, live bar, subagent details).
 pub fn format_elapsed(elapsed: Duration) -> String {
     let secs = elapsed.as_secs();
     match secs {

@@ -168,18 +168,20 @@ pub fn prompt_override(voice: &VoiceUi) -> Option<String> {
     match voice.state.capture {
         CaptureState::Idle => None,
         CaptureState::Recording => {
-            let mut bars: String = voice
-                .levels
-                .iter()
-                .map(|l| crate::protocol::level_glyph(*l))
-                .collect();
+            let mut bars: String = voice.levels.iter().map(|l| level_glyph(*l)).collect();
             while bars.chars().count() < METER_BARS {
-                bars.insert(0, crate::protocol::level_glyph(0));
+                bars.insert(0, level_glyph(0));
             }
             Some(format!("● [{bars}]"))
         }
         CaptureState::Transcribing => Some("◉".to_string()),
     }
+}
+
+/// The `▁▂▃▄▅▆▇█` glyph for a 0–7 level (higher values clamp).
+pub fn level_glyph(level: u8) -> char {
+    const GLYPHS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    GLYPHS[usize::from(level.min(7))]
 }
 
 /// The status bar's voice label: `● REC`, `◉ STT`, `🔊` while speaking, `voice` when on.

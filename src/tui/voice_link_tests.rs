@@ -215,3 +215,9 @@ async fn interrupting_silences_speech() {
     on_terminal_event(&mut app, crossterm::event::Event::Key(esc));
     assert_eq!(voice_ops(&mut voice), [VoiceOp::StopSpeaking]);
 }
+
+#[test]
+fn levels_map_to_bar_glyphs() {
+    let bars: String = [0u8, 2, 4, 7, 9].iter().map(|l| level_glyph(*l)).collect();
+    assert_eq!(bars, "▁▃▅██");
+}

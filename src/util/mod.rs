@@ -7,6 +7,7 @@
 //!
 //! Invariant: nothing here imports another hermes module; `util` is the bottom layer.
 
+pub mod allocator;
 pub mod file_lock;
 pub mod fs;
 pub mod http;
@@ -14,7 +15,6 @@ pub mod image_path;
 pub mod lenient_yaml;
 pub mod logging;
 pub mod mcp_names;
-pub mod memory;
 pub mod patch_plan;
 pub mod paths;
 pub mod process;

@@ -536,9 +536,9 @@ async fn a_goal_survives_a_restart_and_resumes_where_it_stood() {
 
     // A new process: the stored session and its goal come back exactly.
     let store = Arc::new(hermes::store::SessionStore::open(&db).unwrap());
-    let (row, resumed) = hermes::engine::setup::load_resumed(
+    let (row, resumed) = hermes::engine::spec_parts::load_resumed(
         Some(&store),
-        &hermes::engine::setup::ResumeTarget::Session("goal-session".into()),
+        &hermes::engine::spec_parts::ResumeTarget::Session("goal-session".into()),
     )
     .unwrap();
     let mut s = test_session()

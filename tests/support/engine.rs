@@ -150,7 +150,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
         summariser: None,
         safety: hermes::engine::guard::SafetySpec::in_memory(cwd.to_path_buf()),
         delegation: hermes::engine::delegation::DelegationSpec::default(),
-        goals: hermes::engine::spec::GoalSettings::default(),
+        goals: hermes::engine::session_spec::GoalSettings::default(),
         vision: Default::default(),
         mcp: None,
         exit_reason: hermes::store::EndReason::CliClose,

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use super::Delegations;
 use crate::engine::guard::SafetySpec;
-use crate::engine::spec::BusyInputMode;
-use crate::engine::spec::SessionSpec;
+use crate::engine::session_spec::BusyInputMode;
+use crate::engine::session_spec::SessionSpec;
 use crate::knowledge::context_files;
 use crate::protocol::SubagentRole;
 use crate::tools::DelegatedTask;
@@ -85,7 +85,7 @@ pub fn child_spec(
         safety,
         delegation: parent.child_delegation(id, parent_session_id),
         // Children have no goal commands; the loop belongs to the main agent.
-        goals: crate::engine::spec::GoalSettings::default(),
+        goals: crate::engine::session_spec::GoalSettings::default(),
         vision: base.vision.clone(),
         mcp: None,
         exit_reason: crate::store::EndReason::AgentClose,

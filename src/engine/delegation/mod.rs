@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::compress::CompressionSettings;
 use crate::engine::events::EventSink;
-use crate::engine::spec::ModelEndpoint;
+use crate::engine::session_spec::ModelEndpoint;
 use crate::protocol::ApprovalDecision;
 use crate::protocol::Event;
 use crate::protocol::Op;
@@ -143,7 +143,7 @@ impl ChildBase {
     }
 
     /// What a session's children inherit from its spec.
-    pub fn of(spec: &crate::engine::spec::SessionSpec) -> Self {
+    pub fn of(spec: &crate::engine::session_spec::SessionSpec) -> Self {
         Self {
             endpoint: spec.endpoint.clone(),
             tools: spec.tools.clone(),

@@ -1,5 +1,5 @@
 //! The standing goal of a session (`/goal`, spec-002d Part C): its record, and what happens to
-//! it after the judge's verdict. Pure state; the session actor (`session_goals.rs`) does the
+//! it after the judge's verdict. Pure state; the session actor (`session/goal_ops.rs`) does the
 //! I/O — starting turns, asking the judge (`judge`), saving to `state_meta` (`persist`).
 //!
 //! Invariants: only an `Active` goal continues; `turns_used` never exceeds `max_turns` (the

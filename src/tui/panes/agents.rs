@@ -12,7 +12,6 @@
 //! Invariant: `selected`, when set, names a node of the tree; rows are re-listed on every
 //! use, so a sort or filter change never leaves a stale index behind.
 
-use std::time::Duration;
 use std::time::Instant;
 
 use ratatui::buffer::Buffer;
@@ -34,6 +33,7 @@ use crate::theme::Theme;
 use crate::tui::markdown::wrap::display_width;
 use crate::tui::markdown::wrap::truncate;
 use crate::tui::markdown::wrap::wrap_spans;
+use crate::tui::status_bar::format_elapsed;
 use crate::tui::subagents::FilterMode;
 use crate::tui::subagents::Node;
 use crate::tui::subagents::NodeStatus;
@@ -269,16 +269,6 @@ pub fn tree_indent(level: usize) -> String {
     match level {
         0 => String::new(),
         n => format!("{}└ ", "  ".repeat(n - 1)),
-    }
-}
-
-/// `7s`, `2m05s`, `1h03m`.
-pub fn format_elapsed(elapsed: Duration) -> String {
-    let secs = elapsed.as_secs();
-    match secs {
-        0..60 => format!("{secs}s"),
-        60..3600 => format!("{}m{:02}s", secs / 60, secs % 60),
-        _ => format!("{}h{:02}m", secs / 3600, secs % 3600 / 60),
     }
 }
 

@@ -20,7 +20,6 @@ use ratatui::widgets::Widget;
 
 use super::agents::AgentsPane;
 use super::agents::format_cost;
-use super::agents::format_elapsed;
 use super::agents::status_icon;
 use super::agents::tree_indent;
 use super::side::PaneFocus;
@@ -30,6 +29,7 @@ use crate::theme::Role;
 use crate::theme::Theme;
 use crate::tui::markdown::wrap::display_width;
 use crate::tui::markdown::wrap::truncate;
+use crate::tui::status_bar::format_elapsed;
 use crate::tui::status_bar::format_tokens;
 use crate::tui::subagents::Node;
 

@@ -14,11 +14,11 @@ use ratatui::text::Line;
 use ratatui::text::Span;
 use ratatui::widgets::Widget;
 
-use super::agents::format_elapsed;
 use crate::theme::Role;
 use crate::theme::Theme;
 use crate::tui::markdown::wrap::display_width;
 use crate::tui::markdown::wrap::truncate;
+use crate::tui::status_bar::format_elapsed;
 use crate::tui::subagents::SubagentTree;
 
 /// Whether the bar shows one row per child or a single summary line (F7).

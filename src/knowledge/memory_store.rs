@@ -494,5 +494,5 @@ pub fn thousands(n: usize) -> String {
 }
 
 #[cfg(test)]
-#[path = "memory_tests.rs"]
+#[path = "memory_store_tests.rs"]
 mod tests;

@@ -1,30 +1,17 @@
-//! The session actor's smaller operations: skill slash commands and internal results,
-//! resetting for a new session, retrying, running a user's `!cmd`, and switching models.
-//! Split from `session.rs`, which keeps the run loop, op routing and the turn lifecycle.
-
-use std::sync::Arc;
-
-use tokio_util::sync::CancellationToken;
+//! The session actor's skill slash commands: resolving `/name args` on the blocking pool,
+//! asking the user for the secrets a skill needs (saved to `.env` off the actor), and routing
+//! the results other tasks report back (`Internal`). Owns `pending_skill` and
+//! `next_secret_id`; it does not run turns (it hands the skill's message to `user_input`).
 
 use super::Actor;
 use super::Internal;
-use super::new_session_id;
 use crate::config::env::set_env_var_at;
-use crate::engine::host::EngineToolHost;
-use crate::model::ToolCall;
-use crate::protocol::ErrorEvent;
-use crate::protocol::ErrorKind;
 use crate::protocol::Event;
-use crate::protocol::ModelSelection;
 use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::SecretRequest;
-use crate::protocol::StatusUpdate;
-use crate::safety::HardlineOnly;
 use crate::skills::invoke::missing_env;
 use crate::skills::invoke::skill_invocation;
-use crate::tools::SessionTools;
-use crate::tools::ToolContext;
 
 /// A skill invocation that waits for the secrets it needs.
 pub(super) struct PendingSkill {
@@ -168,129 +155,5 @@ impl Actor {
             ),
         }
         self.ask_next_secret();
-    }
-
-    /// A fresh conversation: new id, empty history and counters, no background processes.
-    pub(super) fn reset(&mut self) {
-        self.queue.clear();
-        self.history.clear();
-        self.session_tools.shutdown();
-        self.session_tools = Arc::new(SessionTools::default());
-        self.status = StatusUpdate {
-            context_window: self.spec.endpoint.context_window,
-            ..StatusUpdate::default()
-        };
-        self.delegations.stop_all();
-        self.forget_goal();
-        let old_session_id = std::mem::replace(&mut self.spec.session_id, new_session_id());
-        self.guard.hooks.set_session_id(&self.spec.session_id);
-        self.session_hook(
-            crate::safety::hooks::HookEvent::OnSessionReset,
-            serde_json::json!({
-                "reason": "new_session",
-                "old_session_id": old_session_id,
-                "new_session_id": self.spec.session_id,
-            }),
-        );
-        self.title = None;
-        self.recorder.restart(self.spec.session_id.clone());
-        self.events.send(Event::SessionInfo(self.session_info()));
-        self.events.send(Event::StatusUpdate(self.status.clone()));
-    }
-
-    pub(super) fn retry(&mut self) {
-        if self.running.is_some() {
-            return self.notice(
-                NoticeLevel::Warning,
-                "a turn is running: /stop it first, then /retry".to_string(),
-            );
-        }
-        let last_user = self
-            .history
-            .iter()
-            .rposition(|m| m.role == crate::model::Role::User);
-        match last_user {
-            Some(index) => {
-                let text = self.history[index].content.clone();
-                self.history.truncate(index);
-                // The stored turn is hidden (active = 0), as /undo does, before it runs again.
-                self.recorder.undo_turns(1);
-                self.start_turn(text.into());
-            }
-            None => self.notice(NoticeLevel::Warning, "nothing to retry yet".to_string()),
-        }
-    }
-
-    /// `!cmd`: the terminal tool, outside the conversation, with hardline checks only —
-    /// the user typed the command themselves.
-    pub(super) fn run_shell(&mut self, command: String) {
-        let id = self.next_shell_id;
-        self.next_shell_id += 1;
-        let call = ToolCall {
-            id: format!("shell_{id}"),
-            name: "terminal".to_string(),
-            arguments: serde_json::json!({ "command": command }).to_string(),
-        };
-        let cancel = CancellationToken::new();
-        let ctx = ToolContext {
-            call_id: call.id.clone(),
-            session_id: self.spec.session_id.clone(),
-            cwd: self.spec.cwd.clone(),
-            limits: self.spec.limits.clone(),
-            cancel: cancel.clone(),
-            host: Arc::new(EngineToolHost {
-                events: self.events.clone(),
-                pending: self.pending.clone(),
-                cancel,
-            }),
-            policy: Arc::new(HardlineOnly),
-            session: self.session_tools.clone(),
-            env: self.spec.tool_env.clone(),
-            delegator: None,
-            vision: None,
-        };
-        let tools = self.spec.tools.clone();
-        let events = self.events.clone();
-        tokio::spawn(async move {
-            crate::engine::dispatch::run_tool_calls(
-                &[call],
-                &tools,
-                &ctx,
-                &events,
-                &crate::engine::dispatch::CallWrapping::default(),
-            )
-            .await;
-        });
-    }
-
-    pub(super) fn switch_model(&mut self, selection: &ModelSelection) {
-        let Some(switcher) = self.spec.switcher.clone() else {
-            self.events.send(Event::Error(ErrorEvent {
-                kind: ErrorKind::Config,
-                text: "this session cannot switch models".to_string(),
-            }));
-            return;
-        };
-        match switcher.switch(selection) {
-            Ok(endpoint) => {
-                self.status.context_window = endpoint.context_window;
-                self.spec.endpoint = endpoint;
-                self.recorder.set_route(&self.spec.endpoint.billing_route());
-                self.events.send(Event::SessionInfo(self.session_info()));
-                let when = if self.running.is_some() {
-                    "from the next turn"
-                } else {
-                    "now"
-                };
-                self.notice(
-                    NoticeLevel::Info,
-                    format!("model switched to {} ({when})", self.spec.endpoint.model),
-                );
-            }
-            Err(err) => self.events.send(Event::Error(ErrorEvent {
-                kind: ErrorKind::Config,
-                text: err.to_string(),
-            })),
-        }
     }
 }

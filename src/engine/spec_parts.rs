@@ -293,5 +293,5 @@ pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
 }
 
 #[cfg(test)]
-#[path = "setup_tests.rs"]
+#[path = "spec_parts_tests.rs"]
 mod tests;

@@ -1,14 +1,14 @@
 //! The session actor's operations on stored sessions: listing, resuming, titling, branching
 //! and undoing. Leaving a session for another one (`/resume`, `/branch`) ends it with Hermes's
-//! reason; the resumed session was re-opened when it was loaded (`setup::load_resumed`). Database work runs on the blocking pool and comes back to the actor as an
+//! reason; the resumed session was re-opened when it was loaded (`spec_parts::load_resumed`). Database work runs on the blocking pool and comes back to the actor as an
 //! `Internal` message, so the actor never blocks and history changes stay on its task.
 
 use super::Actor;
 use super::Internal;
 use super::new_session_id;
-use crate::engine::setup::ResumeError;
-use crate::engine::setup::ResumeTarget;
-use crate::engine::setup::load_resumed;
+use crate::engine::spec_parts::ResumeError;
+use crate::engine::spec_parts::ResumeTarget;
+use crate::engine::spec_parts::load_resumed;
 use crate::model::Message;
 use crate::model::Role;
 use crate::protocol::Event;
