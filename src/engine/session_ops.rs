@@ -46,7 +46,7 @@ impl Actor {
             });
         };
         let tx = self.internal.clone();
-        let tool_env = self.spec.tool_env.clone();
+        let tool_env = Arc::clone(&self.spec.tool_env);
         tokio::task::spawn_blocking(move || {
             let catalog = loader.load();
             let message = skill_invocation(&catalog, &name, &args);
@@ -244,12 +244,12 @@ impl Actor {
                 cancel,
             }),
             policy: Arc::new(HardlineOnly),
-            session: self.session_tools.clone(),
-            env: self.spec.tool_env.clone(),
+            session: Arc::clone(&self.session_tools),
+            env: Arc::clone(&self.spec.tool_env),
             delegator: None,
             vision: None,
         };
-        let tools = self.spec.tools.clone();
+        let tools = Arc::clone(&self.spec.tools);
         let events = self.events.clone();
         tokio::spawn(async move {
             crate::engine::dispatch::run_tool_calls(

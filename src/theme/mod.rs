@@ -298,7 +298,7 @@ impl Theme {
     /// The same skin rendered for another terminal (background, depth or mode changed,
     /// e.g. when the OSC 11 reply arrives after start-up).
     pub fn adapt(&self, options: &skins::LoadOptions) -> Theme {
-        render::render(self.clone(), options, None)
+        render::render(self.clone(), *options, None)
     }
 
     /// The same theme made legible on the terminal's actual background colour (the OSC 11
@@ -313,7 +313,7 @@ impl Theme {
             background: Some(self.background),
             mode: ThemeMode::Auto,
         };
-        render::render(self.clone(), &options, Some((r, g, b)))
+        render::render(self.clone(), options, Some((r, g, b)))
     }
 }
 
