@@ -15,6 +15,9 @@
 //! Invariant: no raw `Color` is used outside `theme/`; colours in a `Theme`'s palette are
 //! RGB and already legible on `background_rgb`, and `style` converts them to `depth`.
 
+// The one module that builds colours (clippy.toml bans them everywhere else).
+#![allow(clippy::disallowed_types, clippy::disallowed_methods)]
+
 pub mod background;
 mod builtin;
 pub mod color;
