@@ -233,7 +233,7 @@ pub fn pick_image_type(types: &str) -> Option<String> {
     PREFERRED
         .iter()
         .find(|p| offered.iter().any(|o| o == *p))
-        .map(|p| p.to_string())
+        .map(ToString::to_string)
         .or_else(|| {
             offered
                 .iter()

@@ -57,7 +57,7 @@ fn known_keys_match_the_schema() {
         .iter()
         .filter_map(|k| k.split_once('.').map(|(section, _)| section.to_string()))
         .collect();
-    assert_eq!(sections, SECTIONS.iter().map(|s| s.to_string()).collect());
+    assert_eq!(sections, SECTIONS.iter().map(ToString::to_string).collect());
 }
 
 #[test]

@@ -123,7 +123,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             "could not use SOUL.md ({why}); using the built-in identity"
         ));
     }
-    let tool_names: Vec<String> = tools.names().iter().map(|n| n.to_string()).collect();
+    let tool_names: Vec<String> = tools.names().iter().map(ToString::to_string).collect();
     let started_at = format_utc(
         SystemTime::now()
             .duration_since(UNIX_EPOCH)

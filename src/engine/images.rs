@@ -115,13 +115,13 @@ impl ImageState {
             .unwrap_or_else(PoisonError::into_inner)
             .get(path)
         {
-            return Ok(found.clone());
+            return Ok(Arc::clone(found));
         }
         let payload = crate::images::embed::encode_for_embed(path, target).map(Arc::new)?;
         self.payloads
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(path.to_path_buf(), payload.clone());
+            .insert(path.to_path_buf(), Arc::clone(&payload));
         Ok(payload)
     }
 
@@ -171,7 +171,7 @@ pub async fn prepare(
     }
     // Kept for the unlikely case that encoding panics: then the model gets placeholders.
     let fallback = messages.clone();
-    let state = state.clone();
+    let state = Arc::clone(state);
     let joined = tokio::task::spawn_blocking(move || fill_payloads(&state, target, messages)).await;
     match joined {
         Ok(done) => done,

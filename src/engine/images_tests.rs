@@ -124,7 +124,7 @@ async fn the_describer_gets_the_pixels_and_the_question() {
     write_png(&path, 8, 8);
     let provider = Arc::new(RecordingProvider::replying("  A red square.  "));
     let describer = Describer {
-        provider: provider.clone(),
+        provider: Arc::clone(&provider) as _,
         model: "vision-model".into(),
     };
     let state = Arc::new(ImageState::default());

@@ -150,7 +150,7 @@ impl Recorder {
         let Some(store) = self.store.clone() else {
             return;
         };
-        let state = self.state.clone();
+        let state = Arc::clone(&self.state);
         let ended = tokio::task::spawn_blocking(move || {
             let state = state.lock().unwrap_or_else(PoisonError::into_inner);
             if state.created == Created::No {
@@ -196,7 +196,7 @@ impl Recorder {
         let Some(store) = self.store.clone() else {
             return Err(TitleError::NoHistory);
         };
-        let state = self.state.clone();
+        let state = Arc::clone(&self.state);
         tokio::task::spawn_blocking(move || {
             let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
             state.session.title = Some(title.clone());
@@ -224,7 +224,7 @@ impl Recorder {
         let Some(store) = self.store.clone() else {
             return;
         };
-        let state = self.state.clone();
+        let state = Arc::clone(&self.state);
         tokio::task::spawn_blocking(move || {
             let state = state.lock().unwrap_or_else(PoisonError::into_inner);
             if state.created == Created::Yes
@@ -265,7 +265,7 @@ impl Recorder {
         let Some(store) = self.store.clone() else {
             return;
         };
-        let state = self.state.clone();
+        let state = Arc::clone(&self.state);
         let result = tokio::task::spawn_blocking(move || {
             let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
             if state.created == Created::No {

@@ -319,7 +319,7 @@ impl Actor {
             cancel: cancel.clone(),
         });
         let vision = super::turn_images::TurnVision {
-            state: self.images.clone(),
+            state: Arc::clone(&self.images),
             settings: self.spec.vision.clone(),
             model_sees_images: self.spec.endpoint.supports_vision,
             model: self.spec.endpoint.model.clone(),
@@ -332,36 +332,36 @@ impl Actor {
             cancel: cancel.clone(),
             host,
             policy: Arc::new(ApprovalGate::new(
-                self.guard.clone(),
+                Arc::clone(&self.guard),
                 turn_id,
                 cancel.clone(),
             )),
-            session: self.session_tools.clone(),
-            env: self.spec.tool_env.clone(),
+            session: Arc::clone(&self.session_tools),
+            env: Arc::clone(&self.spec.tool_env),
             delegator: self.delegator(turn_id, &cancel),
             vision: Some(Arc::new(super::turn_images::SessionVision(vision.clone()))),
         };
         let ctx = TurnContext {
             turn_id,
-            provider: self.spec.endpoint.provider.clone(),
+            provider: Arc::clone(&self.spec.endpoint.provider),
             model: self.spec.endpoint.model.clone(),
             system: self.spec.system_prompt.clone(),
-            tools: self.spec.tools.clone(),
+            tools: Arc::clone(&self.spec.tools),
             tool_ctx,
             events: self.events.clone(),
             max_iterations: self.budget.for_turn(&input),
             message_limit: self.budget.limit(),
             max_tokens: self.spec.max_tokens,
-            steer: self.steer.clone(),
+            steer: Arc::clone(&self.steer),
             status: self.status.clone(),
-            recorder: self.recorder.clone(),
+            recorder: Arc::clone(&self.recorder),
             discovery: self.spec.discovery.clone(),
             compression: self.spec.compression,
             summariser: self
                 .spec
                 .summariser
                 .as_ref()
-                .map(|e| (e.provider.clone(), e.billing_route())),
+                .map(|e| (Arc::clone(&e.provider), e.billing_route())),
             route: self.spec.endpoint.billing_route(),
             context_window: self.spec.endpoint.context_window,
             session_id: self.spec.session_id.clone(),
@@ -488,7 +488,7 @@ impl Actor {
                 .tools
                 .names()
                 .iter()
-                .map(|n| n.to_string())
+                .map(ToString::to_string)
                 .collect(),
             context_window: endpoint.context_window,
             yolo: self.spec.yolo,

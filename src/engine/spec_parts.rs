@@ -94,11 +94,11 @@ pub fn build_tools(
         )));
     }
     if let Some(store) = store {
-        let _ = tools.register(Arc::new(SessionSearchTool::new(store.clone())));
+        let _ = tools.register(Arc::new(SessionSearchTool::new(Arc::clone(store))));
     }
-    let _ = tools.register(Arc::new(SkillsListTool::new(skills.clone())));
-    let _ = tools.register(Arc::new(SkillViewTool::new(skills.clone())));
-    let _ = tools.register(Arc::new(SkillManageTool::new(skills.clone())));
+    let _ = tools.register(Arc::new(SkillsListTool::new(Arc::clone(skills))));
+    let _ = tools.register(Arc::new(SkillViewTool::new(Arc::clone(skills))));
+    let _ = tools.register(Arc::new(SkillManageTool::new(Arc::clone(skills))));
     let _ = tools.register(Arc::new(crate::tools::delegate::DelegateTaskTool));
     let _ = tools.register(Arc::new(
         crate::tools::text_to_speech::TextToSpeechTool::new(home.clone()),

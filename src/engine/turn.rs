@@ -252,7 +252,7 @@ async fn append_discovered_context(
         let Ok(args) = serde_json::from_str::<serde_json::Value>(&run.call.arguments) else {
             continue;
         };
-        let discovery = discovery.clone();
+        let discovery = Arc::clone(discovery);
         let name = run.call.name.clone();
         let cwd = cwd.to_path_buf();
         let found =
@@ -320,8 +320,8 @@ async fn compress_now(
     }));
     let cancel = ctx.tool_ctx.cancel.clone();
     let (provider, route) = match &ctx.summariser {
-        Some((provider, route)) => (provider.clone(), route.clone()),
-        None => (ctx.provider.clone(), ctx.route.clone()),
+        Some((provider, route)) => (Arc::clone(provider), route.clone()),
+        None => (Arc::clone(&ctx.provider), ctx.route.clone()),
     };
     let (summary, usage) = compress::summarise(
         provider.as_ref(),

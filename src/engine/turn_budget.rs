@@ -18,7 +18,7 @@ impl MessageBudget {
     }
 
     /// The whole budget of one message.
-    pub fn limit(&self) -> u32 {
+    pub fn limit(self) -> u32 {
         self.limit
     }
 

@@ -344,6 +344,7 @@ fn concurrent_saves_never_share_a_name() {
     let dir = tempfile::tempdir().unwrap();
     let now = at(2026, 1, 2, 3, 4);
     let paths: Vec<PathBuf> = std::thread::scope(|scope| {
+        #[allow(clippy::needless_collect)] // spawn all before joining any, so they race
         let handles: Vec<_> = (0..8)
             .map(|_| scope.spawn(|| save_png(dir.path(), &sample(8, 8), now).unwrap().path))
             .collect();

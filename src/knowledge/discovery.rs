@@ -94,7 +94,10 @@ impl SubdirContext {
         if !self.enabled {
             return None;
         }
-        let mut seen = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut seen = self
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut blocks: Vec<String> = Vec::new();
         let mut used = 0usize;
         for dir in self.candidates(paths, &seen) {

@@ -218,6 +218,7 @@ fn concurrent_calls_report_a_directory_once() {
     let (_d, root) = project();
     write(&root.join("shared/AGENTS.md"), "shared");
     let sub = std::sync::Arc::new(SubdirContext::new(root.clone()));
+    #[allow(clippy::needless_collect)] // spawn all before joining any, so they race
     let handles: Vec<_> = (0..8)
         .map(|_| {
             let sub = std::sync::Arc::clone(&sub);

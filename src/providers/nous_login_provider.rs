@@ -104,7 +104,7 @@ impl LoginSources {
         }
         Arc::new(LoginProvider {
             template: resolved.clone(),
-            refresh: self.refresh.clone(),
+            refresh: Arc::clone(&self.refresh),
             current: tokio::sync::Mutex::new(Current {
                 credential: login.clone(),
                 inner: provider,
@@ -147,18 +147,24 @@ impl LoginProvider {
     ) -> Result<(Secret, Arc<dyn Provider>), ProviderError> {
         let mut current = self.current.lock().await;
         if mode == RefreshMode::IfNeeded && !current.credential.expiring(Utc::now()) {
-            return Ok((current.credential.access.clone(), current.inner.clone()));
+            return Ok((
+                current.credential.access.clone(),
+                Arc::clone(&current.inner),
+            ));
         }
         let fresh = fresh_credential(&self.refresh, mode, cancel)
             .await
-            .map_err(|e| e.into_provider_error())?;
+            .map_err(super::nous_login_refresh::RefreshError::into_provider_error)?;
         if fresh.access != current.credential.access {
             let mut resolved = self.template.clone();
             resolved.api_key = Some(fresh.access.clone());
             current.inner = super::build(&resolved, self.refresh.client.clone());
         }
         current.credential = fresh;
-        Ok((current.credential.access.clone(), current.inner.clone()))
+        Ok((
+            current.credential.access.clone(),
+            Arc::clone(&current.inner),
+        ))
     }
 }
 

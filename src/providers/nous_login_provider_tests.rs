@@ -202,15 +202,21 @@ async fn only_the_login_token_is_wrapped() {
     let inner = crate::providers::build(&s.resolved, s.sources.refresh.client.clone());
     assert!(!Arc::ptr_eq(
         &inner,
-        &s.sources.wrap(&s.resolved, inner.clone())
+        &s.sources.wrap(&s.resolved, Arc::clone(&inner))
     ));
 
     let mut keyed = s.resolved.clone();
     keyed.api_key = Some(Secret::new("nous-api-key"));
-    assert!(Arc::ptr_eq(&inner, &s.sources.wrap(&keyed, inner.clone())));
+    assert!(Arc::ptr_eq(
+        &inner,
+        &s.sources.wrap(&keyed, Arc::clone(&inner))
+    ));
     let mut other = s.resolved.clone();
     other.name = "openrouter".into();
-    assert!(Arc::ptr_eq(&inner, &s.sources.wrap(&other, inner.clone())));
+    assert!(Arc::ptr_eq(
+        &inner,
+        &s.sources.wrap(&other, Arc::clone(&inner))
+    ));
 }
 
 #[test]

@@ -49,7 +49,7 @@ fn recording_sleep() -> (
     impl Fn(Duration) -> BoxFuture<'static, ()> + Send + Sync,
 ) {
     let asked = Arc::new(Mutex::new(Vec::new()));
-    let record = asked.clone();
+    let record = Arc::clone(&asked);
     let sleep = move |d: Duration| -> BoxFuture<'static, ()> {
         record.lock().unwrap().push(d.as_secs());
         Box::pin(async {})

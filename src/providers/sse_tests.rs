@@ -8,7 +8,7 @@ use super::*;
 fn chunks(
     parts: &[&'static str],
 ) -> impl Stream<Item = Result<&'static [u8], ProviderError>> + Send {
-    futures::stream::iter(parts.iter().map(|p| Ok(p.as_bytes())).collect::<Vec<_>>())
+    futures::stream::iter(parts.iter().map(|p| Ok(p.as_bytes())))
 }
 
 #[tokio::test]

@@ -20,7 +20,7 @@ fn session(mode: ApprovalMode, yolo: Yolo, allowlist: &[&str]) -> SessionApprova
         ApprovalSettings {
             mode,
             timeout: Duration::from_secs(60),
-            allowlist: allowlist.iter().map(|s| s.to_string()).collect(),
+            allowlist: allowlist.iter().map(ToString::to_string).collect(),
             deny: Vec::new(),
         },
         yolo,

@@ -1,7 +1,7 @@
 use super::*;
 
 fn rules(patterns: &[&str]) -> DenyRules {
-    DenyRules::new(&patterns.iter().map(|p| p.to_string()).collect::<Vec<_>>())
+    DenyRules::new(&patterns.iter().map(ToString::to_string).collect::<Vec<_>>())
 }
 
 #[test]

@@ -95,7 +95,7 @@ impl Environments {
     /// Exactly these active (tests).
     pub fn active(names: &[&str]) -> Self {
         Self {
-            active: names.iter().map(|n| n.to_string()).collect(),
+            active: names.iter().map(ToString::to_string).collect(),
         }
     }
 
@@ -166,8 +166,8 @@ pub struct Availability {
 impl Availability {
     pub fn new(tools: &[&str], toolsets: &[&str]) -> Self {
         Self {
-            tools: tools.iter().map(|t| t.to_string()).collect(),
-            toolsets: toolsets.iter().map(|t| t.to_string()).collect(),
+            tools: tools.iter().map(ToString::to_string).collect(),
+            toolsets: toolsets.iter().map(ToString::to_string).collect(),
             known: true,
         }
     }

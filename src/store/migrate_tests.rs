@@ -114,7 +114,10 @@ fn fresh_database_has_hermes_layout() {
         assert!(indexes.contains(i), "missing index {i}");
     }
     let triggers = names(&conn, "trigger");
-    for t in schema::FTS_TABLES.iter().flat_map(|t| t.trigger_names()) {
+    for t in schema::FTS_TABLES
+        .iter()
+        .flat_map(super::super::schema::FtsTable::trigger_names)
+    {
         assert!(triggers.contains(&t), "missing trigger {t}");
     }
     let version: i64 = conn

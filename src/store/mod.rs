@@ -168,7 +168,9 @@ impl SessionStore {
     /// The connection. A poisoned lock is taken over: SQLite rolled back whatever the
     /// panicking holder had open, so the connection is consistent.
     pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+        self.conn
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// `PRAGMA integrity_check`: `"ok"` or the problems found.

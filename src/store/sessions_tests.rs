@@ -178,7 +178,10 @@ fn list_is_newest_first_hides_subagents_and_searches() {
                 ..ListQuery::default()
             })
             .unwrap();
-        ids(&list).iter().map(|s| s.to_string()).collect::<Vec<_>>()
+        ids(&list)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
     };
     assert_eq!(search("flaky LOGIN"), ["s1"]);
     assert_eq!(search("HAIKU"), ["s2"]);

@@ -79,7 +79,7 @@ pub(crate) fn default_skin() -> Theme {
 /// `Theme::default()`: the `default` skin in 24-bit colour on a dark background.
 pub(crate) fn default_theme() -> &'static Theme {
     static THEME: OnceLock<Theme> = OnceLock::new();
-    THEME.get_or_init(|| render::render(default_skin(), &LoadOptions::default(), None))
+    THEME.get_or_init(|| render::render(default_skin(), LoadOptions::default(), None))
 }
 
 #[cfg(test)]

@@ -15,6 +15,9 @@
 //! Invariant: no raw `Color` is used outside `theme/`; colours in a `Theme`'s palette are
 //! RGB and already legible on `background_rgb`, and `style` converts them to `depth`.
 
+// The one module that builds colours (clippy.toml bans them everywhere else).
+#![allow(clippy::disallowed_types, clippy::disallowed_methods)]
+
 pub mod background;
 mod builtin;
 pub mod color;
@@ -298,7 +301,7 @@ impl Theme {
     /// The same skin rendered for another terminal (background, depth or mode changed,
     /// e.g. when the OSC 11 reply arrives after start-up).
     pub fn adapt(&self, options: &skins::LoadOptions) -> Theme {
-        render::render(self.clone(), options, None)
+        render::render(self.clone(), *options, None)
     }
 
     /// The same theme made legible on the terminal's actual background colour (the OSC 11
@@ -313,7 +316,7 @@ impl Theme {
             background: Some(self.background),
             mode: ThemeMode::Auto,
         };
-        render::render(self.clone(), &options, Some((r, g, b)))
+        render::render(self.clone(), options, Some((r, g, b)))
     }
 }
 

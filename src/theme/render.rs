@@ -21,11 +21,7 @@ const WHITE: Rgb = (255, 255, 255);
 /// `theme` with its palette, depth and background set for `options`. `background_rgb` is
 /// the terminal's real background colour if known; it is used only when its polarity
 /// agrees with the resolved background, else pure black or white is assumed.
-pub(crate) fn render(
-    mut theme: Theme,
-    options: &LoadOptions,
-    background_rgb: Option<Rgb>,
-) -> Theme {
+pub(crate) fn render(mut theme: Theme, options: LoadOptions, background_rgb: Option<Rgb>) -> Theme {
     let background = options.mode.resolve(options.background);
     let background_rgb = background_rgb
         .filter(|&(r, g, b)| from_rgb(r, g, b) == background)

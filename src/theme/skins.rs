@@ -94,7 +94,7 @@ pub fn list(skins_dir: &Path) -> Vec<SkinInfo> {
 /// Never fails: see the module docs for the fallbacks.
 pub fn load(skins_dir: &Path, name: &str, options: &LoadOptions) -> (Theme, Vec<String>) {
     let (authored, notices) = authored(skins_dir, name);
-    (render::render(authored, options, None), notices)
+    (render::render(authored, *options, None), notices)
 }
 
 /// A skin as authored (inheritance applied), with notices.

@@ -12,7 +12,7 @@ use crate::tools::test_support::ctx_with;
 async fn returns_the_answer_and_passes_choices() {
     let dir = tempfile::tempdir().unwrap();
     let host = Arc::new(FakeHost::answering(ClarifyAnswer::Text("blue".into())));
-    let c = ctx_with(dir.path(), host.clone());
+    let c = ctx_with(dir.path(), Arc::clone(&host));
     let out = ClarifyTool
         .call(
             json!({"question": "Which colour?", "choices": ["red", " blue ", ""]}),
@@ -35,7 +35,7 @@ async fn returns_the_answer_and_passes_choices() {
 async fn caps_choices_at_four() {
     let dir = tempfile::tempdir().unwrap();
     let host = Arc::new(FakeHost::answering(ClarifyAnswer::Text("a".into())));
-    let c = ctx_with(dir.path(), host.clone());
+    let c = ctx_with(dir.path(), Arc::clone(&host));
     let out = ClarifyTool
         .call(
             json!({"question": "q", "choices": ["a", "b", "c", "d", "e", "f"]}),

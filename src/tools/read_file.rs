@@ -84,7 +84,7 @@ impl Tool for ReadFileTool {
 
     fn preview(&self, args: &serde_json::Value) -> String {
         let path = args::str_field(args, "path");
-        match args.get("offset").and_then(|o| o.as_u64()) {
+        match args.get("offset").and_then(serde_json::Value::as_u64) {
             Some(o) => format!("{path}:{o}"),
             None => path.to_string(),
         }

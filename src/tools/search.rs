@@ -171,7 +171,7 @@ fn walk(root: &Path) -> impl Iterator<Item = PathBuf> {
         .hidden(true)
         .git_ignore(true)
         .require_git(false)
-        .sort_by_file_path(|a, b| a.cmp(b))
+        .sort_by_file_path(Ord::cmp)
         .build()
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_some_and(|t| t.is_file()))

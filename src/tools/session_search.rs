@@ -158,7 +158,10 @@ impl Tool for SessionSearchTool {
             return format!("\"{}\"", args::preview_text(query, 60));
         }
         let session = args::str_field(args, "session_id");
-        match args.get("around_message_id").and_then(|v| v.as_u64()) {
+        match args
+            .get("around_message_id")
+            .and_then(serde_json::Value::as_u64)
+        {
             Some(id) if session.is_empty() => format!("around #{id}"),
             Some(id) => format!("{session} around #{id}"),
             None if !session.is_empty() => session.to_string(),

@@ -104,7 +104,7 @@ impl Tool for SkillsListTool {
             Ok(a) => a,
             Err(e) => return e,
         };
-        let loader = self.loader.clone();
+        let loader = Arc::clone(&self.loader);
         blocking(move || {
             let catalog = loader.load();
             let filter = args.category.as_deref().map(str::trim).filter(|c| !c.is_empty());
@@ -201,7 +201,7 @@ impl Tool for SkillViewTool {
             Ok(a) => a,
             Err(e) => return e,
         };
-        let loader = self.loader.clone();
+        let loader = Arc::clone(&self.loader);
         let max_bytes = ctx.limits.max_read_bytes;
         blocking(move || {
             let catalog = loader.load();
@@ -406,7 +406,7 @@ impl Tool for SkillManageTool {
             Ok(a) => a,
             Err(e) => return e,
         };
-        let loader = self.loader.clone();
+        let loader = Arc::clone(&self.loader);
         blocking(move || run_manage(&loader, &args).unwrap_or_else(|e| e)).await
     }
 }

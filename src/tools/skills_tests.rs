@@ -161,7 +161,7 @@ async fn skill_view_refuses_traversal_hidden_and_missing() {
 #[tokio::test]
 async fn skill_manage_runs_every_action() {
     let (home, loader, root) = setup();
-    let manage = SkillManageTool::new(loader.clone());
+    let manage = SkillManageTool::new(Arc::clone(&loader));
     let list = SkillsListTool::new(loader);
     let content = skill_md("fresh", "Fresh skill", "", "Step one.");
     let call = |args: serde_json::Value| run(&manage, home.path(), args);

@@ -28,7 +28,7 @@ pub(crate) fn pid_alive(pid: i32) -> bool {
 async fn runs_command_and_reports_exit_code() {
     let dir = tempfile::tempdir().unwrap();
     let host = Arc::new(FakeHost::default());
-    let ctx = ctx_with(dir.path(), host.clone());
+    let ctx = ctx_with(dir.path(), Arc::clone(&host));
     let out = run(
         &ctx,
         json!({"command": "echo hello; echo oops >&2; exit 3"}),
@@ -175,7 +175,7 @@ async fn config_timeout_applies_when_no_argument() {
 async fn cancellation_kills_promptly() {
     let dir = tempfile::tempdir().unwrap();
     let host = Arc::new(FakeHost::default());
-    let ctx = ctx_with(dir.path(), host.clone());
+    let ctx = ctx_with(dir.path(), Arc::clone(&host));
     let cancel = ctx.cancel.clone();
     // Cancel once the command is visibly running.
     tokio::spawn(async move {

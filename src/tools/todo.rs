@@ -112,7 +112,7 @@ impl Tool for TodoTool {
         match args.get("todos").and_then(|t| t.as_array()) {
             None => "read".to_string(),
             Some(items) => {
-                let verb = if args.get("merge").and_then(|m| m.as_bool()) == Some(true) {
+                let verb = if args.get("merge").and_then(serde_json::Value::as_bool) == Some(true) {
                     "merge"
                 } else {
                     "write"

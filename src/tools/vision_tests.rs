@@ -130,7 +130,7 @@ async fn the_embed_cap_refuses_a_second_load_of_the_same_file() {
 #[tokio::test]
 async fn a_text_only_model_gets_the_auxiliary_description() {
     let vision = FakeVision::new(false, None);
-    let s = setup(vision.clone());
+    let s = setup(Arc::clone(&vision));
     std::fs::write(s.dir.path().join("a.bmp"), {
         let mut out = Cursor::new(Vec::new());
         image::DynamicImage::ImageRgb8(image::RgbImage::new(3, 3))

@@ -236,7 +236,10 @@ pub fn handle_key(app: &mut App, key: KeyEvent) -> KeyOutcome {
         KeyCode::Left | KeyCode::BackTab => pane.prev_choice(),
         KeyCode::Right | KeyCode::Tab => pane.next_choice(),
         KeyCode::Enter => {
-            if let Some(decision) = pane.selected().and_then(|p| p.highlighted()) {
+            if let Some(decision) = pane
+                .selected()
+                .and_then(super::panes::approvals::PendingApproval::highlighted)
+            {
                 answer(app, decision);
             }
         }

@@ -55,7 +55,9 @@ const FOCUSED: ComposerView = ComposerView {
 /// Draws the popup (if open) directly above the composer, as the app does.
 fn draw(c: &mut Composer, width: u16, view: ComposerView) -> Terminal<TestBackend> {
     let theme = Theme::default();
-    let popup_rows = c.popup().map_or(0, |p| p.desired_height());
+    let popup_rows = c
+        .popup()
+        .map_or(0, super::super::popup::SlashPopup::desired_height);
     let height = popup_rows + c.desired_height(width);
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal

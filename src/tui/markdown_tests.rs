@@ -1,4 +1,5 @@
 use pretty_assertions::assert_eq;
+#[allow(clippy::disallowed_types)] // the test checks that code blocks get RGB colours
 use ratatui::style::Color;
 use ratatui::style::Modifier;
 

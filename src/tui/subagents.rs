@@ -224,6 +224,7 @@ impl SubagentTree {
     /// The main agent started a new turn: drop finished children that have no running
     /// descendant.
     pub fn drop_finished(&mut self) {
+        #[allow(clippy::needless_collect)] // retain needs &mut self.nodes; the flags borrow it
         let keep: Vec<bool> = (0..self.nodes.len())
             .map(|i| self.subtree_running(i))
             .collect();

@@ -57,12 +57,20 @@ fn totals_and_caps() {
 fn activity_feeds_the_childs_log() {
     let (tree, _) = sample_tree();
     let a2 = tree.get("a2").unwrap();
-    let cells: Vec<&Cell> = a2.log.entries().iter().map(|e| e.cell()).collect();
+    let cells: Vec<&Cell> = a2
+        .log
+        .entries()
+        .iter()
+        .map(super::super::transcript::Entry::cell)
+        .collect();
     assert!(matches!(cells.first(), Some(Cell::Assistant(_))));
     assert!(matches!(cells.last(), Some(Cell::Info { .. })));
     let a1 = tree.get("a1").unwrap();
     assert!(matches!(
-        a1.log.entries().first().map(|e| e.cell()),
+        a1.log
+            .entries()
+            .first()
+            .map(super::super::transcript::Entry::cell),
         Some(Cell::Tool(_))
     ));
 }
@@ -146,7 +154,7 @@ fn sort_cycle_keeps_the_tree_shape() {
         sort = sort.next();
     }
     assert_eq!(sort, SortMode::Spawn);
-    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let v = |a: &[&str]| a.iter().map(ToString::to_string).collect::<Vec<_>>();
     assert_eq!(
         seen,
         [
@@ -168,7 +176,7 @@ fn filter_cycle() {
         filter = filter.next();
     }
     assert_eq!(filter, FilterMode::All);
-    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let v = |a: &[&str]| a.iter().map(ToString::to_string).collect::<Vec<_>>();
     assert_eq!(
         seen,
         [
@@ -252,7 +260,12 @@ fn mcp_tools_of_children_name_their_server_in_the_activity_and_the_log() {
         tree.apply(&subagent(id, kind), now);
         let node = tree.get(id).unwrap();
         assert_eq!(node.activity, "running list_issues (github) repo=hermes");
-        let Some(Cell::Tool(tool)) = node.log.entries().first().map(|e| e.cell()) else {
+        let Some(Cell::Tool(tool)) = node
+            .log
+            .entries()
+            .first()
+            .map(super::super::transcript::Entry::cell)
+        else {
             panic!("no tool cell in {id}'s log");
         };
         assert_eq!(tool.mcp.as_ref().map(|l| l.server.as_str()), Some("github"));

@@ -179,7 +179,7 @@ pub fn ready(app: &mut App, path: PathBuf, thumbnail: Result<Thumbnail, String>)
 /// Decodes, scales and encodes `path` for `graphics` (blocking).
 fn make(path: &Path, graphics: Graphics) -> Result<Thumbnail, String> {
     let image = image::ImageReader::open(path)
-        .and_then(|reader| reader.with_guessed_format())
+        .and_then(image::ImageReader::with_guessed_format)
         .map_err(|e| e.to_string())?
         .decode()
         .map_err(|e| e.to_string())?;

@@ -192,11 +192,17 @@ impl<'a, M: MakeWriter<'a>> MakeWriter<'a> for RedactingMakeWriter<M> {
     type Writer = RedactingWriter<M::Writer>;
 
     fn make_writer(&'a self) -> Self::Writer {
-        RedactingWriter::new(self.inner.make_writer(), self.known_secrets.clone())
+        RedactingWriter::new(
+            self.inner.make_writer(),
+            std::sync::Arc::clone(&self.known_secrets),
+        )
     }
 
     fn make_writer_for(&'a self, meta: &tracing::Metadata<'_>) -> Self::Writer {
-        RedactingWriter::new(self.inner.make_writer_for(meta), self.known_secrets.clone())
+        RedactingWriter::new(
+            self.inner.make_writer_for(meta),
+            std::sync::Arc::clone(&self.known_secrets),
+        )
     }
 }
 

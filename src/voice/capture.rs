@@ -162,8 +162,12 @@ impl CaptureSource for WavCapture {
         let (tx, rx) = mpsc::channel();
         let (exit_tx, exit_rx) = mpsc::channel::<()>();
         let stop = Arc::new(AtomicBool::new(false));
-        let (samples, chunk, pacing, thread_stop) =
-            (self.samples.clone(), self.chunk, self.pacing, stop.clone());
+        let (samples, chunk, pacing, thread_stop) = (
+            Arc::clone(&self.samples),
+            self.chunk,
+            self.pacing,
+            Arc::clone(&stop),
+        );
         let thread = std::thread::Builder::new()
             .name("hermes-wav-capture".into())
             .spawn(move || {

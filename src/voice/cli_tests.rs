@@ -32,8 +32,12 @@ fn record_and_play_records_the_asked_length_and_plays_it_back() {
         crate::voice::capture::Pacing::Unpaced,
     );
     let sink = Arc::new(WavSink::new(crate::voice::capture::Pacing::Unpaced));
-    let report =
-        record_and_play(&mut microphone, Some(sink.clone()), Duration::from_secs(2)).unwrap();
+    let report = record_and_play(
+        &mut microphone,
+        Some(Arc::clone(&sink) as _),
+        Duration::from_secs(2),
+    )
+    .unwrap();
     assert_eq!(report.recorded, Duration::from_secs(2));
     assert!(report.peak_rms > 5_000.0, "{report:?}");
     assert_eq!(sink.samples().len(), 32_000);

@@ -96,7 +96,7 @@ fn stop_on_a_real_time_wav_sink_keeps_only_what_was_heard() {
 #[test]
 fn a_tracked_source_counts_itself_out_when_it_ends_or_is_dropped() {
     let pending = Arc::new(AtomicUsize::new(2));
-    let mut whole = Tracked::new(vec![0.5, -0.5, 0.0], 8_000, Some(pending.clone()));
+    let mut whole = Tracked::new(vec![0.5, -0.5, 0.0], 8_000, Some(Arc::clone(&pending)));
     assert_eq!(whole.sample_rate().get(), 8_000);
     assert_eq!(whole.channels().get(), 1);
     let played: Vec<f32> = whole.by_ref().collect();
@@ -105,7 +105,7 @@ fn a_tracked_source_counts_itself_out_when_it_ends_or_is_dropped() {
     drop(whole);
     assert_eq!(pending.load(Ordering::SeqCst), 1, "counted once");
 
-    let cut = Tracked::new(vec![0.1; 100], 16_000, Some(pending.clone()));
+    let cut = Tracked::new(vec![0.1; 100], 16_000, Some(Arc::clone(&pending)));
     drop(cut);
     assert_eq!(
         pending.load(Ordering::SeqCst),
@@ -118,7 +118,8 @@ fn a_tracked_source_counts_itself_out_when_it_ends_or_is_dropped() {
 fn a_conversion_resamples_a_long_clip_in_pieces_and_counts_it_out_once() {
     let pending = Arc::new(AtomicUsize::new(1));
     let tone: Vec<i16> = crate::voice::beep::tone(440.0, Duration::from_millis(2500), 0.5);
-    let mut conversion = Conversion::new(Clip::new(tone, 16_000), 48_000, pending.clone()).unwrap();
+    let mut conversion =
+        Conversion::new(Clip::new(tone, 16_000), 48_000, Arc::clone(&pending)).unwrap();
     let mut pieces = Vec::new();
     while let Some(piece) = conversion.next_piece().unwrap() {
         pieces.push(piece);
@@ -147,8 +148,12 @@ fn a_conversion_resamples_a_long_clip_in_pieces_and_counts_it_out_once() {
 
     // Dropped half-way (a stop): counted out too.
     let pending = Arc::new(AtomicUsize::new(1));
-    let mut conversion =
-        Conversion::new(Clip::new(vec![0; 40_000], 16_000), 44_100, pending.clone()).unwrap();
+    let mut conversion = Conversion::new(
+        Clip::new(vec![0; 40_000], 16_000),
+        44_100,
+        Arc::clone(&pending),
+    )
+    .unwrap();
     let _first = conversion.next_piece().unwrap();
     drop(conversion);
     drop(_first);

@@ -209,8 +209,12 @@ impl MonoResampler {
         } else {
             Some(sinc(from, to)?)
         };
-        let to_trim = sinc.as_ref().map_or(0, |s| s.output_delay());
-        let out_buf = vec![0.0; sinc.as_ref().map_or(0, |s| s.output_frames_max())];
+        let to_trim = sinc.as_ref().map_or(0, rubato::Resampler::output_delay);
+        let out_buf = vec![
+            0.0;
+            sinc.as_ref()
+                .map_or(0, rubato::Resampler::output_frames_max)
+        ];
         Ok(Self {
             from,
             to,
@@ -239,7 +243,7 @@ impl MonoResampler {
             need = self
                 .sinc
                 .as_ref()
-                .map_or(usize::MAX, |s| s.input_frames_next());
+                .map_or(usize::MAX, rubato::Resampler::input_frames_next);
         }
         self.pending.drain(..used);
         Ok(out)

@@ -638,7 +638,9 @@ pub(crate) fn f() -> &'static str {
 
 /// Lines of non-test code in `files` that name a raw colour (`Color::…`, `style::Color`, or
 /// ratatui's colour shortcuts such as `.red()` and `.on_blue()`): widgets ask the theme for
-/// roles, so only `src/theme/` may build colours.
+/// roles, so only `src/theme/` may build colours. clippy.toml bans `Color` and the shortcuts
+/// by type (renamed imports included) but misses a unit variant named by its full path or
+/// through a glob import, which this text check catches.
 fn raw_colours(files: &[PathBuf]) -> Vec<String> {
     let shortcut = regex::Regex::new(
         r"\.(on_)?(light_)?(red|green|blue|yellow|cyan|magenta|white|black|gray|dark_gray)\(\)",

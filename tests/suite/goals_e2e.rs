@@ -508,7 +508,7 @@ async fn a_goal_survives_a_restart_and_resumes_where_it_stood() {
         .in_dir(dir)
         .with_spec(|spec| {
             spec.session_id = "goal-session".into();
-            spec.store = Some(store.clone());
+            spec.store = Some(Arc::clone(&store));
         })
         .build(&server);
     s.send(set("three steps"));

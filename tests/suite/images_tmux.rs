@@ -145,7 +145,7 @@ fn paste_a_file_uri_or_a_quoted_path_and_use_image_path() {
     tmux.keys(&["Enter"]);
     tmux.wait_for_text("Two images.", WAIT);
     let images = last_user_images(&server.completion_requests()[0]);
-    let sizes: Vec<(u32, u32)> = images.iter().map(|i| i.dimensions()).collect();
+    let sizes: Vec<(u32, u32)> = images.iter().map(image::ImageBuffer::dimensions).collect();
     assert_eq!(sizes, vec![(10, 10), (12, 6)]);
 }
 

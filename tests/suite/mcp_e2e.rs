@@ -685,7 +685,7 @@ async fn an_http_server_refusing_authorization_is_not_retried() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counted = hits.clone();
+    let counted = std::sync::Arc::clone(&hits);
     tokio::spawn(async move {
         while let Ok((mut stream, _)) = listener.accept().await {
             counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);

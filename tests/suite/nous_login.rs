@@ -300,7 +300,7 @@ async fn slow_down_makes_every_later_poll_wait_longer() {
     .unwrap();
     assert_eq!(device.interval, 1);
     let asked = Arc::new(Mutex::new(Vec::new()));
-    let record = asked.clone();
+    let record = Arc::clone(&asked);
     let sleep = move |d: Duration| -> futures::future::BoxFuture<'static, ()> {
         record.lock().unwrap().push(d.as_secs());
         Box::pin(async {})

@@ -53,12 +53,12 @@ impl DelegatingModel {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/v1", listener.local_addr().unwrap());
         let seen = Arc::new(Mutex::new(Vec::new()));
-        let log = seen.clone();
+        let log = Arc::clone(&seen);
         let task = tokio::spawn(async move {
             let mut n = 0u64;
             while let Ok((stream, _)) = listener.accept().await {
                 n += 1;
-                tokio::spawn(answer(stream, n, behaviour, log.clone()));
+                tokio::spawn(answer(stream, n, behaviour, Arc::clone(&log)));
             }
         });
         Self {

@@ -553,7 +553,7 @@ async fn smart_mode_approves_denies_or_escalates_through_the_reviewer_model() {
             spec.yolo = Yolo::Off;
             spec.safety.approvals.mode = hermes::config::ApprovalMode::Smart;
             spec.safety.smart = Some(hermes::engine::guard::SmartApprover {
-                provider: spec.endpoint.provider.clone(),
+                provider: std::sync::Arc::clone(&spec.endpoint.provider),
                 model: "reviewer".into(),
             });
         })

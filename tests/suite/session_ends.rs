@@ -36,7 +36,7 @@ fn begin(
     store: &Arc<SessionStore>,
     compression: CompressionSettings,
 ) -> Session {
-    let store = store.clone();
+    let store = Arc::clone(store);
     start(server, move |spec| {
         spec.store = Some(store);
         spec.session_id = "first".into();

@@ -149,7 +149,7 @@ fn all_of_hermes_skills_load_without_a_warning_and_are_listed_as_hermes_lists_th
     assert_eq!(files.len(), 177, "73 bundled + 104 optional");
 
     let catalog = SkillLoader::new(&skills).load();
-    let warnings: Vec<String> = catalog.warnings().iter().map(|w| w.to_string()).collect();
+    let warnings: Vec<String> = catalog.warnings().iter().map(ToString::to_string).collect();
     assert!(warnings.is_empty(), "{}", warnings.join("\n"));
     let loaded: BTreeSet<String> = catalog.all().iter().map(|(s, _)| s.name.clone()).collect();
     assert_eq!(loaded.len(), 177, "every skill loads, under its own name");
@@ -175,7 +175,7 @@ fn all_of_hermes_skills_load_without_a_warning_and_are_listed_as_hermes_lists_th
     for line in list.lines().skip(1).take(table.len()) {
         assert!(line.chars().count() <= 160, "one line per skill: {line}");
     }
-    let expected_hermes: BTreeSet<String> = HERMES_SKILLS.iter().map(|s| s.to_string()).collect();
+    let expected_hermes: BTreeSet<String> = HERMES_SKILLS.iter().map(ToString::to_string).collect();
     assert!(
         expected_hermes.is_subset(&table),
         "hermes's own skills are seeded"

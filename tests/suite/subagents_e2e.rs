@@ -254,7 +254,7 @@ async fn children_are_stored_as_hidden_subagent_sessions_linked_to_the_parent() 
     let db_dir = tempfile::tempdir().unwrap();
     let store = Arc::new(SessionStore::open(&db_dir.path().join("state.db")).unwrap());
     let mut s = start(&server, {
-        let store = store.clone();
+        let store = Arc::clone(&store);
         move |spec| {
             let mut tools = ToolRegistry::core();
             tools.register(Arc::new(DelegateTaskTool)).unwrap();

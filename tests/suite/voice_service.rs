@@ -56,7 +56,7 @@ impl VoiceDevices for FakeDevices {
     }
 
     fn speaker(&self) -> Result<Arc<dyn AudioSink>, AudioError> {
-        Ok(self.sink.clone())
+        Ok(Arc::clone(&self.sink) as _)
     }
 }
 
@@ -91,7 +91,7 @@ fn start(config: Config, takes: Vec<Vec<i16>>, microphone_missing: bool) -> Rig 
     let sink = Arc::new(WavSink::new(Pacing::Unpaced));
     let devices = Arc::new(FakeDevices {
         takes: Mutex::new(takes),
-        sink: sink.clone(),
+        sink: Arc::clone(&sink),
         microphone_missing,
     });
     let path = std::env::var("PATH").unwrap_or_default();

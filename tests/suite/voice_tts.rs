@@ -56,11 +56,11 @@ impl SpeechServer {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(Mutex::new(Vec::new()));
         let finished = Arc::new(Mutex::new(Vec::new()));
-        let (reqs, fins) = (requests.clone(), finished.clone());
+        let (reqs, fins) = (Arc::clone(&requests), Arc::clone(&finished));
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { break };
-                let (reqs, fins) = (reqs.clone(), fins.clone());
+                let (reqs, fins) = (Arc::clone(&reqs), Arc::clone(&fins));
                 std::thread::spawn(move || serve(stream, &reqs, &fins, chunks, chunk_bytes, gap));
             }
         });
@@ -247,7 +247,7 @@ async fn openai_speech_starts_before_the_reply_has_finished_streaming() {
     let synth = Arc::new(Synthesizer::from_config(&openai_config(&server.url), &keys).unwrap());
     let sink = Arc::new(RecordingSink::default());
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let mut speaker = Speaker::start(synth, sink.clone(), options(tx));
+    let mut speaker = Speaker::start(synth, Arc::clone(&sink) as _, options(tx));
     let last_delta = stream_reply(&mut speaker, Duration::from_secs(2)).await;
     speaker.wait().await;
 
@@ -310,7 +310,7 @@ async fn stop_mid_speech_cancels_requests_and_silences_the_sink() {
     let synth = Arc::new(Synthesizer::from_config(&openai_config(&server.url), &keys).unwrap());
     let sink = Arc::new(RecordingSink::default());
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let mut speaker = Speaker::start(synth, sink.clone(), options(tx));
+    let mut speaker = Speaker::start(synth, Arc::clone(&sink) as _, options(tx));
     for i in 0..8 {
         speaker.push_delta(&format!("This is sentence number {i} of a long reply. "));
     }
@@ -380,7 +380,7 @@ async fn elevenlabs_streams_pcm_from_its_stream_endpoint() {
     );
     let sink = Arc::new(RecordingSink::default());
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let mut speaker = Speaker::start(synth, sink.clone(), options(tx));
+    let mut speaker = Speaker::start(synth, Arc::clone(&sink) as _, options(tx));
     let last_delta = stream_reply(&mut speaker, Duration::from_secs(2)).await;
     speaker.wait().await;
     assert!(sink.first_play().unwrap() < last_delta);
@@ -480,7 +480,7 @@ async fn espeak_speech_starts_before_the_reply_has_finished_streaming() {
     let synth = Arc::new(Synthesizer::from_config(&espeak_config(""), &env(&[])).unwrap());
     let sink = Arc::new(RecordingSink::default());
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let mut speaker = Speaker::start(synth, sink.clone(), options(tx));
+    let mut speaker = Speaker::start(synth, Arc::clone(&sink) as _, options(tx));
     let last_delta = stream_reply(&mut speaker, Duration::from_secs(2)).await;
     speaker.wait().await;
     let first_play = sink.first_play().expect("espeak-ng audio reached the sink");
@@ -635,7 +635,7 @@ async fn fake_edge(frames: usize) -> (String, tokio::task::JoinHandle<EdgeSeen>)
     let handle = tokio::spawn(async move {
         let (tcp, _) = listener.accept().await.unwrap();
         let seen = Arc::new(Mutex::new(EdgeSeen::default()));
-        let record = seen.clone();
+        let record = Arc::clone(&seen);
         let callback = move |req: &Request, resp: Response| {
             let header = |name: &str| {
                 req.headers()

@@ -76,7 +76,7 @@ pub fn child_spec(
         store: base.store.clone(),
         resumed: None,
         skills: None,
-        tool_env: base.tool_env.clone(),
+        tool_env: Arc::clone(&base.tool_env),
         env_file: None,
         compression: base.compression,
         summariser: None,

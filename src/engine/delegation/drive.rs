@@ -105,7 +105,7 @@ pub fn start(parent: Arc<Delegations>, launch: Launch) -> Started {
         ChildControl {
             ops: handle.ops.clone(),
             stop: launch.stop.clone(),
-            steers: steers.clone(),
+            steers: Arc::clone(&steers),
         },
     );
     let id = launch.id.clone();

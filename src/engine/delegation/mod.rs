@@ -138,7 +138,7 @@ impl ChildBase {
     pub fn current_tools(&self) -> Arc<ToolRegistry> {
         match &self.mcp {
             Some(mcp) => mcp.tools(),
-            None => self.tools.clone(),
+            None => Arc::clone(&self.tools),
         }
     }
 
@@ -146,13 +146,13 @@ impl ChildBase {
     pub fn of(spec: &crate::engine::session_spec::SessionSpec) -> Self {
         Self {
             endpoint: spec.endpoint.clone(),
-            tools: spec.tools.clone(),
+            tools: Arc::clone(&spec.tools),
             cwd: spec.cwd.clone(),
             limits: spec.limits.clone(),
             max_tokens: spec.max_tokens,
             yolo: spec.yolo,
             store: spec.store.clone(),
-            tool_env: spec.tool_env.clone(),
+            tool_env: Arc::clone(&spec.tool_env),
             compression: spec.compression,
             approvals: spec.safety.approvals.clone(),
             shell: spec.safety.shell.clone(),
@@ -419,7 +419,7 @@ impl Delegator for TurnDelegator {
             };
             let label = drive::label_for(index, request.tasks.len(), &task.goal);
             started.push(drive::start(
-                this.clone(),
+                Arc::clone(this),
                 drive::Launch {
                     id,
                     parent_session_id: self.session_id.clone(),
@@ -436,7 +436,7 @@ impl Delegator for TurnDelegator {
         }
         let names: Vec<String> = started.iter().map(|c| c.id.clone()).collect();
         if this.spec.depth == 0 {
-            let this = this.clone();
+            let this = Arc::clone(this);
             let ids = names.clone();
             tokio::spawn(async move {
                 let results = drive::join_all(started).await;

@@ -70,7 +70,7 @@ impl SpawnTrees {
             return Vec::new();
         };
         let mut ids: Vec<String> = entries
-            .filter_map(|e| e.ok())
+            .filter_map(Result::ok)
             .filter_map(|e| {
                 let name = e.file_name().to_string_lossy().into_owned();
                 name.strip_suffix(".json").map(str::to_string)

@@ -103,7 +103,7 @@ impl GoalWriter {
             order.0 += 1;
             order.0
         };
-        let order = self.order.clone();
+        let order = Arc::clone(&self.order);
         let key = key(session_id);
         Some(tokio::task::spawn_blocking(move || {
             let mut order = order.lock().unwrap_or_else(PoisonError::into_inner);
@@ -140,10 +140,14 @@ mod tests {
         record.subgoals.push("each holds its number".into());
         for used in 1..=5 {
             record.turns_used = used;
-            writer.save(Some(store.clone()), "s1", Some(&record), |e| panic!("{e}"));
+            writer.save(Some(Arc::clone(&store)), "s1", Some(&record), |e| {
+                panic!("{e}")
+            });
         }
         record.status = GoalStatus::Paused;
-        writer.save(Some(store.clone()), "s1", Some(&record), |e| panic!("{e}"));
+        writer.save(Some(Arc::clone(&store)), "s1", Some(&record), |e| {
+            panic!("{e}")
+        });
         for _ in 0..100 {
             if load(&store, "s1").unwrap().as_ref() == Some(&record) {
                 break;
@@ -168,11 +172,15 @@ mod tests {
         let mut record = GoalRecord::new("three steps".into(), 1);
         for used in 0..50 {
             record.turns_used = used;
-            writer.save(Some(store.clone()), "s1", Some(&record), |e| panic!("{e}"));
+            writer.save(Some(Arc::clone(&store)), "s1", Some(&record), |e| {
+                panic!("{e}")
+            });
         }
         record.status = GoalStatus::Paused;
         writer
-            .save_and_wait(Some(store.clone()), "s1", Some(&record), |e| panic!("{e}"))
+            .save_and_wait(Some(Arc::clone(&store)), "s1", Some(&record), |e| {
+                panic!("{e}")
+            })
             .await;
         assert_eq!(load(&store, "s1").unwrap(), Some(record));
     }

@@ -74,7 +74,7 @@ pub fn parse_verdict(text: &str) -> SmartVerdict {
     let word: String = text
         .trim_start()
         .chars()
-        .take_while(|c| c.is_ascii_alphabetic())
+        .take_while(char::is_ascii_alphabetic)
         .collect::<String>()
         .to_ascii_uppercase();
     match word.as_str() {

@@ -299,7 +299,7 @@ impl Actor {
             .as_ref()
             .unwrap_or(&self.spec.endpoint);
         GoalJudge {
-            provider: endpoint.provider.clone(),
+            provider: std::sync::Arc::clone(&endpoint.provider),
             model: endpoint.model.clone(),
         }
     }

@@ -25,10 +25,10 @@ const SAY_WAITING_AFTER: std::time::Duration = std::time::Duration::from_secs(1)
 /// can add some).
 pub(super) fn start_mcp(spec: &SessionSpec, events: &EventSink) -> Option<Arc<McpManager>> {
     let launch = spec.mcp.clone()?;
-    let tool_env = spec.tool_env.clone();
+    let tool_env = Arc::clone(&spec.tool_env);
     let emit_events = events.clone();
     let settings = McpSettings {
-        base: spec.tools.clone(),
+        base: Arc::clone(&spec.tools),
         media_dir: launch.media_dir,
         default_cwd: spec.cwd.clone(),
         parent_env: std::env::vars().collect(),
@@ -36,7 +36,7 @@ pub(super) fn start_mcp(spec: &SessionSpec, events: &EventSink) -> Option<Arc<Mc
         http: launch.http,
         emit: Arc::new(move |event| emit_events.send(event)),
         sampling: Some(SamplingModel {
-            provider: spec.endpoint.provider.clone(),
+            provider: Arc::clone(&spec.endpoint.provider),
             model: spec.endpoint.model.clone(),
         }),
     };

@@ -116,10 +116,13 @@ impl Actor {
     pub(super) fn list_checkpoints(&mut self) {
         self.with_checkpoints(
             "list checkpoints",
-            |store, dir| store.list(dir),
+            crate::safety::checkpoints::CheckpointStore::list,
             |checkpoints| {
                 Event::CheckpointList(CheckpointList {
-                    checkpoints: checkpoints.iter().map(|c| c.info()).collect(),
+                    checkpoints: checkpoints
+                        .iter()
+                        .map(crate::safety::checkpoints::Checkpoint::info)
+                        .collect(),
                 })
             },
         );

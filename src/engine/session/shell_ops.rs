@@ -36,12 +36,12 @@ impl Actor {
                 cancel,
             }),
             policy: Arc::new(HardlineOnly),
-            session: self.session_tools.clone(),
-            env: self.spec.tool_env.clone(),
+            session: Arc::clone(&self.session_tools),
+            env: Arc::clone(&self.spec.tool_env),
             delegator: None,
             vision: None,
         };
-        let tools = self.spec.tools.clone();
+        let tools = Arc::clone(&self.spec.tools);
         let events = self.events.clone();
         tokio::spawn(async move {
             crate::engine::dispatch::run_tool_calls(

@@ -3,6 +3,8 @@
 //! the results other tasks report back (`Internal`). Owns `pending_skill` and
 //! `next_secret_id`; it does not run turns (it hands the skill's message to `user_input`).
 
+use std::sync::Arc;
+
 use super::Actor;
 use super::Internal;
 use crate::config::env::set_env_var_at;
@@ -33,7 +35,7 @@ impl Actor {
             });
         };
         let tx = self.internal.clone();
-        let tool_env = self.spec.tool_env.clone();
+        let tool_env = Arc::clone(&self.spec.tool_env);
         tokio::task::spawn_blocking(move || {
             let catalog = loader.load();
             let message = skill_invocation(&catalog, &name, &args);

@@ -101,7 +101,7 @@ impl Actor {
         }
         self.title = Some(title.clone());
         self.events.send(Event::SessionInfo(self.session_info()));
-        let recorder = self.recorder.clone();
+        let recorder = std::sync::Arc::clone(&self.recorder);
         let events = self.events.clone();
         tokio::spawn(async move {
             let text = match recorder.set_title(title.clone()).await {

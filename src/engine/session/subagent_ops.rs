@@ -50,7 +50,7 @@ impl Actor {
         _cancel: &CancellationToken,
     ) -> Option<Arc<dyn Delegator>> {
         Some(Arc::new(TurnDelegator {
-            delegations: self.delegations.clone(),
+            delegations: Arc::clone(&self.delegations),
             session_id: self.spec.session_id.clone(),
         }))
     }

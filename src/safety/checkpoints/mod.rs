@@ -176,14 +176,20 @@ impl CheckpointStore {
         work_dir: &Path,
         label: &str,
     ) -> Result<SnapshotOutcome, CheckpointError> {
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         self.snapshot_locked(work_dir, label)
     }
 
     /// Checkpoints of `work_dir`, newest first, with the files each following turn changed.
     /// Empty when the directory has none.
     pub fn list(&self, work_dir: &Path) -> Result<Vec<Checkpoint>, CheckpointError> {
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let Some(repo) = self.existing_repo(work_dir)? else {
             return Ok(Vec::new());
         };
@@ -211,7 +217,10 @@ impl CheckpointStore {
     /// Unified diff from the current work tree to checkpoint `id`: what restoring it would
     /// change. Cut at 200 KB with a closing note; empty when nothing would change.
     pub fn diff(&self, work_dir: &Path, id: &str) -> Result<String, CheckpointError> {
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let repo = self.repo_with_checkpoints(work_dir, id)?;
         let entries = repo.entries()?;
         let entry = repo::resolve(&entries, id)?;
@@ -225,7 +234,10 @@ impl CheckpointStore {
     /// <id>"), then writes back every file that differs from the checkpoint and deletes files
     /// created after it. Files never snapshotted are left alone (see `RestoreReport::kept`).
     pub fn restore(&self, work_dir: &Path, id: &str) -> Result<RestoreReport, CheckpointError> {
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let repo = self.repo_with_checkpoints(work_dir, id)?;
         let entries = repo.entries()?;
         let target = repo::resolve(&entries, id)?.clone();
@@ -248,7 +260,10 @@ impl CheckpointStore {
 
     /// Every shadow repo under the root, sorted by work dir.
     pub fn repos(&self) -> Result<Vec<RepoSummary>, CheckpointError> {
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         prune::repos(&self.root)
     }
 
@@ -256,7 +271,10 @@ impl CheckpointStore {
     /// older than `older_than_days`, trims the others to `max_snapshots` and runs
     /// `git gc --prune=now` on them.
     pub fn prune(&self, options: PruneOptions) -> Result<PruneReport, CheckpointError> {
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         prune::prune(&self.root, self.keep(), options)
     }
 

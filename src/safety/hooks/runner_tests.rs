@@ -91,7 +91,7 @@ async fn no_hooks_means_nothing_happens() {
         Vec::new(),
         store(dir.path()),
         AcceptHooks::Ask,
-        Some(asker.clone()),
+        Some(Arc::clone(&asker) as _),
         dir.path().to_path_buf(),
         "s".into(),
     );
@@ -342,7 +342,7 @@ async fn allowlisted_hooks_run_without_asking() {
         d,
         &format!("on_session_end:\n  - command: {command}\n"),
         AcceptHooks::Ask,
-        Some(asker.clone()),
+        Some(Arc::clone(&asker) as _),
     );
     runner.observe(HookEvent::OnSessionEnd, Value::Null).await;
     assert!(recorded(d, "hook").is_some());
@@ -359,7 +359,7 @@ async fn once_allows_for_the_session_without_recording() {
         d,
         &format!("pre_llm_call:\n  - command: {}\n", hook.display()),
         AcceptHooks::Ask,
-        Some(asker.clone()),
+        Some(Arc::clone(&asker) as _),
     );
     assert_eq!(runner.pre_llm_call("a", Value::Null).await, ["ctx"]);
     assert_eq!(runner.clone().pre_llm_call("b", Value::Null).await, ["ctx"]);
@@ -374,11 +374,11 @@ async fn always_records_consent_for_later_sessions() {
     let hook = recorder(d, "hook", r#"{"context": "ctx"}"#);
     let yaml = format!("pre_llm_call:\n  - command: {}\n", hook.display());
     let asker = FixedAsker::new(ConsentAnswer::Always);
-    let first = runner(d, &yaml, AcceptHooks::Ask, Some(asker.clone()));
+    let first = runner(d, &yaml, AcceptHooks::Ask, Some(Arc::clone(&asker) as _));
     assert_eq!(first.pre_llm_call("a", Value::Null).await, ["ctx"]);
     assert_eq!(asker.asked(), 1);
     // A later session loads the allowlist and does not ask.
-    let second = runner(d, &yaml, AcceptHooks::Ask, Some(asker.clone()));
+    let second = runner(d, &yaml, AcceptHooks::Ask, Some(Arc::clone(&asker) as _));
     assert_eq!(second.pre_llm_call("a", Value::Null).await, ["ctx"]);
     assert_eq!(asker.asked(), 1);
 }
@@ -390,7 +390,7 @@ async fn deny_skips_for_the_session_and_asks_once() {
     let hook = recorder(d, "hook", r#"{"action": "block", "message": "x"}"#);
     let yaml = format!("pre_tool_call:\n  - command: {}\n", hook.display());
     let asker = FixedAsker::new(ConsentAnswer::Deny);
-    let runner = runner(d, &yaml, AcceptHooks::Ask, Some(asker.clone()));
+    let runner = runner(d, &yaml, AcceptHooks::Ask, Some(Arc::clone(&asker) as _));
     assert_eq!(pre_terminal(&runner).await, None);
     assert_eq!(
         runner
@@ -416,7 +416,7 @@ async fn consent_is_per_event_and_command() {
             hook.display()
         ),
         AcceptHooks::Ask,
-        Some(asker.clone()),
+        Some(Arc::clone(&asker) as _),
     );
     pre_terminal(&runner).await;
     runner
@@ -440,7 +440,7 @@ async fn parallel_first_uses_ask_only_once() {
         d,
         &format!("pre_tool_call:\n  - command: {}\n", hook.display()),
         AcceptHooks::Ask,
-        Some(asker.clone()),
+        Some(Arc::clone(&asker) as _),
     );
     let (r1, r2) = (runner.clone(), runner.clone());
     let (a, b, c) = tokio::join!(
@@ -472,7 +472,7 @@ async fn consent_is_asked_only_for_hooks_that_would_run() {
             later.display()
         ),
         AcceptHooks::Ask,
-        Some(asker.clone()),
+        Some(Arc::clone(&asker) as _),
     );
     assert_eq!(pre_terminal(&runner).await.as_deref(), Some("stop"));
     assert_eq!(asker.asked(), 1, "asked about a hook that never got to run");

@@ -127,7 +127,7 @@ impl Shared {
                 continue;
             }
             for tool in &entry.tools {
-                match registry.register(tool.clone()) {
+                match registry.register(Arc::clone(tool)) {
                     Ok(()) => entry.status.tools.push(tool.name().to_string()),
                     Err(err) => {
                         tracing::warn!(server = %entry.status.name, "MCP tool left out: {err}")
@@ -211,7 +211,7 @@ impl McpManager {
 
     fn shared(&self) -> Arc<Shared> {
         let current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
-        current.shared.clone()
+        Arc::clone(&current.shared)
     }
 }
 
@@ -249,9 +249,9 @@ fn launch(servers: Vec<NamedMcpServer>, settings: &Arc<McpSettings>) -> Generati
         })
         .collect();
     let shared = Arc::new(Shared {
-        settings: settings.clone(),
+        settings: Arc::clone(settings),
         entries: Mutex::new(entries),
-        registry: Mutex::new(settings.base.clone()),
+        registry: Mutex::new(Arc::clone(&settings.base)),
         pending_first,
         retired: std::sync::atomic::AtomicBool::new(false),
     });
@@ -281,7 +281,7 @@ fn launch(servers: Vec<NamedMcpServer>, settings: &Arc<McpSettings>) -> Generati
             index,
             server,
             link,
-            shared.clone(),
+            Arc::clone(&shared),
             cancel.clone(),
         )));
     }

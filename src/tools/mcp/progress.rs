@@ -154,8 +154,8 @@ mod tests {
         let lines = Arc::new(Lines(Mutex::new(Vec::new())));
         let token = ProgressToken(NumberOrString::Number(7));
         let other = ProgressToken(NumberOrString::String("7".into()));
-        let guard = routes.register(&token, lines.clone(), "call_7");
-        let _other_guard = routes.register(&other, lines.clone(), "call_8");
+        let guard = routes.register(&token, Arc::clone(&lines) as _, "call_7");
+        let _other_guard = routes.register(&other, Arc::clone(&lines) as _, "call_8");
         routes.deliver(&note(&token, 2.0, Some(5.0), "Downloading"));
         routes.deliver(&note(&other, 1.0, None, ""));
         drop(guard);

@@ -22,12 +22,12 @@ fn fixture(config: McpSamplingConfig, delay: Duration) -> Fixture {
         ..RecordingProvider::replying("Paris.")
     });
     let notices = Arc::new(StdMutex::new(Vec::new()));
-    let sink = notices.clone();
+    let sink = Arc::clone(&notices);
     let sampler = Sampler::new(
         "ev",
         config,
         SamplingModel {
-            provider: provider.clone(),
+            provider: Arc::clone(&provider) as _,
             model: "session-model".into(),
         },
         Arc::new(move |event| {

@@ -164,7 +164,7 @@ fn sampler_for(
             &server.name,
             server.config.sampling.clone(),
             model,
-            shared.settings.emit.clone(),
+            Arc::clone(&shared.settings.emit),
             cancel.clone(),
         ))
     })

@@ -50,7 +50,7 @@ impl McpTool {
             .map(str::to_string)
             .unwrap_or_else(|| format!("MCP tool {remote} from {}", link.name));
         Self {
-            link: link.clone(),
+            link: Arc::clone(link),
             registered: link.tool_name(&remote),
             remote,
             description,
@@ -140,10 +140,11 @@ impl McpTool {
         let handle = peer
             .send_cancellable_request(request, PeerRequestOptions::no_options())
             .await?;
-        let _route =
-            self.link
-                .progress
-                .register(&handle.progress_token, ctx.host.clone(), &ctx.call_id);
+        let _route = self.link.progress.register(
+            &handle.progress_token,
+            Arc::clone(&ctx.host),
+            &ctx.call_id,
+        );
         let mut abandoned = Abandoned {
             peer: peer.clone(),
             id: Some(handle.id.clone()),

@@ -56,7 +56,7 @@ pub struct UtilityTool {
 impl UtilityTool {
     pub fn new(link: &Arc<ServerLink>, utility: Utility) -> Self {
         Self {
-            link: link.clone(),
+            link: Arc::clone(link),
             utility,
             registered: link.tool_name(utility.suffix()),
         }

@@ -143,6 +143,7 @@ impl ConfirmDialog {
         if inner.height == 0 || inner.width == 0 {
             return;
         }
+        #[allow(clippy::needless_collect)] // false positive: the choices are pushed before the loop
         let mut lines: Vec<Line<'static>> = body.into_iter().take(body_rows).collect();
         lines.push(Line::default());
         for (index, choice) in self.choices.iter().enumerate() {

@@ -20,7 +20,7 @@ fn entry(name: &str, origin: SkinOrigin, notices: &[&str]) -> SkinEntry {
             name: name.into(),
             ..Theme::default()
         }),
-        notices: notices.iter().map(|n| n.to_string()).collect(),
+        notices: notices.iter().map(ToString::to_string).collect(),
     }
 }
 

@@ -19,7 +19,7 @@ fn walker(root: &Path, depth: usize) -> WalkBuilder {
         .hidden(true)
         .require_git(false)
         .follow_links(false)
-        .sort_by_file_name(|a, b| a.cmp(b));
+        .sort_by_file_name(Ord::cmp);
     builder
 }
 

@@ -121,7 +121,7 @@ pub(super) fn looks_like_code(value: &str, name: &str) -> bool {
     }
     let squash = |s: &str| -> String {
         s.chars()
-            .filter(|c| c.is_ascii_alphanumeric())
+            .filter(char::is_ascii_alphanumeric)
             .map(|c| c.to_ascii_lowercase())
             .collect()
     };

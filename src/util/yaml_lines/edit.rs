@@ -85,7 +85,7 @@ pub(crate) fn set_scalar(text: &str, path: &[&str], scalar: &str) -> Result<Stri
         let after = &lines[i].text[colon_end..];
         let (vs, ve) = split_value(after)?;
         let end = block_end(&lines, i);
-        let has_children = lines[i + 1..end].iter().any(|l| l.is_content());
+        let has_children = lines[i + 1..end].iter().any(super::Line::is_content);
         if last {
             if vs == ve && has_children {
                 return Err(LineEditError::IsSection);

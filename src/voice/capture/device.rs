@@ -259,9 +259,9 @@ impl CaptureSource for CpalCapture {
         let (ready_tx, ready_rx) = mpsc::sync_channel(1);
         let (exit_tx, exit_rx) = mpsc::channel::<()>();
         let stop = Arc::new(AtomicBool::new(false));
-        let thread_stop = stop.clone();
+        let thread_stop = Arc::clone(&stop);
         let policy = self.buffer;
-        let dropped = self.dropped.clone();
+        let dropped = Arc::clone(&self.dropped);
         let thread = std::thread::Builder::new()
             .name("hermes-capture".into())
             .spawn(move || {
@@ -394,7 +394,7 @@ fn open_input(
     let on_error = move |e: cpal::Error| {
         let _ = errors.try_send(Raw::Failed(e));
     };
-    let dropped = dropped.clone();
+    let dropped = Arc::clone(dropped);
     macro_rules! build {
         ($t:ty) => {
             device.build_input_stream::<$t, _, _>(

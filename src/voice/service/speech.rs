@@ -137,7 +137,7 @@ impl Service {
             return;
         }
         self.opening_speaker = true;
-        let devices = self.settings.devices.clone();
+        let devices = std::sync::Arc::clone(&self.settings.devices);
         let tx = self.internal.clone();
         tokio::task::spawn_blocking(move || {
             let result = devices.speaker();

@@ -180,7 +180,7 @@ impl Service {
 
     pub(super) fn ensure_transcriber(&mut self) -> Option<Arc<Transcriber>> {
         if let Some(t) = &self.transcriber {
-            return Some(t.clone());
+            return Some(Arc::clone(t));
         }
         let env = &self.settings.env;
         let lookup = |k: &str| env.get(k);
@@ -194,7 +194,7 @@ impl Service {
                     self.notice(NoticeLevel::Info, note);
                 }
                 let transcriber = Arc::new(selected.transcriber);
-                self.transcriber = Some(transcriber.clone());
+                self.transcriber = Some(Arc::clone(&transcriber));
                 Some(transcriber)
             }
             Err(err) => {

@@ -109,15 +109,13 @@ impl CommandTranscriber {
             );
             (out, err, status)
         };
-        let (stdout, stderr, status) = match tokio::time::timeout(self.timeout, finished).await {
-            Ok(done) => done,
-            Err(_) => {
-                group.kill_now();
-                return Err(SttError::CommandTimeout {
-                    command: self.template.clone(),
-                    secs: self.timeout.as_secs(),
-                });
-            }
+        let Ok((stdout, stderr, status)) = tokio::time::timeout(self.timeout, finished).await
+        else {
+            group.kill_now();
+            return Err(SttError::CommandTimeout {
+                command: self.template.clone(),
+                secs: self.timeout.as_secs(),
+            });
         };
         group.0 = None; // exited by itself
         let status = status.map_err(|e| SttError::CommandSpawn {

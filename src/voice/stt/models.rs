@@ -167,7 +167,7 @@ pub fn list(home: &HermesHome) -> Vec<ModelStatus> {
             let path = model_path(home, spec.name);
             let installed_bytes = std::fs::metadata(&path)
                 .ok()
-                .filter(|m| m.is_file())
+                .filter(std::fs::Metadata::is_file)
                 .map(|m| m.len());
             ModelStatus {
                 spec,

@@ -140,7 +140,7 @@ const HPARAMS: [(&str, std::ops::RangeInclusive<i32>); 11] = [
 /// Threads whisper uses: the available cores, at most 4.
 pub fn thread_count() -> usize {
     std::thread::available_parallelism()
-        .map(|n| n.get())
+        .map(std::num::NonZero::get)
         .unwrap_or(1)
         .clamp(1, 4)
 }

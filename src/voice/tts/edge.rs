@@ -263,12 +263,11 @@ async fn connect(base: &str) -> Result<WebSocketStream<Box<dyn Io>>, SynthError>
 }
 
 fn tls_config() -> Result<Arc<rustls::ClientConfig>, String> {
-    use rustls_platform_verifier::BuilderVerifierExt;
     crate::util::http::install_crypto_provider();
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .and_then(|b| b.with_platform_verifier())
+        .and_then(rustls_platform_verifier::BuilderVerifierExt::with_platform_verifier)
         .map_err(|e| format!("cannot set up TLS: {e}"))?
         .with_no_client_auth();
     Ok(Arc::new(config))

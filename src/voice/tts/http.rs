@@ -82,17 +82,14 @@ pub(super) async fn post_pcm(
                     return None;
                 }
                 loop {
-                    let item = match tokio::time::timeout(IDLE, bytes.next()).await {
-                        Ok(item) => item,
-                        Err(_) => {
-                            let detail = format!("nothing received for {} s", IDLE.as_secs());
-                            let err = SynthError::Stream {
-                                provider,
-                                url,
-                                detail,
-                            };
-                            return Some((Err(err), (bytes, odd, true)));
-                        }
+                    let Ok(item) = tokio::time::timeout(IDLE, bytes.next()).await else {
+                        let detail = format!("nothing received for {} s", IDLE.as_secs());
+                        let err = SynthError::Stream {
+                            provider,
+                            url,
+                            detail,
+                        };
+                        return Some((Err(err), (bytes, odd, true)));
                     };
                     match item {
                         None => return None,

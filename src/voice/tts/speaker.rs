@@ -175,11 +175,11 @@ impl Speaker {
         let (tx, rx) = mpsc::unbounded_channel();
         let worker = Worker {
             synth,
-            sink: sink.clone(),
+            sink: Arc::clone(&sink),
             cache: options.cache,
             events: options.events.clone(),
             cancel: cancel.clone(),
-            gate: gate.clone(),
+            gate: Arc::clone(&gate),
         };
         let task = tokio::spawn(run(worker, rx, options.lookahead.max(1)));
         Self {

@@ -97,7 +97,7 @@ async fn sentences_play_in_order_with_their_own_audio() {
         min_sentence_chars: 0,
         ..SpeakerOptions::default()
     };
-    let mut speaker = Speaker::start(tone_synth(dir.path(), "0"), sink.clone(), options);
+    let mut speaker = Speaker::start(tone_synth(dir.path(), "0"), Arc::clone(&sink) as _, options);
     for word in THREE.join(" ").split_inclusive(' ') {
         speaker.push_delta(word);
     }
@@ -130,7 +130,7 @@ async fn the_cache_skips_the_provider_the_second_time() {
             events: Some(tx),
             ..SpeakerOptions::default()
         };
-        let mut speaker = Speaker::start(synth.clone(), sink.clone(), options);
+        let mut speaker = Speaker::start(Arc::clone(&synth), Arc::clone(&sink) as _, options);
         speaker.push_delta(THREE[1]);
         speaker.wait().await;
         assert_eq!(sink.lengths(), vec![THREE[1].len()], "round {round}");
@@ -157,7 +157,7 @@ async fn a_failed_sentence_is_reported_and_skipped() {
         events: Some(tx),
         ..SpeakerOptions::default()
     };
-    let mut speaker = Speaker::start(tone_synth(dir.path(), "0"), sink.clone(), options);
+    let mut speaker = Speaker::start(tone_synth(dir.path(), "0"), Arc::clone(&sink) as _, options);
     speaker.push_delta("This sentence will FAIL in the provider. ");
     speaker.push_delta("But this one is spoken all the same.");
     speaker.wait().await;
@@ -187,7 +187,11 @@ async fn stop_silences_at_once_and_synthesises_nothing_more() {
         lookahead: 1,
         ..SpeakerOptions::default()
     };
-    let mut speaker = Speaker::start(tone_synth(dir.path(), "0.4"), sink.clone(), options);
+    let mut speaker = Speaker::start(
+        tone_synth(dir.path(), "0.4"),
+        Arc::clone(&sink) as _,
+        options,
+    );
     let handle = speaker.stop_handle();
     for i in 0..6 {
         speaker.push_delta(&format!("This is sentence number {i} of the reply. "));
@@ -233,7 +237,7 @@ async fn a_sink_without_a_device_stops_the_speaker() {
         events: Some(tx),
         ..SpeakerOptions::default()
     };
-    let mut speaker = Speaker::start(tone_synth(dir.path(), "0"), sink.clone(), options);
+    let mut speaker = Speaker::start(tone_synth(dir.path(), "0"), Arc::clone(&sink) as _, options);
     speaker.push_delta(&THREE.join(" "));
     speaker.wait().await;
     let events = drain(&mut rx);

@@ -82,7 +82,7 @@ impl FakePortal {
             interval,
             serial: 0,
         }));
-        let shared = state.clone();
+        let shared = Arc::clone(&state);
         std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -91,7 +91,7 @@ impl FakePortal {
             runtime.block_on(async move {
                 let listener = TcpListener::from_std(std_listener).unwrap();
                 while let Ok((mut stream, _)) = listener.accept().await {
-                    let shared = shared.clone();
+                    let shared = Arc::clone(&shared);
                     tokio::spawn(async move {
                         let Ok(request) = http::read_request(&mut stream).await else {
                             return;

@@ -440,10 +440,12 @@ fn string_or_json<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     }
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_false(b: &bool) -> bool {
     !*b
 }

@@ -56,7 +56,7 @@ pub fn parse(value: &str) -> Result<SigV4, String> {
         .collect();
     let mut sorted = signed_headers.clone();
     sorted.sort();
-    if sorted != signed_headers || signed_headers.iter().any(|h| h.is_empty()) {
+    if sorted != signed_headers || signed_headers.iter().any(String::is_empty) {
         return Err("SignedHeaders must be sorted, lowercase and non-empty".into());
     }
     let signature = field("Signature")?;

@@ -122,7 +122,10 @@ impl ViewState {
                     Some(Ok(i)) => (i + 1).min(last),
                     Some(Err(i)) => i.min(last),
                 };
-                self.selected = layout.transcript.get(index).map(|e| e.id());
+                self.selected = layout
+                    .transcript
+                    .get(index)
+                    .map(crate::tui::transcript::Entry::id);
                 self.reveal(layout, index, height);
             }
             Request::ToggleSelected => {
