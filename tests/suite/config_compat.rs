@@ -7,9 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
-use crate::support::env::CleanEnv;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use support::Response;
@@ -18,47 +16,18 @@ use support::ScriptedServer;
 
 const HERMES_DEFAULT: &str = include_str!("../fixtures/hermes-0.19-default-config.yaml");
 
-struct Home {
-    dir: tempfile::TempDir,
-}
+use support::cli_home::CliHome as Home;
+use support::cli_home::Run;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Home {
-    fn new(config: &str) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        std::fs::write(dir.path().join("home/config.yaml"), config).unwrap();
-        Self { dir }
-    }
-
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
-    async fn run(&self, args: &[&str]) -> Run {
-        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_hermes"));
-        cmd.clean_env()
-            .args(args)
-            .current_dir(self.dir.path().join("work"))
-            .env("HERMES_HOME", self.home())
-            .stdin(std::process::Stdio::null())
-            .kill_on_drop(true);
-        let out = tokio::time::timeout(Duration::from_secs(60), cmd.output())
-            .await
-            .expect("hermes timed out")
-            .unwrap();
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
-    }
+/// `hermes ARGS` off the test's runtime, killed after 60 s.
+async fn run(home: &Home, args: &[&str]) -> Run {
+    let mut cmd = tokio::process::Command::from(home.command(args));
+    cmd.kill_on_drop(true);
+    tokio::time::timeout(Duration::from_secs(60), cmd.output())
+        .await
+        .expect("hermes timed out")
+        .unwrap()
+        .into()
 }
 
 /// `-z PROMPT` against `server`, the endpoint given by flags (Hermes's file names none).
@@ -78,7 +47,7 @@ fn oneshot_args<'a>(server_url: &'a str, prompt: &'a str) -> Vec<&'a str> {
 #[tokio::test]
 async fn config_show_of_hermes_default_file_warns_nothing_and_lists_unused_keys() {
     let home = Home::new(HERMES_DEFAULT);
-    let run = home.run(&["config", "show"]).await;
+    let run = run(&home, &["config", "show"]).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
     let notes: Vec<&str> = run
         .stdout
@@ -109,7 +78,7 @@ async fn a_oneshot_turn_starts_with_hermes_default_file() {
     let server = ScriptedServer::start([Response::text(["Hello ", "there."])]).await;
     let home = Home::new(HERMES_DEFAULT);
     let url = server.base_url();
-    let run = home.run(&oneshot_args(&url, "hi")).await;
+    let run = run(&home, &oneshot_args(&url, "hi")).await;
     assert_eq!(
         run.code, 0,
         "stdout:\n{}\nstderr:\n{}",
@@ -133,7 +102,7 @@ async fn hermes_agent_max_turns_caps_the_turn() {
     .await;
     let home = Home::new(&HERMES_DEFAULT.replace("  max_turns: 90\n", "  max_turns: 1\n"));
     let url = server.base_url();
-    let run = home.run(&oneshot_args(&url, "go")).await;
+    let run = run(&home, &oneshot_args(&url, "go")).await;
     assert_eq!(run.code, 9, "{}", run.stderr);
     assert!(
         run.stderr
@@ -177,7 +146,7 @@ async fn memory_switches_and_limits_shape_the_prompt_and_the_tools() {
         std::fs::write(home.home().join("memories/MEMORY.md"), "Project uses Axum").unwrap();
         std::fs::write(home.home().join("memories/USER.md"), "Name: Ada").unwrap();
         let url = server.base_url();
-        let run = home.run(&oneshot_args(&url, "hi")).await;
+        let run = run(&home, &oneshot_args(&url, "hi")).await;
         assert_eq!(run.code, 0, "{}", run.stderr);
         let prompt = system_prompt(&server);
         assert_eq!(prompt.contains("Project uses Axum"), memory, "{prompt}");
@@ -209,7 +178,7 @@ async fn approvals_deny_blocks_a_command_even_with_yolo() {
     let url = server.base_url();
     let mut args = vec!["--yolo"];
     args.extend(oneshot_args(&url, "push it"));
-    let run = home.run(&args).await;
+    let run = run(&home, &args).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
     let results = server.completion_requests()[1].tool_results();
     assert!(

@@ -7,60 +7,22 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
-use crate::support::env::CleanEnv;
-
-use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value;
 use support::Response;
 use support::ScriptedServer;
 use support::mcp;
 
-struct Home {
-    dir: tempfile::TempDir,
-}
+use support::cli_home::CliHome as Home;
+use support::cli_home::Run;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Home {
-    fn new(config: &str) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        std::fs::write(dir.path().join("home/config.yaml"), config).unwrap();
-        Self { dir }
+/// `hermes ARGS` with `env` set on top of the clean environment.
+fn run(home: &Home, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = home.command(args);
+    for (key, value) in env {
+        cmd.env(key, value);
     }
-
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
-    fn work(&self) -> PathBuf {
-        self.dir.path().join("work")
-    }
-
-    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hermes"));
-        cmd.clean_env()
-            .args(args)
-            .current_dir(self.work())
-            .env("HERMES_HOME", self.home())
-            .stdin(std::process::Stdio::null());
-        for (key, value) in env {
-            cmd.env(key, value);
-        }
-        let out = cmd.output().unwrap();
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
-    }
+    cmd.output().unwrap().into()
 }
 
 fn model_yaml(server: &ScriptedServer) -> String {
@@ -86,7 +48,8 @@ fn add_list_test_use_and_remove_the_filesystem_server() {
     let bin = mcp::filesystem_bin(&modules);
     let dir = files.path().display().to_string();
 
-    let added = home.run(
+    let added = run(
+        &home,
         &["mcp", "add", "files", "--command", &bin, "--args", &dir],
         &[],
     );
@@ -115,7 +78,7 @@ fn add_list_test_use_and_remove_the_filesystem_server() {
     );
     assert!(config.contains("mcp_servers:\n  files:\n"), "{config}");
 
-    let listed = home.run(&["mcp", "list"], &[]);
+    let listed = run(&home, &["mcp", "list"], &[]);
     assert_eq!(listed.code, 0, "{}", listed.stderr);
     let row = listed
         .stdout
@@ -127,7 +90,7 @@ fn add_list_test_use_and_remove_the_filesystem_server() {
         "{row}"
     );
 
-    let tested = home.run(&["mcp", "test", "files"], &[]);
+    let tested = run(&home, &["mcp", "test", "files"], &[]);
     assert_eq!(tested.code, 0, "{}{}", tested.stdout, tested.stderr);
     assert!(
         tested.stdout.contains("Transport: stdio → "),
@@ -154,18 +117,18 @@ fn add_list_test_use_and_remove_the_filesystem_server() {
         tested.stdout
     );
 
-    let turn = home.run(&["-z", "what is in the folder?"], &[]);
+    let turn = run(&home, &["-z", "what is in the folder?"], &[]);
     assert_eq!(turn.code, 0, "{}{}", turn.stdout, turn.stderr);
     assert_eq!(turn.stdout.trim(), "There is one file: notes.md");
     let requests = server.completion_requests();
     assert_eq!(requests[1].tool_results(), ["[FILE] notes.md"]);
 
-    let removed = home.run(&["mcp", "remove", "files"], &[]);
+    let removed = run(&home, &["mcp", "remove", "files"], &[]);
     assert_eq!(removed.code, 0, "{}", removed.stderr);
     let config = std::fs::read_to_string(home.home().join("config.yaml")).unwrap();
     assert!(!config.contains("files"), "{config}");
     assert!(config.starts_with("# my settings\n"), "{config}");
-    let missing = home.run(&["mcp", "test", "files"], &[]);
+    let missing = run(&home, &["mcp", "test", "files"], &[]);
     assert_eq!(missing.code, 2);
     assert!(
         missing.stderr.contains("✗ Server 'files' not found"),
@@ -190,7 +153,8 @@ fn a_stdio_server_sees_only_the_baseline_and_its_own_env() {
     );
     let home = Home::new(&config);
     std::fs::write(home.home().join(".env"), "MY_DOTENV_TOKEN=tok-123\n").unwrap();
-    let run = home.run(
+    let run = run(
+        &home,
         &["-z", "print the env"],
         &[
             ("OPENAI_API_KEY", "sk-must-not-leak"),

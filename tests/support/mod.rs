@@ -9,6 +9,7 @@
 
 #![allow(dead_code, unused_imports)]
 
+pub mod cli_home;
 pub mod display;
 pub mod engine;
 pub mod env;
