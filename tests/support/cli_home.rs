@@ -2,6 +2,8 @@
 //! the `hermes` binary run in it with a clean environment, for tests of CLI commands. Does not
 //! start a server: callers write one's URL into the config.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 use std::process::Output;
 
@@ -47,7 +49,10 @@ impl CliHome {
 
     /// `hermes ARGS` in `work/` with this home, a clean environment and no stdin.
     pub fn command(&self, args: &[&str]) -> std::process::Command {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hermes"));
+        // `option_env!`: the scripted-provider example includes the support modules too, and
+        // cargo sets the variable only for integration tests.
+        let hermes = option_env!("CARGO_BIN_EXE_hermes").unwrap_or("hermes");
+        let mut cmd = std::process::Command::new(hermes);
         cmd.clean_env()
             .args(args)
             .current_dir(self.work())
