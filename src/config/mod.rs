@@ -18,6 +18,7 @@ pub mod schema;
 mod schema_mcp;
 mod schema_memory;
 mod schema_providers;
+mod schema_sandbox;
 mod schema_vision;
 mod schema_voice;
 pub mod used_keys;

@@ -10,6 +10,7 @@ use serde::Serialize;
 pub use super::schema_mcp::*;
 pub use super::schema_memory::*;
 pub use super::schema_providers::*;
+pub use super::schema_sandbox::*;
 pub use super::schema_vision::*;
 pub use super::schema_voice::*;
 
@@ -29,6 +30,8 @@ pub struct Config {
     pub command_allowlist: Vec<String>,
     pub security: SecurityConfig,
     pub checkpoints: CheckpointsConfig,
+    /// hermes's kernel sandbox for the agent's commands (not a Hermes key).
+    pub sandbox: SandboxConfig,
     pub delegation: DelegationConfig,
     pub goals: GoalsConfig,
     pub voice: VoiceConfig,

@@ -235,6 +235,13 @@ pub fn load_resumed(
     Ok((row, resumed))
 }
 
+use crate::config::SandboxConfig;
+use crate::safety::sandbox::NetworkAccess;
+use crate::safety::sandbox::Sandbox;
+use crate::safety::sandbox::SandboxMode;
+use crate::safety::sandbox::SandboxSettings;
+use crate::safety::sandbox::Support;
+
 /// What the session's safety settings are built from.
 pub struct SafetyInputs<'a> {
     pub home: &'a HermesHome,
@@ -261,17 +268,20 @@ pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
         consent: ConsentStore::load_from(inputs.home),
         accept: AcceptHooks::resolve(inputs.accept_hooks, &|key| inputs.env.get(key), config),
     });
+    let shell = ShellContext {
+        home: user_home,
+        hermes_home: inputs.home.root().to_path_buf(),
+    };
+    let sandbox = sandbox_for(&config.sandbox, &shell, inputs.notices);
     SafetySpec {
+        sandbox: Arc::new(sandbox),
         approvals: ApprovalSettings {
             mode: config.approvals.mode,
             timeout: std::time::Duration::from_secs(config.approvals.timeout.clamp(1, 3_600)),
             allowlist: config.command_allowlist.clone(),
             deny: config.approvals.deny.clone(),
         },
-        shell: ShellContext {
-            home: user_home,
-            hermes_home: inputs.home.root().to_path_buf(),
-        },
+        shell,
         smart: inputs.smart.map(|endpoint| SmartApprover {
             provider: endpoint.provider,
             model: endpoint.model,
@@ -290,6 +300,48 @@ pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
         ),
         agent: "main".to_string(),
     }
+}
+
+/// The session's sandbox from `sandbox:`, with the kernel probed; problems (an unknown mode,
+/// a relative root, a kernel without Landlock) become start-up notices.
+fn sandbox_for(config: &SandboxConfig, shell: &ShellContext, notices: &mut Vec<String>) -> Sandbox {
+    let mode = SandboxMode::parse(&config.mode).unwrap_or_else(|| {
+        notices.push(format!(
+            "sandbox.mode `{}` is not workspace-write, read-only or off; using workspace-write",
+            config.mode
+        ));
+        SandboxMode::WorkspaceWrite
+    });
+    let mut writable_roots = Vec::new();
+    for root in &config.writable_roots {
+        let path = crate::util::paths::resolve_path(std::path::Path::new(""), root);
+        if path.is_absolute() {
+            writable_roots.push(path);
+        } else {
+            notices.push(format!(
+                "sandbox.writable_roots: `{root}` is not an absolute path; left out"
+            ));
+        }
+    }
+    let settings = SandboxSettings {
+        mode,
+        network: if config.network {
+            NetworkAccess::Allowed
+        } else {
+            NetworkAccess::Denied
+        },
+        writable_roots,
+    };
+    let support = if mode == SandboxMode::Off {
+        Support::Unavailable {
+            reason: "sandbox.mode is off".to_string(),
+        }
+    } else {
+        Support::probe()
+    };
+    let sandbox = Sandbox::new(settings, support, shell.clone());
+    notices.extend(sandbox.start_notice());
+    sandbox
 }
 
 #[cfg(test)]

@@ -55,7 +55,10 @@ impl Default for ApprovalSettings {
 /// The verdict before anyone is asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Assessment {
+    /// Nothing to ask about (benign, YOLO, `approvals.mode: off`): runs, sandboxed.
     Allow,
+    /// Every finding was approved earlier (this session, or "always"): runs unsandboxed.
+    Approved,
     /// Hardline: never runs.
     Block {
         reason: String,
@@ -179,7 +182,7 @@ impl SessionApprovals {
             .cloned()
             .collect();
         if open.is_empty() {
-            Assessment::Allow
+            Assessment::Approved
         } else {
             Assessment::Ask { findings: open }
         }

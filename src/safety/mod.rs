@@ -15,6 +15,7 @@ pub mod hardline;
 pub mod hooks;
 pub mod paths;
 pub mod policy;
+pub mod sandbox;
 
 pub use policy::CommandPolicy;
 pub use policy::CommandVerdict;

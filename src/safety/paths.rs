@@ -23,7 +23,7 @@ use super::classify::keys;
 use super::classify::{Finding, ShellContext, Tier};
 
 /// Shell startup files and other files that run code at login, relative to the home.
-const SHELL_RC: &[&str] = &[
+pub(crate) const SHELL_RC: &[&str] = &[
     ".bashrc",
     ".bash_profile",
     ".bash_login",
@@ -54,7 +54,7 @@ const SHELL_RC: &[&str] = &[
 ];
 
 /// Credential stores, relative to the home.
-const CREDENTIALS: &[&str] = &[
+pub(crate) const CREDENTIALS: &[&str] = &[
     ".aws",
     ".netrc",
     ".npmrc",

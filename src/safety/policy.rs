@@ -7,10 +7,13 @@
 //! calls.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 
 use crate::safety::hardline;
+use crate::safety::sandbox::Sandbox;
+use crate::safety::sandbox::denial::Denial;
 
 /// Whether a tool may do something with side effects: run a shell command, or write a file.
 /// The engine's implementation classifies, asks the user when needed (and waits), and takes
@@ -21,11 +24,27 @@ pub trait CommandPolicy: Send + Sync {
     async fn check_command(&self, command: &str, cwd: &Path) -> CommandVerdict;
     /// May the file tool `tool` write `path` (absolute, already resolved against the cwd)?
     async fn check_write(&self, tool: &str, path: &Path) -> CommandVerdict;
+    /// The sandbox that `Allow`ed commands run in; `None` runs them unconfined.
+    fn sandbox(&self) -> Option<Arc<Sandbox>> {
+        None
+    }
+    /// `command` failed inside the sandbox because of `denial`: may it run again outside?
+    /// `Approved` re-runs it once unconfined; the default (no one to ask) refuses.
+    async fn escalate(&self, command: &str, _cwd: &Path, denial: &Denial) -> CommandVerdict {
+        let _ = command;
+        CommandVerdict::Deny {
+            reason: crate::safety::sandbox::denial::refusal_text(denial),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CommandVerdict {
+    /// Runs — inside the sandbox, when the policy has one.
     Allow,
+    /// A person approved it (once, this session, always, or a saved allowlist entry): it runs
+    /// outside the sandbox, because that is what approving means.
+    Approved,
     /// Refused; `reason` is shown to the model and the user.
     Deny {
         reason: String,

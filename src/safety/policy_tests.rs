@@ -25,6 +25,6 @@ async fn hardline_is_blocked() {
             assert!(reason.starts_with("blocked: "), "{reason}");
             assert!(reason.contains("even in YOLO mode"), "{reason}");
         }
-        CommandVerdict::Allow => panic!("rm -rf / was allowed"),
+        CommandVerdict::Allow | CommandVerdict::Approved => panic!("rm -rf / was allowed"),
     }
 }

@@ -18,6 +18,7 @@ pub mod process;
 pub mod process_registry;
 pub mod read_file;
 pub mod registry;
+pub mod sandboxed;
 pub mod search;
 pub mod session_search;
 pub mod session_state;

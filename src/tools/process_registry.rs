@@ -185,8 +185,9 @@ impl ProcessRegistry {
         command: &str,
         cwd: &Path,
         env: &[(String, String)],
+        confine: Option<&process::Confine>,
     ) -> Result<(String, u32), ProcessError> {
-        let mut child = process::spawn(command, cwd, StdinMode::Piped, env)?;
+        let mut child = process::spawn_confined(command, cwd, StdinMode::Piped, env, confine)?;
         let pid = child.id().unwrap_or(0);
         let id = format!("proc_{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
         let (done, _) = watch::channel(false);

@@ -6,6 +6,10 @@
 //! running anything. Foreground commands get no stdin, run in their own process group, have
 //! stdout and stderr drained concurrently, and on timeout or cancellation the whole group is
 //! killed. It does not allocate a PTY: `pty=true` runs without one and says so.
+//!
+//! Commands the policy `Allow`s run inside the session's sandbox; if a foreground one fails
+//! because the sandbox refused it, the policy is asked whether to run it once outside
+//! (`tools::sandboxed`). Background commands are confined the same way but not re-run.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,6 +26,8 @@ use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
 use crate::tools::output::OutputBuffer;
+use crate::tools::sandboxed;
+use crate::tools::sandboxed::AfterFailure;
 use crate::util::paths::resolve_path;
 use crate::util::process;
 use crate::util::process::LineSplitter;
@@ -108,6 +114,11 @@ impl Tool for TerminalTool {
         if let crate::safety::CommandVerdict::Deny { reason } = verdict {
             return ToolOutput::denied(reason);
         }
+        let confinement = match sandboxed::for_verdict(ctx, &verdict, &cwd) {
+            Ok(c) => c,
+            Err(out) => return out,
+        };
+        let confine = confinement.as_ref().map(|c| &c.confine);
         let note = if args.pty {
             "[note: pty=true is not supported yet; the command ran without a terminal]\n"
         } else {
@@ -117,7 +128,7 @@ impl Tool for TerminalTool {
             return match ctx
                 .session
                 .processes()
-                .start(&args.command, &cwd, &ctx.env.snapshot())
+                .start(&args.command, &cwd, &ctx.env.snapshot(), confine)
             {
                 Ok((id, pid)) => ToolOutput::ok(format!(
                     "{note}{}",
@@ -132,7 +143,26 @@ impl Tool for TerminalTool {
             }
             _ => ctx.limits.terminal_timeout,
         };
-        let mut out = run_foreground(&args.command, &cwd, timeout, ctx).await;
+        let run = run_foreground(&args.command, &cwd, timeout, ctx, confine).await;
+        let mut out = match (&confinement, run.exit_ok) {
+            (Some(confinement), false) => {
+                let failed = &run.output.content;
+                match sandboxed::after_failure(ctx, confinement, &args.command, &cwd, failed).await
+                {
+                    AfterFailure::Keep => run.output,
+                    AfterFailure::RunOutside { note } => {
+                        let mut rerun =
+                            run_foreground(&args.command, &cwd, timeout, ctx, None).await;
+                        rerun.output.content.insert_str(0, &note);
+                        rerun.output
+                    }
+                    AfterFailure::Refused { reason } => {
+                        ToolOutput::denied(format!("{}\n\n{reason}", run.output.content))
+                    }
+                }
+            }
+            _ => run.output,
+        };
         out.content.insert_str(0, note);
         out
     }
@@ -160,15 +190,32 @@ enum End {
     Cancelled,
 }
 
+/// A finished foreground run: the tool result, and whether the command exited with 0.
+struct Foreground {
+    output: ToolOutput,
+    exit_ok: bool,
+}
+
+impl From<ToolOutput> for Foreground {
+    fn from(output: ToolOutput) -> Self {
+        Self {
+            output,
+            exit_ok: false,
+        }
+    }
+}
+
 async fn run_foreground(
     command: &str,
     cwd: &std::path::Path,
     timeout: Duration,
     ctx: &ToolContext,
-) -> ToolOutput {
-    let mut child = match process::spawn(command, cwd, StdinMode::Null, &ctx.env.snapshot()) {
+    confine: Option<&process::Confine>,
+) -> Foreground {
+    let env = ctx.env.snapshot();
+    let mut child = match process::spawn_confined(command, cwd, StdinMode::Null, &env, confine) {
         Ok(c) => c,
-        Err(e) => return ToolOutput::error(format!("could not start the command: {e}")),
+        Err(e) => return ToolOutput::error(format!("could not start the command: {e}")).into(),
     };
     let pid = child.id().unwrap_or(0);
     let (tx, mut rx) = mpsc::channel(64);
@@ -203,7 +250,7 @@ async fn run_foreground(
                 Ok(s) => break End::Exited(s),
                 Err(e) => {
                     process::kill_group(pid);
-                    return ToolOutput::error(format!("waiting for the command failed: {e}"));
+                    return ToolOutput::error(format!("waiting for the command failed: {e}")).into();
                 }
             },
         }
@@ -224,7 +271,8 @@ async fn run_foreground(
         trimmed => trimmed.to_string(),
     };
     let secs = started.elapsed().as_secs_f64();
-    match end {
+    let exit_ok = matches!(end, End::Exited(status) if status.success());
+    let output = match end {
         End::Exited(status) => ToolOutput::ok(format!("{body}\n\n{}", describe_status(status))),
         End::TimedOut => ToolOutput::error(format!(
             "{body}\n\ncommand timed out after {} s and its process group was killed; \
@@ -235,7 +283,8 @@ async fn run_foreground(
             "{body}\n\ncancelled after {} s; the command's process group was killed",
             format_secs(secs)
         )),
-    }
+    };
+    Foreground { output, exit_ok }
 }
 
 /// Read what is still buffered in the pipes, without waiting on leftovers that never close.

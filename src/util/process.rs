@@ -4,11 +4,15 @@
 //! Commands run as `bash -c COMMAND` (or `sh -c` when bash is missing) with stdout and stderr
 //! piped and a fresh process group, so a timeout or cancellation can kill every process the
 //! command started (`kill(-pgid, SIGKILL)`), not only the shell. Used by the terminal and
-//! process tools, voice's command STT/TTS and the shell hooks. It does not decide whether a
-//! command may run (that is the `CommandPolicy`) and does not shape output (`tools::output`).
+//! process tools, voice's command STT/TTS and the shell hooks. A `Confine` (built by the
+//! sandbox, `safety::sandbox`) wraps the shell in a program or applies a step in the child
+//! between fork and exec. It does not decide whether a command may run (that is the
+//! `CommandPolicy`) or what a confinement allows, and does not shape output (`tools::output`).
 
+use std::ffi::OsString;
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 use tokio::io::AsyncRead;
@@ -42,6 +46,19 @@ pub fn shell_program() -> &'static str {
     })
 }
 
+/// A step run in the child between fork and exec. It must be async-signal-safe: raw system
+/// calls on data prepared in the parent, no allocation, no locks.
+pub type ChildStep = Arc<dyn Fn() -> std::io::Result<()> + Send + Sync>;
+
+/// How a command is confined: a wrapper program the shell runs under (`sandbox-exec -p …`
+/// on macOS), and/or a step in the child before exec (Landlock on Linux). A failing step
+/// makes the spawn fail: a command never runs less confined than asked.
+#[derive(Clone, Default)]
+pub struct Confine {
+    pub wrapper: Vec<OsString>,
+    pub in_child: Option<ChildStep>,
+}
+
 /// Start `command` in `cwd` in a new process group with stdout and stderr piped.
 pub fn spawn(
     command: &str,
@@ -49,7 +66,32 @@ pub fn spawn(
     stdin: StdinMode,
     env: &[(String, String)],
 ) -> std::io::Result<Child> {
-    let mut cmd = Command::new(shell_program());
+    spawn_confined(command, cwd, stdin, env, None)
+}
+
+/// `spawn`, confined by `confine` when given.
+pub fn spawn_confined(
+    command: &str,
+    cwd: &Path,
+    stdin: StdinMode,
+    env: &[(String, String)],
+    confine: Option<&Confine>,
+) -> std::io::Result<Child> {
+    let mut cmd = match confine.and_then(|c| c.wrapper.split_first()) {
+        Some((program, args)) => {
+            let mut cmd = Command::new(program);
+            cmd.args(args).arg(shell_program());
+            cmd
+        }
+        None => Command::new(shell_program()),
+    };
+    if let Some(step) = confine.and_then(|c| c.in_child.clone()) {
+        // SAFETY: the step only makes raw system calls on data prepared before the fork
+        // (the `ChildStep` contract), which is what a pre-exec hook may do.
+        unsafe {
+            cmd.pre_exec(move || step());
+        }
+    }
     // Variables already set in the process win, as when Hermes loads `.env`.
     for (key, value) in env {
         if std::env::var_os(key).is_none() {

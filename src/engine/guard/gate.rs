@@ -35,6 +35,8 @@ use crate::safety::classify::Classification;
 use crate::safety::classify::Finding;
 use crate::safety::classify::keys;
 use crate::safety::paths::sensitive_write;
+use crate::safety::sandbox::Sandbox;
+use crate::safety::sandbox::denial::Denial;
 
 const COMMAND_CHOICES: [ApprovalDecision; 4] = [
     ApprovalDecision::Once,
@@ -88,6 +90,7 @@ impl ApprovalGate {
         let assessment = rules.assess(&subject.classification, &subject.normalized, &self.turn);
         let findings = match assessment {
             Assessment::Allow => return CommandVerdict::Allow,
+            Assessment::Approved => return CommandVerdict::Approved,
             Assessment::Block { reason } => return CommandVerdict::Deny { reason },
             Assessment::RefusedEarlier => {
                 return CommandVerdict::Deny {
@@ -144,7 +147,7 @@ impl ApprovalGate {
         }
         match (decision, decided_by) {
             (ApprovalDecision::Once | ApprovalDecision::Session | ApprovalDecision::Always, _) => {
-                CommandVerdict::Allow
+                CommandVerdict::Approved
             }
             (ApprovalDecision::Deny, DecidedBy::User) => CommandVerdict::Deny {
                 reason: USER_REFUSED.to_string(),
@@ -201,7 +204,7 @@ impl CommandPolicy for ApprovalGate {
             normalized: classify::normalize(command, shell),
         };
         let verdict = self.decide(&subject).await;
-        if verdict == CommandVerdict::Allow && subject.classification.writes_files {
+        if runs(&verdict) && subject.classification.writes_files {
             self.checkpoint(command).await;
         }
         verdict
@@ -224,10 +227,53 @@ impl CommandPolicy for ApprovalGate {
             normalized: format!("{tool} {shown}"),
         };
         let verdict = self.decide(&subject).await;
-        if verdict == CommandVerdict::Allow {
+        if runs(&verdict) {
             self.checkpoint(&format!("{tool} {shown}")).await;
         }
         verdict
+    }
+
+    fn sandbox(&self) -> Option<Arc<Sandbox>> {
+        Some(Arc::clone(&self.session.sandbox))
+    }
+
+    async fn escalate(&self, command: &str, cwd: &Path, denial: &Denial) -> CommandVerdict {
+        let question = Question {
+            agent: self.session.agent.clone(),
+            kind: ApprovalKind::Command,
+            subject: command.to_string(),
+            reason: format!(
+                "the sandbox blocked {} — approve to run it once outside the sandbox",
+                denial.describe()
+            ),
+            cwd: cwd.display().to_string(),
+            choices: ONE_AT_A_TIME.to_vec(),
+        };
+        let (decision, decided_by) = self.session.asker.ask(question, &self.cancel).await;
+        let why = match (decision, decided_by) {
+            (ApprovalDecision::Once | ApprovalDecision::Session | ApprovalDecision::Always, _) => {
+                return CommandVerdict::Approved;
+            }
+            (ApprovalDecision::Deny, DecidedBy::User) => "the user refused",
+            (ApprovalDecision::Deny, DecidedBy::Timeout) => "nobody answered in time",
+            (ApprovalDecision::Deny, DecidedBy::Cancelled) => "the request was cancelled",
+        };
+        CommandVerdict::Deny {
+            reason: format!(
+                "The sandbox blocked this command: {}. Running it outside the sandbox was not \
+                 approved ({why}). Do not retry it; work inside the workspace or tell the user \
+                 what you need.",
+                denial.describe()
+            ),
+        }
+    }
+}
+
+/// Whether a verdict lets the call go ahead (sandboxed or not).
+fn runs(verdict: &CommandVerdict) -> bool {
+    match verdict {
+        CommandVerdict::Allow | CommandVerdict::Approved => true,
+        CommandVerdict::Deny { .. } => false,
     }
 }
 

@@ -26,6 +26,7 @@ use crate::safety::hooks::AcceptHooks;
 use crate::safety::hooks::ConsentStore;
 use crate::safety::hooks::HookRunner;
 use crate::safety::hooks::HookSpec;
+use crate::safety::sandbox::Sandbox;
 use crate::util::redact::Redactor;
 
 pub use ask::Asker;
@@ -51,6 +52,8 @@ pub struct SessionGuard {
     pub hooks: HookRunner,
     /// Masks secrets in tool output (`security.redact_secrets`, plus the known `.env` values).
     pub redactor: Redactor,
+    /// The kernel sandbox benign commands run in.
+    pub sandbox: Arc<Sandbox>,
 }
 
 impl SessionGuard {
@@ -115,6 +118,8 @@ pub struct SafetySpec {
     pub redactor: Redactor,
     /// Who asks in approval requests: `main`, or a subagent's label.
     pub agent: String,
+    /// The kernel sandbox (`sandbox:` settings and what the kernel supports).
+    pub sandbox: Arc<Sandbox>,
 }
 
 /// Validated `hooks:` entries, their consent allowlist and whether consent is pre-given.
@@ -128,12 +133,14 @@ impl SafetySpec {
     /// Manual approvals with the defaults, no smart approver, nothing saved, no checkpoints:
     /// for tests and embedders.
     pub fn in_memory(home_dir: PathBuf) -> Self {
+        let shell = ShellContext {
+            hermes_home: home_dir.join(".hermes"),
+            home: home_dir,
+        };
         Self {
             approvals: crate::safety::approvals::ApprovalSettings::default(),
-            shell: ShellContext {
-                hermes_home: home_dir.join(".hermes"),
-                home: home_dir,
-            },
+            sandbox: Arc::new(Sandbox::off(shell.clone())),
+            shell,
             smart: None,
             home: None,
             checkpoints: None,
@@ -195,6 +202,7 @@ impl SessionGuard {
             agent: spec.agent.clone(),
             hooks,
             redactor: spec.redactor.clone(),
+            sandbox: Arc::clone(&spec.sandbox),
         })
     }
 }
