@@ -354,6 +354,10 @@ pub struct SessionInfo {
     /// Slash commands the engine provides (skills), for completion and /help.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slash_commands: Vec<SlashCommandInfo>,
+    /// The kernel sandbox's state: `workspace-write, network off`, `off`,
+    /// `unavailable (why); approvals only`. Empty from engines that have none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub sandbox: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

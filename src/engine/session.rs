@@ -495,6 +495,7 @@ impl Actor {
             title: self.title.clone(),
             resumed_messages: self.history.len(),
             slash_commands: self.spec.slash_commands.clone(),
+            sandbox: self.guard.sandbox.status_line(),
         }
     }
 }

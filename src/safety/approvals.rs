@@ -60,15 +60,11 @@ pub enum Assessment {
     /// Every finding was approved earlier (this session, or "always"): runs unsandboxed.
     Approved,
     /// Hardline: never runs.
-    Block {
-        reason: String,
-    },
+    Block { reason: String },
     /// The user refused this same command earlier in the turn.
     RefusedEarlier,
     /// Needs a decision (the user's, or the smart approver's): the findings not yet approved.
-    Ask {
-        findings: Vec<Finding>,
-    },
+    Ask { findings: Vec<Finding> },
 }
 
 /// Session-wide approval state, shared by every turn (and later every subagent) of a session.

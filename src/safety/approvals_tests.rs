@@ -95,7 +95,8 @@ fn allowlist_and_session_answers_cover_their_keys_only() {
         finding(Tier::Dangerous, "git_force_push"),
     ]);
     let s = session(ApprovalMode::Manual, Yolo::Off, &["recursive_rm"]);
-    assert_eq!(s.assess(&rm, "rm -rf a", &turn), Assessment::Allow);
+    // Approved by the allowlist: runs, and outside the sandbox (a person said yes).
+    assert_eq!(s.assess(&rm, "rm -rf a", &turn), Assessment::Approved);
     match s.assess(&both, "rm -rf a && git push -f", &turn) {
         Assessment::Ask { findings } => {
             assert_eq!(findings.len(), 1);
@@ -114,11 +115,11 @@ fn allowlist_and_session_answers_cover_their_keys_only() {
     );
     assert_eq!(
         s.assess(&push, "git push -f origin x", &turn),
-        Assessment::Allow
+        Assessment::Approved
     );
     assert_eq!(
         s.assess(&both, "rm -rf a && git push -f", &turn),
-        Assessment::Allow
+        Assessment::Approved
     );
 }
 
@@ -173,7 +174,7 @@ fn always_returns_the_allowlist_to_save_once() {
             "recursive_rm".to_string()
         ])
     );
-    assert_eq!(s.assess(&c, "git push -f", &turn), Assessment::Allow);
+    assert_eq!(s.assess(&c, "git push -f", &turn), Assessment::Approved);
     // Already there: nothing new to save.
     assert_eq!(
         s.record(ApprovalDecision::Always, &c.findings, "git push -f", &turn),

@@ -46,9 +46,7 @@ pub enum CommandVerdict {
     /// outside the sandbox, because that is what approving means.
     Approved,
     /// Refused; `reason` is shown to the model and the user.
-    Deny {
-        reason: String,
-    },
+    Deny { reason: String },
 }
 
 /// Whether commands run without approval (`--yolo`, `/yolo`): the protocol's `Yolo`.

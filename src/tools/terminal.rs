@@ -125,11 +125,12 @@ impl Tool for TerminalTool {
             ""
         };
         if args.background {
-            return match ctx
-                .session
-                .processes()
-                .start(&args.command, &cwd, &ctx.env.snapshot(), confine)
-            {
+            return match ctx.session.processes().start(
+                &args.command,
+                &cwd,
+                &ctx.env.snapshot(),
+                confine,
+            ) {
                 Ok((id, pid)) => ToolOutput::ok(format!(
                     "{note}{}",
                     serde_json::json!({"session_id": id, "pid": pid})

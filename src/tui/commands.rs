@@ -256,7 +256,7 @@ fn status_body(app: &App) -> String {
     };
     format!(
         "session: {}\nmodel: {} via {} ({})\nworking directory: {}\ncontext: {} of {} tokens\n\
-         YOLO: {yolo}\nwhile busy, Enter {}\nHERMES_HOME: {}\n{}",
+         YOLO: {yolo}\nsandbox: {}\nwhile busy, Enter {}\nHERMES_HOME: {}\n{}",
         info.session_id,
         info.model,
         info.provider,
@@ -264,6 +264,11 @@ fn status_body(app: &App) -> String {
         info.cwd,
         format_tokens(app.status.context_tokens),
         format_tokens(info.context_window),
+        if info.sandbox.is_empty() {
+            "none"
+        } else {
+            &info.sandbox
+        },
         app.busy_mode.label(),
         app.home.root().display(),
         super::mcp_flow::status_section(&app.mcp_servers),

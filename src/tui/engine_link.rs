@@ -148,6 +148,7 @@ impl EventHandler for Main<'_> {
         let app = &mut *self.app;
         app.status.model.clone_from(&info.model);
         app.status.context_window = info.context_window;
+        app.status.sandbox.clone_from(&info.sandbox);
         app.status.yolo = match info.yolo {
             Yolo::On => YoloBadge::On,
             Yolo::Off => YoloBadge::Off,

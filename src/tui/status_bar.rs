@@ -91,6 +91,8 @@ pub struct StatusModel {
     pub voice: Option<&'static str>,
     /// Busy periods started so far: the next one's `Busy::pick`.
     pub busy_picks: usize,
+    /// The sandbox's state from the engine (`workspace-write, network on`); empty: hidden.
+    pub sandbox: String,
 }
 
 /// The standing goal as the bar shows it: `⊙ 3/20` while active, `⏸ goal` while paused.
@@ -125,6 +127,7 @@ impl StatusModel {
             goal: GoalBadge::Hidden,
             voice: None,
             busy_picks: 0,
+            sandbox: String::new(),
         }
     }
 }
@@ -138,6 +141,7 @@ pub enum Segment {
     Model,
     Goal,
     Voice,
+    Sandbox,
     Context,
     Bar,
     Duration,
@@ -148,7 +152,7 @@ pub enum Segment {
 
 impl Segment {
     /// Most important first; the bar shows the longest prefix that fits.
-    pub const PRIORITY: [Segment; 12] = [
+    pub const PRIORITY: [Segment; 13] = [
         Segment::Busy,
         Segment::Approvals,
         Segment::Yolo,
@@ -156,6 +160,7 @@ impl Segment {
         Segment::Goal,
         Segment::Voice,
         Segment::Context,
+        Segment::Sandbox,
         Segment::Bar,
         Segment::Duration,
         Segment::Compressions,
@@ -334,6 +339,7 @@ fn segment_spans(
             };
             vec![Span::styled(label, theme.style(role))]
         }
+        Segment::Sandbox => sandbox_spans(&m.sandbox, theme)?,
         Segment::Context => {
             let used = format_tokens(m.context_tokens);
             let label = match m.context_window {
@@ -383,6 +389,23 @@ fn segment_spans(
         Segment::Cost => vec![Span::styled(format!("${:.4}", m.cost_usd?), text)],
     };
     Some(spans)
+}
+
+/// `sandbox: workspace-write · net off`; a warning when it is unavailable, dim when off.
+fn sandbox_spans(state: &str, theme: &Theme) -> Option<Vec<Span<'static>>> {
+    let span = match state {
+        "" => return None,
+        "off" => Span::styled("sandbox off", theme.style(Role::StatusBarDim)),
+        s if s.starts_with("unavailable") => {
+            Span::styled("sandbox unavailable", theme.style(Role::StatusBarWarn))
+        }
+        s => {
+            let short = s.replace(", network ", " · net ");
+            let short = short.split(" (").next().unwrap_or(&short).to_string();
+            Span::styled(format!("sandbox: {short}"), theme.style(Role::StatusBarDim))
+        }
+    };
+    Some(vec![span])
 }
 
 /// Context use in whole percent (may exceed 100), or `None` when the window is unknown.

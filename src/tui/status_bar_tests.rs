@@ -30,7 +30,33 @@ fn sample(now: Instant, busy: bool) -> StatusModel {
         goal: GoalBadge::Hidden,
         voice: None,
         busy_picks: 1,
+        sandbox: String::new(),
     }
+}
+
+#[test]
+fn the_sandbox_state_shows_when_there_is_room() {
+    let now = Instant::now();
+    let theme = Theme::default();
+    let mut m = sample(now, false);
+    m.sandbox = "workspace-write, network off".into();
+    let wide = line_text(&render_status_bar(&m, now, 200, &theme));
+    assert!(
+        wide.contains("sandbox: workspace-write · net off"),
+        "{wide}"
+    );
+    m.sandbox = "unavailable (no Landlock); approvals only".into();
+    let wide = line_text(&render_status_bar(&m, now, 200, &theme));
+    assert!(wide.contains("sandbox unavailable"), "{wide}");
+    let narrow = line_text(&render_status_bar(&m, now, 40, &theme));
+    assert!(!narrow.contains("sandbox"), "{narrow}");
+    m.sandbox = "workspace-write, network on".into();
+    let backend = TestBackend::new(160, 1);
+    let mut terminal = Terminal::new(backend).unwrap();
+    terminal
+        .draw(|f| StatusBar::new(&m, now, &theme).render(f.area(), f.buffer_mut()))
+        .unwrap();
+    insta::assert_snapshot!("status_bar_with_sandbox_160", terminal.backend());
 }
 
 fn line_text(line: &Line<'_>) -> String {
@@ -89,9 +115,10 @@ fn segments_drop_in_reverse_priority_as_width_shrinks() {
     model.hidden_approvals = 2;
     model.goal = GoalBadge::Active { used: 3, max: 20 };
     model.voice = Some("● REC");
-    let mut previous = visible_segments(&model, now, 220);
+    model.sandbox = "workspace-write, network on".into();
+    let mut previous = visible_segments(&model, now, 260);
     assert_eq!(previous, Segment::PRIORITY.to_vec());
-    for width in (0..220u16).rev() {
+    for width in (0..260u16).rev() {
         let now_showing = visible_segments(&model, now, width);
         // Always a prefix of the priority list, and never growing as the width shrinks.
         assert_eq!(now_showing[..], Segment::PRIORITY[..now_showing.len()]);

@@ -156,6 +156,7 @@ pub fn tool_call_events(
 
 pub fn session_info() -> Event {
     Event::SessionInfo(SessionInfo {
+        sandbox: String::new(),
         session_id: "s1".into(),
         model: "anthropic/claude-sonnet-4".into(),
         provider: "openrouter".into(),

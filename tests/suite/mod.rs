@@ -18,6 +18,7 @@ mod prompt_caching;
 mod provider_profiles;
 mod runaway;
 mod safety_e2e;
+mod sandbox_e2e;
 mod scripted_server;
 mod session_ends;
 mod sessions_compat;

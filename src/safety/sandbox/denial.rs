@@ -64,16 +64,27 @@ const REFUSALS: &[&str] = &[
     "errno 13",
     "errno 1]",
 ];
-const NETWORK_WORDS: &[&str] = &[
-    "connect", "port", "socket", "network", "curl: (7)", "curl: (6)", "host",
+const NETWORK_WORDS: &[&str] = &["connect", "port", "socket", "network", "host"];
+/// How programs report a connect() that failed, whatever the errno: with the network off,
+/// Landlock refuses every TCP connect, so these are the sandbox's doing.
+const CONNECT_FAILURES: &[&str] = &[
+    "failed to connect",
+    "couldn't connect",
+    "could not connect",
+    "unable to connect",
+    "curl: (7)",
 ];
 
 /// The sandbox refusal that explains `output` of a command run confined in `cwd`, if any.
 pub fn find(sandbox: &Sandbox, cwd: &Path, output: &str) -> Option<Denial> {
+    let network_off = sandbox.settings().network == NetworkAccess::Denied;
     for line in output.lines() {
         let lower = line.to_ascii_lowercase();
         if lower.contains("no new privileges") || lower.contains("no_new_privs") {
             return Some(Denial::Privileges);
+        }
+        if network_off && CONNECT_FAILURES.iter().any(|w| lower.contains(w)) {
+            return Some(Denial::Network);
         }
         if !REFUSALS.iter().any(|r| lower.contains(r)) {
             continue;
@@ -87,9 +98,7 @@ pub fn find(sandbox: &Sandbox, cwd: &Path, output: &str) -> Option<Denial> {
                 return Some(Denial::Write(path));
             }
         }
-        if sandbox.settings().network == NetworkAccess::Denied
-            && NETWORK_WORDS.iter().any(|w| lower.contains(w))
-        {
+        if network_off && NETWORK_WORDS.iter().any(|w| lower.contains(w)) {
             return Some(Denial::Network);
         }
         if lower.contains("kill") && lower.contains("not permitted") {
@@ -121,7 +130,13 @@ fn resolve(cwd: &Path, candidate: &str, sandbox: &Sandbox) -> PathBuf {
 /// path, and bare words starting with `/` or `~/` (up to a colon or space).
 fn path_candidates(line: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let quotes = [('\'', '\''), ('"', '"'), ('‘', '’'), ('`', '\''), ('“', '”')];
+    let quotes = [
+        ('\'', '\''),
+        ('"', '"'),
+        ('‘', '’'),
+        ('`', '\''),
+        ('“', '”'),
+    ];
     for (open, close) in quotes {
         let mut rest = line;
         while let Some(start) = rest.find(open) {

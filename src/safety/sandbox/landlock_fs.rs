@@ -55,7 +55,9 @@ pub fn abi_version() -> Result<i32, String> {
         Some(libc::EOPNOTSUPP) => "Landlock is built into this kernel but not enabled at boot \
                                    (add landlock to the lsm= boot parameter)"
             .to_string(),
-        Some(libc::ENOSYS) => "this kernel has no Landlock (Linux 5.13 or later needed)".to_string(),
+        Some(libc::ENOSYS) => {
+            "this kernel has no Landlock (Linux 5.13 or later needed)".to_string()
+        }
         _ => format!("probing Landlock failed: {error}"),
     })
 }

@@ -29,11 +29,17 @@ pub fn profile(plan: &Plan, network: NetworkAccess) -> String {
     for grant in &plan.grants {
         if grant.access == Access::ReadWriteFiles {
             let filter = if grant.is_dir { "subpath" } else { "literal" };
-            writable.push(format!("({filter} {})", quote(&grant.path.to_string_lossy())));
+            writable.push(format!(
+                "({filter} {})",
+                quote(&grant.path.to_string_lossy())
+            ));
         }
     }
     if !writable.is_empty() {
-        out.push_str(&format!("(allow file-write*\n  {})\n", writable.join("\n  ")));
+        out.push_str(&format!(
+            "(allow file-write*\n  {})\n",
+            writable.join("\n  ")
+        ));
     }
     for special in &plan.specials {
         let path = quote(&special.path.to_string_lossy());

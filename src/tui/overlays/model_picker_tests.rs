@@ -7,6 +7,7 @@ use crate::protocol::Yolo;
 
 fn info() -> SessionInfo {
     SessionInfo {
+        sandbox: String::new(),
         session_id: "s".into(),
         model: "gpt-4.1".into(),
         provider: "openai-api".into(),
