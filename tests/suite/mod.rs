@@ -19,6 +19,7 @@ mod provider_profiles;
 mod runaway;
 mod safety_e2e;
 mod sandbox_e2e;
+mod sandbox_tmux;
 mod scripted_server;
 mod session_ends;
 mod sessions_compat;
