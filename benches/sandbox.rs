@@ -26,10 +26,21 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 fn main() {
     let support = Support::probe();
     println!("support: {support:?}");
-    let sandbox = Sandbox::new(SandboxSettings::default(), support, ShellContext::from_env());
-    assert!(sandbox.is_active(), "no sandbox here: {}", sandbox.status_line());
+    let sandbox = Sandbox::new(
+        SandboxSettings::default(),
+        support,
+        ShellContext::from_env(),
+    );
+    assert!(
+        sandbox.is_active(),
+        "no sandbox here: {}",
+        sandbox.status_line()
+    );
     let cwd = std::env::current_dir().unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let mut plain = Vec::with_capacity(RUNS);
     let mut confined = Vec::with_capacity(RUNS);
     let mut setup_only = Vec::with_capacity(RUNS);
@@ -43,7 +54,8 @@ fn main() {
             let started = Instant::now();
             let confine = sandbox.confine(&cwd).unwrap();
             setup_only.push(started.elapsed());
-            let child = spawn_confined("true", &cwd, StdinMode::Null, &[], confine.as_ref()).unwrap();
+            let child =
+                spawn_confined("true", &cwd, StdinMode::Null, &[], confine.as_ref()).unwrap();
             assert!(child.wait_with_output().await.unwrap().status.success());
             confined.push(started.elapsed());
         }

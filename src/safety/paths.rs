@@ -5,8 +5,8 @@
 //! `~/.config/fish/**`, …); credential files (`~/.aws/**`, `~/.netrc`, `~/.npmrc`,
 //! `~/.pypirc`, `~/.docker/config.json`, `~/.kube/config`, `~/.gnupg/**`,
 //! `~/.git-credentials`, `~/.config/gh/hosts.yml`, …); hermes's own settings
-//! (`<hermes_home>/config.yaml`, `.env`, `shell-hooks-allowlist.json`, also in
-//! `<hermes_home>/profiles/<name>/`); other users' homes
+//! (`<hermes_home>/config.yaml`, `.env`, `shell-hooks-allowlist.json`, `auth.json`, `state.db`,
+//! also in `<hermes_home>/profiles/<name>/`, and `<hermes_home>/hooks/`); other users' homes
 //! (`/home/<other>/…`, `/root/…` unless that is our home); and system paths (`/etc`, `/usr`,
 //! `/bin`, `/sbin`, `/boot`, `/lib*`, `/sys`, `/proc`, `/var` except `/var/tmp` and macOS's
 //! `/var/folders`). A listed directory covers itself and everything under it.
@@ -75,7 +75,20 @@ pub(crate) const CREDENTIALS: &[&str] = &[
 ];
 
 /// hermes's approval and safety settings, relative to the hermes home.
-const HERMES_SETTINGS: &[&str] = &["config.yaml", ".env", "shell-hooks-allowlist.json"];
+const HERMES_SETTINGS: &[&str] = &[
+    "config.yaml",
+    ".env",
+    "shell-hooks-allowlist.json",
+    "auth.json",
+    "auth.lock",
+    "state.db",
+    "state.db-wal",
+    "state.db-shm",
+];
+/// hermes's directory of code it runs, relative to the hermes home (the sandbox keeps it
+/// read-only too). Not `skills/`: writing a skill with the file tools is ordinary agent work;
+/// only commands are kept out of it (by the sandbox).
+const HERMES_CODE_DIRS: &[&str] = &["hooks"];
 
 const SYSTEM: &[&str] = &[
     "/etc",
@@ -135,6 +148,12 @@ pub(crate) fn sensitive_path(path: &Path, ctx: &ShellContext) -> Option<Finding>
             keys::HERMES_SETTINGS,
             "hermes's own approval and safety settings",
         );
+    }
+    if HERMES_CODE_DIRS
+        .iter()
+        .any(|d| path.starts_with(ctx.hermes_home.join(d)))
+    {
+        return finding(keys::HERMES_SETTINGS, "hermes's shell hooks");
     }
     let under_home = |list: &[&str]| list.iter().any(|rel| path.starts_with(ctx.home.join(rel)));
     if path.starts_with(ctx.home.join(".ssh")) {

@@ -30,6 +30,9 @@ fn sensitive_families() {
         ("~/.config/gh/hosts.yml", keys::WRITE_CREDENTIALS),
         ("~/.hermes/config.yaml", keys::HERMES_SETTINGS),
         ("~/.hermes/.env", keys::HERMES_SETTINGS),
+        ("~/.hermes/auth.json", keys::HERMES_SETTINGS),
+        ("~/.hermes/state.db", keys::HERMES_SETTINGS),
+        ("~/.hermes/hooks/pre.sh", keys::HERMES_SETTINGS),
         (
             "~/.hermes/shell-hooks-allowlist.json",
             keys::HERMES_SETTINGS,

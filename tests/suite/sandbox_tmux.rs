@@ -62,7 +62,10 @@ fn without_landlock_there_is_a_notice_and_status_says_why() {
     let app = App::new(&server, "");
     let tmux = app.start_with(
         "",
-        &[(hermes::safety::sandbox::SIMULATE_UNAVAILABLE_ENV, "1".to_string())],
+        &[(
+            hermes::safety::sandbox::SIMULATE_UNAVAILABLE_ENV,
+            "1".to_string(),
+        )],
     );
     let screen = tmux.wait_for_text("sandbox unavailable", WAIT);
     assert!(screen.contains("commands run with approvals"), "{screen}");
