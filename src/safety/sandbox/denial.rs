@@ -151,6 +151,16 @@ fn path_candidates(line: &str) -> Vec<String> {
             rest = &after[end + close.len_utf8()..];
         }
     }
+    // `bash: line 1: note.txt: Permission denied`: the field before the refusal.
+    let fields: Vec<&str> = line.split(": ").collect();
+    if let Some(i) = fields
+        .iter()
+        .position(|f| f.to_ascii_lowercase().starts_with("permission denied"))
+    {
+        if i > 0 && looks_like_path(fields[i - 1].trim()) {
+            out.push(fields[i - 1].trim().to_string());
+        }
+    }
     for word in line.split(|c: char| c.is_whitespace() || c == ',') {
         let word = word.trim_matches(|c: char| matches!(c, '\'' | '"' | '(' | ')' | '[' | ']'));
         let word = word.trim_end_matches(':');
