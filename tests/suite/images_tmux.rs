@@ -105,7 +105,7 @@ fn copy_a_screenshot_press_ctrl_v_ask_and_the_model_sees_it() {
     // The badge went with the message.
     let screen = tmux.screen();
     assert!(!screen.contains("Backspace removes"), "{screen}");
-    let saved = std::fs::read_dir(app.dir.path().join("home/images"))
+    let saved = std::fs::read_dir(app.home().join("images"))
         .unwrap()
         .count();
     assert_eq!(saved, 1);

@@ -23,7 +23,7 @@ fn hermes(app: &TmuxApp, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_hermes"))
         .clean_env()
         .args(args)
-        .env("HERMES_HOME", app.dir.path().join("home"))
+        .env("HERMES_HOME", app.home())
         .output()
         .unwrap()
 }
@@ -107,7 +107,7 @@ fn a_server_killed_mid_session_is_announced_and_comes_back() {
         Response::text(["noted"]),
     ]);
     let app = TmuxApp::new(&server, "");
-    let config = app.dir.path().join("home/config.yaml");
+    let config = app.home().join("config.yaml");
     let mut yaml = std::fs::read_to_string(&config).unwrap();
     yaml.push_str(&format!(
         "mcp_servers:\n  changing:\n    command: node\n    args: ['{}']\n",
@@ -172,7 +172,7 @@ fn a_long_call_shows_its_progress_then_its_result() {
         Response::text(["The operation finished."]),
     ]);
     let app = TmuxApp::new(&server, "");
-    let config = app.dir.path().join("home/config.yaml");
+    let config = app.home().join("config.yaml");
     let mut yaml = std::fs::read_to_string(&config).unwrap();
     yaml.push_str(&format!(
         "mcp_servers:\n  ev:\n    command: {}\n",

@@ -244,7 +244,7 @@ fn the_app_ends_its_session_however_it_is_closed() {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        let store = SessionStore::open(&app.dir.path().join("home/state.db")).unwrap();
+        let store = SessionStore::open(&app.home().join("state.db")).unwrap();
         let rows = all_sessions(&store);
         assert_eq!(rows.len(), 1, "{how}");
         assert_eq!(rows[0].end_reason.as_deref(), Some("cli_close"), "{how}");

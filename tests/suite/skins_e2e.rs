@@ -220,7 +220,7 @@ fn switch_skins_live_and_keep_the_choice() {
         !screen.contains(&fg("#FFD700")),
         "default gold is gone:\n{screen}"
     );
-    let config = std::fs::read_to_string(app.dir.path().join("home/config.yaml")).unwrap();
+    let config = std::fs::read_to_string(app.home().join("config.yaml")).unwrap();
     assert!(config.contains("skin: ares"), "{config}");
 
     // The picker previews while moving and Esc puts ares back.
@@ -249,7 +249,7 @@ fn a_broken_user_skin_is_named_and_the_default_skin_is_used() {
     }
     let server = ScriptedServer::start_on_own_thread([]);
     let app = TmuxApp::new(&server, "");
-    let home = app.dir.path().join("home");
+    let home = app.home();
     std::fs::create_dir_all(home.join("skins")).unwrap();
     std::fs::write(
         home.join("skins/broken.yaml"),

@@ -54,7 +54,7 @@ fn assert_gone_within_8_s(pid: u32, case: &str) {
 /// A closed terminal is a normal way to leave: it must not leave a crash report behind (a
 /// `drop` that printed to the hung-up stderr used to panic).
 fn assert_no_crash_report(app: &TmuxApp, case: &str) {
-    let logs = app.dir.path().join("home/logs");
+    let logs = app.home().join("logs");
     let crashes: Vec<String> = std::fs::read_dir(&logs)
         .into_iter()
         .flatten()

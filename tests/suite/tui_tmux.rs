@@ -464,6 +464,6 @@ fn voice_without_a_device_explains_itself_and_keeps_the_screen_clean() {
     assert!(!screen.contains("ALSA lib"), "{screen}");
     assert!(chat.contains("PulseAudio or PipeWire"), "{chat}");
     // ALSA did complain — into the log, not onto the screen.
-    let log = std::fs::read_to_string(dir.join("home/logs/stderr.log")).unwrap_or_default();
+    let log = std::fs::read_to_string(app.home().join("logs/stderr.log")).unwrap_or_default();
     assert!(log.contains("ALSA lib"), "stderr.log: {log:?}");
 }
