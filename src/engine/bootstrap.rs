@@ -99,7 +99,7 @@ pub enum StartError {
 pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartError> {
     let config = options.config;
     let model_config = apply_overrides(&config.model, &options.overrides);
-    let client = crate::util::http::build_client().map_err(ProviderSetupError::from)?;
+    let client = crate::util::http::build_provider_client().map_err(ProviderSetupError::from)?;
     let logins = LoginSources::load(options.home, &options.env.as_fn(), client.clone());
     let origin = match options.overrides.provider {
         Some(_) => "--provider",

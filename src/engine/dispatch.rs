@@ -110,8 +110,9 @@ async fn run_one(
         match (tool, parsed) {
             (None, _) => unknown_tool(registry, &call.name),
             (Some(_), Err(message)) => ToolOutput::error(format!(
-                "invalid JSON arguments for tool '{}': {message}. Arguments were: {}",
+                "invalid JSON arguments for tool '{}': {message}.{} Arguments were: {}",
                 call.name,
+                message.cut_off_hint(),
                 excerpt(&call.arguments, 300)
             )),
             (Some(tool), Ok(args)) => match &wrapping.hooks {
@@ -194,6 +195,19 @@ enum ArgumentsError {
     NotAnObject(&'static str),
     #[error(transparent)]
     Json(#[from] serde_json::Error),
+}
+
+impl ArgumentsError {
+    /// Arguments that end mid-value were almost always cut by the output token limit; say so,
+    /// so the model splits the work instead of resending the same oversized call.
+    fn cut_off_hint(&self) -> &'static str {
+        match self {
+            Self::Json(e) if e.is_eof() => {
+                " The arguments end abruptly: the reply most likely hit the output token limit (model.max_tokens). Send less per call — split a large file into several write_file/patch calls — or ask the user to raise model.max_tokens."
+            }
+            Self::Json(_) | Self::NotAnObject(_) => "",
+        }
+    }
 }
 
 /// Models send `""` for "no arguments"; treat it as `{}`.

@@ -178,7 +178,15 @@ pub async fn run_turn(
                 return finish(ctx, history, interrupted(&progress, &partial), calls_made);
             }
             Err(err) => {
-                stream.finish_partial();
+                let partial = stream.finish_partial();
+                if !partial.is_empty() {
+                    // Shown as it streamed; kept, marked, so the next turn knows it was cut.
+                    history.push(Message::assistant(
+                        format!("{partial}\n\n[the answer was cut off: {err}]"),
+                        Vec::new(),
+                    ));
+                    record_last(&ctx, &history).await;
+                }
                 super::turn_images::hint_if_images_rejected(
                     &ctx.vision,
                     &ctx.events,
@@ -191,6 +199,16 @@ pub async fn run_turn(
         };
         record_usage(&mut ctx.status, &completion);
         let calls = completion.tool_calls.clone();
+        if matches!(
+            completion.finish_reason.as_deref(),
+            Some("length" | "max_tokens")
+        ) && !calls.is_empty()
+        {
+            ctx.events.send(Event::Notice(Notice {
+                level: NoticeLevel::Warning,
+                text: "the reply hit the output token limit in the middle of a tool call, so its arguments are incomplete — the model is told to send less per call; raise model.max_tokens if this repeats".to_string(),
+            }));
+        }
         let mut assistant =
             Message::assistant(completion.text.clone(), completion.tool_calls.clone());
         assistant.reasoning = completion.reasoning.clone();

@@ -107,7 +107,7 @@ impl AnthropicMessages {
             req = req.header(name.as_str(), value.expose());
         }
         let resp = http::send(req, &self.target, self.idle, cancel).await?;
-        let bytes = http::body_stream(resp, &self.target);
+        let bytes = http::api_body_stream(resp, &self.target, self.idle, cancel).await?;
         Ok(read_messages_stream(bytes, self.idle, cancel, sink).await?)
     }
 }

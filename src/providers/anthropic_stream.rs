@@ -23,7 +23,8 @@ use super::sse::SseEvents;
 use super::sse::excerpt;
 use crate::model::ToolCall;
 
-/// Reads a streaming Messages response to `message_stop` (or end of body).
+/// Reads a streaming Messages response to `message_stop`. A body that ends with neither
+/// `message_stop` nor a `stop_reason` was cut off, and is an error rather than an answer.
 pub async fn read_messages_stream<'a, S, B>(
     bytes: S,
     idle: Duration,
@@ -42,19 +43,21 @@ where
     // Inputs given whole in content_block_start, used when no input_json_delta follows.
     let mut start_inputs: HashMap<usize, String> = HashMap::new();
     let (mut uncached, mut cache_read, mut cache_write) = (0u64, 0u64, 0u64);
+    let mut stopped = false;
 
     while let Some(event) = events.next().await? {
         let data = event.data.trim();
         if data.is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(data).map_err(|e| ProviderError::BadResponse {
-            message: format!(
-                "malformed Anthropic event `{}` ({e}): {}",
-                event.event,
-                excerpt(data, 120)
-            ),
-        })?;
+        let v: Value =
+            super::lossy_json::from_str(data).map_err(|e| ProviderError::BadResponse {
+                message: format!(
+                    "malformed Anthropic event `{}` ({e}): {}",
+                    event.event,
+                    excerpt(data, 120)
+                ),
+            })?;
         let kind = v["type"].as_str().unwrap_or(event.event.as_str());
         match kind {
             "message_start" => {
@@ -133,11 +136,19 @@ where
                     cache_write = u(&usage["cache_creation_input_tokens"]);
                 }
             }
-            "message_stop" => break,
+            "message_stop" => {
+                stopped = true;
+                break;
+            }
             "error" => return Err(stream_error(&v["error"])),
             // ping, content_block_stop and unknown future events.
             _ => {}
         }
+    }
+    if !stopped && out.finish_reason.is_none() {
+        return Err(ProviderError::Transport {
+            message: "the provider's stream ended before the answer was complete (no stop_reason and no message_stop)".to_string(),
+        });
     }
     for (pos, input) in start_inputs {
         if calls[pos].arguments.is_empty() {

@@ -173,7 +173,7 @@ impl BedrockConverse {
             }
             return Err(failure);
         }
-        let bytes = http::body_stream(resp, &self.target);
+        let bytes = http::api_body_stream(resp, &self.target, self.idle, cancel).await?;
         Ok(read_converse_stream(bytes, self.idle, cancel, sink).await?)
     }
 }

@@ -229,6 +229,7 @@ fn http_errors_use_the_error_type_header() {
         status,
         retry_after: None,
         body: body.into(),
+        redirect: None,
     };
     let f = classify_http_error(
         &response(429, r#"{"message":"Too many tokens, please wait"}"#),

@@ -33,7 +33,9 @@ pub enum ProviderError {
     Login { message: String },
     #[error("the conversation is too long for the model's context window: {message}")]
     ContextTooLong { message: String },
-    #[error("could not reach the provider: {message}")]
+    /// A network or server-side failure; the message is a whole sentence that says whether
+    /// the provider was reached ("could not reach the provider: …" only when it was not).
+    #[error("{message}")]
     Transport { message: String },
     #[error("the provider sent a response hermes could not understand: {message}")]
     BadResponse { message: String },

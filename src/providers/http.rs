@@ -77,6 +77,17 @@ pub struct ErrorResponse {
     pub status: u16,
     pub retry_after: Option<Duration>,
     pub body: String,
+    /// Where a redirect the client did not follow pointed (`Location`).
+    pub redirect: Option<Redirect>,
+}
+
+/// A redirect the provider client stopped at (see `util::http::build_provider_client`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// The endpoint that redirected (`host:port`).
+    pub from: String,
+    /// The `Location` it pointed to, without credentials or query.
+    pub to: String,
 }
 
 impl ErrorResponse {
@@ -92,20 +103,131 @@ impl ErrorResponse {
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(parse_retry_after);
+        let redirect = (300..400).contains(&status).then(|| Redirect {
+            from: target.to_string(),
+            to: response
+                .headers()
+                .get(reqwest::header::LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .map_or_else(
+                    || "(no Location header)".to_string(),
+                    |l| shown_location(response.url(), l),
+                ),
+        });
         let body = read_body(response, target, idle, cancel, ERROR_BODY_LIMIT).await?;
         Ok(Self {
             status,
             retry_after,
             body,
+            redirect,
         })
     }
 
     pub fn into_failure(self) -> Failure {
+        let error = match &self.redirect {
+            Some(redirect) => redirected(self.status, redirect),
+            None => classify_status(self.status, self.retry_after, &self.body),
+        };
         Failure {
-            error: classify_status(self.status, self.retry_after, &self.body),
+            error,
             retry_after: self.retry_after,
         }
     }
+}
+
+/// The error for a redirect that was not followed: a 301/302/303 would turn the POST into a
+/// GET, and a hop to another origin would carry the key there.
+fn redirected(status: u16, redirect: &Redirect) -> ProviderError {
+    ProviderError::BadResponse {
+        message: format!(
+            "the endpoint at {} redirected (HTTP {status}) to {}; hermes does not follow a redirect that changes the request's method or address — set model.base_url to the new address",
+            redirect.from, redirect.to
+        ),
+    }
+}
+
+/// `Location` resolved against the request URL, with user info and query left out (they may
+/// carry credentials).
+fn shown_location(base: &reqwest::Url, location: &str) -> String {
+    match base.join(location) {
+        Ok(mut url) => {
+            let _ = url.set_username("");
+            let _ = url.set_password(None);
+            url.set_query(None);
+            url.to_string()
+        }
+        Err(_) => super::sse::excerpt(location, 120),
+    }
+}
+
+/// An HTML page where an API answer was expected (a captive portal, a proxy's login or error
+/// page, a web server at the wrong path), as one line naming the page's title.
+pub fn html_page_error(target: &str, head: &str) -> Option<ProviderError> {
+    let trimmed = head.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    if !trimmed.starts_with('<') {
+        return None;
+    }
+    let title = page_title(trimmed)
+        .map(|t| format!(" titled \"{t}\""))
+        .unwrap_or_default();
+    Some(ProviderError::BadResponse {
+        message: format!(
+            "the server at {target} answered with an HTML page{title}, not an API response — a proxy or login page, or the wrong model.base_url?"
+        ),
+    })
+}
+
+fn page_title(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    let start = lower.find("<title")?;
+    let open_end = start + lower[start..].find('>')? + 1;
+    let close = open_end + lower[open_end..].find("</title")?;
+    let title = html
+        .get(open_end..close)?
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    (!title.is_empty()).then(|| super::sse::excerpt(&title, 80))
+}
+
+/// How many bytes of a body are looked at to tell an HTML page from SSE or JSON.
+const SNIFF_LIMIT: usize = 16 * 1024;
+
+/// The body of a 2xx streaming answer, refused with `html_page_error` when it is an HTML page
+/// (by `Content-Type` or by its first bytes); otherwise the whole body, first chunk included.
+pub async fn api_body_stream(
+    response: reqwest::Response,
+    target: &str,
+    idle: Duration,
+    cancel: &CancellationToken,
+) -> Result<impl Stream<Item = Result<Vec<u8>, ProviderError>> + Send + 'static, ProviderError> {
+    let is_html = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.to_ascii_lowercase().contains("html"));
+    let mut body = Box::pin(body_stream(response, target));
+    let first = tokio::select! {
+        biased;
+        () = cancel.cancelled() => return Err(ProviderError::Cancelled),
+        next = tokio::time::timeout(idle, body.next()) => match next {
+            Err(_elapsed) => return Err(ProviderError::Hang { idle_secs: idle.as_secs() }),
+            Ok(Some(chunk)) => chunk?,
+            Ok(None) => Vec::new(),
+        },
+    };
+    let head = String::from_utf8_lossy(&first[..first.len().min(SNIFF_LIMIT)]).into_owned();
+    if let Some(error) = html_page_error(target, &head) {
+        return Err(error);
+    }
+    if is_html {
+        return Err(ProviderError::BadResponse {
+            message: format!(
+                "the server at {target} answered with an HTML page, not an API response — a proxy or login page, or the wrong model.base_url?"
+            ),
+        });
+    }
+    Ok(futures::stream::iter([Ok(first)]).chain(body))
 }
 
 /// The response body as a byte stream with reqwest errors already classified.
@@ -146,29 +268,51 @@ pub async fn read_body(
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// Maps a reqwest failure to `Transport` (or `Hang` for timeouts), naming `target`.
+/// Maps a reqwest failure to `Transport` (or `Hang` for timeouts), naming `target`. Only a
+/// failure before the provider answered says "could not reach the provider".
 pub fn classify_reqwest(err: &reqwest::Error, target: &str) -> ProviderError {
     use std::io::ErrorKind;
     let io_kind = io_error_kind(err);
+    let cause = root_cause(err);
     let message = match io_kind {
-        Some(ErrorKind::ConnectionRefused) => format!("connection refused to {target}"),
+        _ if speaks_plain_http(&cause) => format!(
+            "could not reach the provider: {target} speaks plain HTTP, not HTTPS — use http:// in model.base_url"
+        ),
+        Some(ErrorKind::ConnectionRefused) => {
+            format!("could not reach the provider: connection refused to {target}")
+        }
         Some(
             ErrorKind::ConnectionReset
             | ErrorKind::ConnectionAborted
             | ErrorKind::BrokenPipe
             | ErrorKind::UnexpectedEof,
-        ) => format!("connection reset by {target}"),
-        _ if err.is_timeout() => format!("timed out connecting to {target}"),
-        _ if err.is_connect() => format!("could not connect to {target}: {}", root_cause(err)),
-        _ if err.is_body() || err.is_decode() => {
-            format!(
-                "the connection to {target} broke while reading the response: {}",
-                root_cause(err)
-            )
+        ) if err.is_body() || err.is_decode() => {
+            format!("the connection to {target} was reset while the answer was streaming")
         }
-        _ => format!("request to {target} failed: {}", root_cause(err)),
+        Some(
+            ErrorKind::ConnectionReset
+            | ErrorKind::ConnectionAborted
+            | ErrorKind::BrokenPipe
+            | ErrorKind::UnexpectedEof,
+        ) => format!("the connection to {target} was reset before it answered"),
+        _ if err.is_timeout() => {
+            format!("could not reach the provider: timed out connecting to {target}")
+        }
+        _ if err.is_connect() => {
+            format!("could not reach the provider: could not connect to {target}: {cause}")
+        }
+        _ if err.is_body() || err.is_decode() => {
+            format!("the connection to {target} broke while reading the response: {cause}")
+        }
+        _ if err.is_redirect() => format!("{target} redirected too many times: {cause}"),
+        _ => format!("the request to {target} failed: {cause}"),
     };
     ProviderError::Transport { message }
+}
+
+/// rustls's complaint when the other side answered a TLS hello with plain HTTP.
+fn speaks_plain_http(cause: &str) -> bool {
+    cause.contains("InvalidContentType") || cause.contains("invalid content type")
 }
 
 fn io_error_kind(err: &(dyn std::error::Error + 'static)) -> Option<std::io::ErrorKind> {

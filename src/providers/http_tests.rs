@@ -35,7 +35,7 @@ async fn connection_refused_names_the_host() {
     assert_eq!(
         err.error,
         ProviderError::Transport {
-            message: format!("connection refused to {addr}")
+            message: format!("could not reach the provider: connection refused to {addr}")
         }
     );
 }
@@ -55,7 +55,13 @@ async fn connection_reset_is_transport() {
     .unwrap_err();
     match err.error {
         ProviderError::Transport { message } => {
-            assert_eq!(message, format!("connection reset by {}", target_of(&url)))
+            assert_eq!(
+                message,
+                format!(
+                    "the connection to {} was reset before it answered",
+                    target_of(&url)
+                )
+            )
         }
         other => panic!("expected Transport, got {other:?}"),
     }

@@ -20,6 +20,7 @@ mod endpoint_rules;
 pub mod error;
 pub mod http;
 pub mod image_blocks;
+mod lossy_json;
 pub mod nous_login;
 mod nous_login_http;
 pub mod nous_login_provider;

@@ -163,9 +163,12 @@ impl OpenAiChat {
             .is_some_and(|ct| ct.starts_with("application/json"));
         if is_json {
             let body = http::read_body(resp, &self.target, json_idle, cancel, MAX_BODY).await?;
+            if let Some(error) = http::html_page_error(&self.target, &body) {
+                return Err(error);
+            }
             return parse_chat_completion(&body, sink);
         }
-        let bytes = http::body_stream(resp, &self.target);
+        let bytes = http::api_body_stream(resp, &self.target, self.idle, cancel).await?;
         read_chat_stream(bytes, self.idle, cancel, sink).await
     }
 }
@@ -320,3 +323,7 @@ fn wire_message(m: &Message) -> Value {
 #[cfg(test)]
 #[path = "openai_chat_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "openai_chat_faults_tests.rs"]
+mod fault_tests;

@@ -236,6 +236,7 @@ fn streaming_rejection_detection() {
         status,
         retry_after: None,
         body: body.into(),
+        redirect: None,
     };
     assert!(rejects_streaming(&e(
         400,

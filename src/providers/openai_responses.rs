@@ -206,9 +206,12 @@ impl OpenAiResponses {
             .is_some_and(|ct| ct.starts_with("application/json"));
         if is_json {
             let body = http::read_body(resp, &self.target, self.idle, cancel, MAX_BODY).await?;
+            if let Some(error) = http::html_page_error(&self.target, &body) {
+                return Err(error);
+            }
             return parse_response_object(&body, &self.issuer, sink);
         }
-        let bytes = http::body_stream(resp, &self.target);
+        let bytes = http::api_body_stream(resp, &self.target, self.idle, cancel).await?;
         read_responses_stream(bytes, self.idle, cancel, &self.issuer, sink).await
     }
 }

@@ -213,6 +213,7 @@ fn refusals_are_recognised() {
         status,
         retry_after: None,
         body: body.into(),
+        redirect: None,
     };
     assert!(rejects_replay(&e(
         400,

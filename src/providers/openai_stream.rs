@@ -18,6 +18,8 @@ use tokio_util::sync::CancellationToken;
 use super::Completion;
 use super::DeltaSink;
 use super::ProviderError;
+use super::lossy_json;
+use super::lossy_json::null_as_default;
 use super::output::Output;
 use super::retry::classify_status;
 use super::sse::SseEvents;
@@ -27,7 +29,8 @@ use crate::model::Usage;
 
 #[derive(Debug, Deserialize)]
 struct Chunk {
-    #[serde(default)]
+    // Some gateways send `"choices": null` on usage-only or keep-alive chunks.
+    #[serde(default, deserialize_with = "null_as_default")]
     choices: Vec<ChunkChoice>,
     usage: Option<WireUsage>,
     error: Option<Value>,
@@ -202,7 +205,9 @@ fn error_object(error: &Value) -> ProviderError {
     )
 }
 
-/// Reads a streaming response to the end (`[DONE]` or end of body).
+/// Reads a streaming response to the end (`[DONE]` or end of body). `data: null` frames are
+/// skipped; a body that ends with neither `[DONE]` nor a `finish_reason` was cut off, and is
+/// an error rather than a complete answer.
 pub async fn read_chat_stream<'a, S, B>(
     bytes: S,
     idle: Duration,
@@ -216,15 +221,17 @@ where
     let mut events = SseEvents::new(bytes, idle, cancel);
     let mut out = Output::new(sink);
     let mut calls = ToolCallAccumulator::default();
+    let mut done = false;
     while let Some(event) = events.next().await? {
         let data = event.data.trim();
         if data == "[DONE]" {
+            done = true;
             break;
         }
-        if data.is_empty() {
+        if data.is_empty() || data == "null" {
             continue;
         }
-        let chunk: Chunk = serde_json::from_str(data).map_err(|e| ProviderError::BadResponse {
+        let chunk: Chunk = lossy_json::from_str(data).map_err(|e| ProviderError::BadResponse {
             message: format!(
                 "malformed chat-completions chunk ({e}): {}",
                 excerpt(data, 120)
@@ -245,12 +252,17 @@ where
             }
         }
     }
+    if !done && out.finish_reason.is_none() {
+        return Err(ProviderError::Transport {
+            message: "the provider's stream ended before the answer was complete (no finish_reason and no [DONE])".to_string(),
+        });
+    }
     out.finish(calls.into_calls())
 }
 
 #[derive(Debug, Deserialize)]
 struct FullCompletion {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     choices: Vec<FullChoice>,
     usage: Option<WireUsage>,
     error: Option<Value>,
@@ -266,7 +278,7 @@ struct FullChoice {
 /// UI shows the answer.
 pub fn parse_chat_completion(body: &str, sink: DeltaSink<'_>) -> Result<Completion, ProviderError> {
     let full: FullCompletion =
-        serde_json::from_str(body).map_err(|e| ProviderError::BadResponse {
+        lossy_json::from_str(body).map_err(|e| ProviderError::BadResponse {
             message: format!("malformed chat completion ({e}): {}", excerpt(body, 120)),
         })?;
     if let Some(error) = &full.error {

@@ -234,12 +234,27 @@ async fn error_object_mid_stream_is_classified() {
 }
 
 #[tokio::test]
-async fn stream_without_done_still_completes() {
+async fn stream_with_a_finish_reason_but_no_done_completes() {
+    let parts = vec![Ok(format!(
+        "data: {}\n\ndata: {}\n\n",
+        text_chunk("whole"),
+        json!({"choices":[{"delta":{},"finish_reason":"stop"}]})
+    )
+    .into_bytes())];
+    let (result, _) = run_raw(parts).await;
+    assert_eq!(result.unwrap().text, "whole");
+}
+
+#[tokio::test]
+async fn stream_with_neither_done_nor_finish_reason_was_cut_off() {
     let parts = vec![Ok(
         format!("data: {}\n\n", text_chunk("partial")).into_bytes()
     )];
     let (result, _) = run_raw(parts).await;
-    assert_eq!(result.unwrap().text, "partial");
+    assert!(matches!(
+        result.unwrap_err(),
+        ProviderError::Transport { message } if message.contains("ended before the answer was complete")
+    ));
 }
 
 #[test]

@@ -59,13 +59,14 @@ where
         if data.is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(data).map_err(|e| ProviderError::BadResponse {
-            message: format!(
-                "malformed Responses event `{}` ({e}): {}",
-                event.event,
-                excerpt(data, 120)
-            ),
-        })?;
+        let v: Value =
+            super::lossy_json::from_str(data).map_err(|e| ProviderError::BadResponse {
+                message: format!(
+                    "malformed Responses event `{}` ({e}): {}",
+                    event.event,
+                    excerpt(data, 120)
+                ),
+            })?;
         let kind = v["type"].as_str().unwrap_or(event.event.as_str());
         state.event(kind, &v)?;
         if state.terminal.is_some() {
@@ -81,7 +82,7 @@ pub fn parse_response_object(
     issuer: &str,
     sink: DeltaSink<'_>,
 ) -> Result<Completion, ProviderError> {
-    let v: Value = serde_json::from_str(body).map_err(|e| ProviderError::BadResponse {
+    let v: Value = super::lossy_json::from_str(body).map_err(|e| ProviderError::BadResponse {
         message: format!("malformed Responses object ({e}): {}", excerpt(body, 120)),
     })?;
     if v.get("error").is_some_and(|e| !e.is_null()) && v.get("output").is_none() {

@@ -220,6 +220,12 @@ async fn malformed_and_unknown_tool_calls_are_reported_to_the_model() {
         "{}",
         results[0]
     );
+    // Arguments that stop mid-value: the model is told why and what to do.
+    assert!(
+        results[0].contains("hit the output token limit (model.max_tokens)"),
+        "{}",
+        results[0]
+    );
     assert!(
         results[1].contains("unknown tool 'teleport'"),
         "{}",
@@ -542,5 +548,34 @@ async fn an_auxiliary_model_writes_the_compression_summary() {
             .as_str()
             .unwrap()
             .contains("summarised by aux")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_cut_off_mid_stream_is_kept_marked_and_sent_next_turn() {
+    let server = ScriptedServer::start([
+        Response::raw_sse(&format!(
+            "data: {}\n\n",
+            serde_json::json!({"choices":[{"delta":{"content":"The first half"}}]})
+        )),
+        Response::text(["again"]),
+    ])
+    .await;
+    let mut s = test_session().build(&server);
+    s.send(Op::user("go"));
+    let outcome = s.turn_outcome().await;
+    assert!(matches!(outcome, TurnOutcome::Failed { .. }), "{outcome:?}");
+    s.send(Op::user("continue"));
+    s.turn_outcome().await;
+    let history = messages(&server.completion_requests()[1].body).clone();
+    let kept = history
+        .iter()
+        .find(|m| m["role"] == "assistant")
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        kept.starts_with("The first half") && kept.contains("[the answer was cut off: the provider's stream ended before the answer was complete"),
+        "{history:?}"
     );
 }

@@ -448,7 +448,6 @@ fn voice_without_a_device_explains_itself_and_keeps_the_screen_clean() {
     }
     let server = ScriptedServer::start_echo_on_own_thread();
     let app = App::new(&server, "");
-    let dir = app.dir.path();
     // No ~/.asoundrc: ALSA's stock configuration looks for sound card 0, which a test machine
     // does not have, and says so on stderr.
     let tmux = app.start_with_voice("voice:\n  record_key: f8\n");
