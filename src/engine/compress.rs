@@ -74,11 +74,104 @@ pub fn estimate_tokens(system: &str, history: &[Message]) -> u64 {
     u64::try_from(chars / 4).unwrap_or(u64::MAX)
 }
 
-pub fn over_threshold(settings: &CompressionSettings, prompt_tokens: u64, window: u64) -> bool {
+/// Windows under this size trigger at no less than `SMALL_WINDOW_THRESHOLD` (Hermes's rule: a
+/// 50% trigger on a small window compresses while half of it is still free).
+const SMALL_WINDOW_LIMIT: u64 = 512_000;
+const SMALL_WINDOW_THRESHOLD: f64 = 0.75;
+/// Never compress a prompt smaller than this (Hermes's `MINIMUM_CONTEXT_LENGTH`)…
+const MINIMUM_TRIGGER_TOKENS: u64 = 64_000;
+/// …unless that floor would reach the whole input budget: then trigger at this share of it.
+const FLOORED_WINDOW_RATIO: f64 = 0.85;
+
+/// The prompt size (tokens) above which the conversation is compressed, as Python Hermes
+/// computes it: the configured share of the input budget (`window - max_tokens`), raised to
+/// 75% for windows under 512K, floored at 64K tokens, and at 85% of the budget when the
+/// floor would reach it. `None` when compression is off or the window is unknown.
+pub fn threshold_tokens(
+    settings: &CompressionSettings,
+    window: u64,
+    max_tokens: Option<u32>,
+) -> Option<u64> {
     if settings.enabled == Enabled::No || window == 0 {
-        return false;
+        return None;
     }
-    prompt_tokens as f64 > settings.threshold * window as f64
+    let budget = match window.saturating_sub(max_tokens.map_or(0, u64::from)) {
+        0 => window,
+        budget => budget,
+    };
+    let share = if window < SMALL_WINDOW_LIMIT {
+        settings.threshold.max(SMALL_WINDOW_THRESHOLD)
+    } else {
+        settings.threshold
+    };
+    let floored = ((budget as f64 * share) as u64).max(MINIMUM_TRIGGER_TOKENS);
+    Some(if floored >= budget {
+        (budget as f64 * FLOORED_WINDOW_RATIO) as u64
+    } else {
+        floored
+    })
+}
+
+pub fn over_threshold(prompt_tokens: u64, threshold: Option<u64>) -> bool {
+    threshold.is_some_and(|t| prompt_tokens > t)
+}
+
+/// Stops automatic compression that cannot help. After a compression, the next real prompt
+/// size (from the provider's usage) is compared with the threshold: still over means the
+/// fixed part (system prompt + tool schemas) alone is too big, and compressing again would
+/// only repeat the summary call before every request. Automatic compression then pauses
+/// until a prompt fits again; `/compress` still works. Shared by a session's turns.
+#[derive(Debug, Default)]
+pub struct CompressionGuard {
+    state: std::sync::Mutex<GuardState>,
+}
+
+#[derive(Debug, Default)]
+struct GuardState {
+    awaiting_verdict: bool,
+    paused: bool,
+}
+
+/// What `CompressionGuard::observe` found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing to say.
+    Quiet,
+    /// The compression just made did not bring the prompt under the threshold; automatic
+    /// compression is now paused (said once).
+    Ineffective,
+}
+
+impl CompressionGuard {
+    pub fn allows_automatic(&self) -> bool {
+        self.state.lock().map_or(true, |s| !s.paused)
+    }
+
+    pub fn compressed(&self) {
+        if let Ok(mut s) = self.state.lock() {
+            s.awaiting_verdict = true;
+        }
+    }
+
+    /// The provider's real prompt size for a request; `0` (no usage reported) says nothing.
+    pub fn observe(&self, prompt_tokens: u64, threshold: Option<u64>) -> Verdict {
+        let (Ok(mut s), Some(threshold)) = (self.state.lock(), threshold) else {
+            return Verdict::Quiet;
+        };
+        if prompt_tokens == 0 {
+            return Verdict::Quiet;
+        }
+        let verify = std::mem::take(&mut s.awaiting_verdict);
+        if prompt_tokens <= threshold {
+            s.paused = false;
+            return Verdict::Quiet;
+        }
+        if verify && !s.paused {
+            s.paused = true;
+            return Verdict::Ineffective;
+        }
+        Verdict::Quiet
+    }
 }
 
 /// The half-open range of messages to summarise, or `None` when there is too little to

@@ -22,15 +22,58 @@ fn conversation(turns: usize) -> Vec<Message> {
 }
 
 #[test]
-fn threshold_is_a_fraction_of_the_window() {
+fn threshold_follows_hermes_for_large_and_small_windows() {
     let s = CompressionSettings::default();
-    assert!(!over_threshold(&s, 50_000, 100_000));
-    assert!(over_threshold(&s, 50_001, 100_000));
+    // A large window keeps the configured 50% of the input budget.
+    assert_eq!(threshold_tokens(&s, 1_000_000, None), Some(500_000));
+    assert_eq!(
+        threshold_tokens(&s, 1_000_000, Some(200_000)),
+        Some(400_000)
+    );
+    // Under 512K the trigger is raised to 75%.
+    assert_eq!(threshold_tokens(&s, 200_000, None), Some(150_000));
+    let high = CompressionSettings {
+        threshold: 0.9,
+        ..s
+    };
+    assert_eq!(threshold_tokens(&high, 200_000, None), Some(180_000));
+    // The 64K floor; at or above the budget it becomes 85% of it.
+    assert_eq!(threshold_tokens(&s, 80_000, None), Some(64_000));
+    assert_eq!(threshold_tokens(&s, 64_000, None), Some(54_400));
+    assert_eq!(threshold_tokens(&s, 8_192, None), Some(6_963));
     let off = CompressionSettings {
         enabled: Enabled::No,
         ..s
     };
-    assert!(!over_threshold(&off, 99_000, 100_000));
+    assert_eq!(threshold_tokens(&off, 200_000, None), None);
+    assert_eq!(threshold_tokens(&s, 0, None), None);
+    assert!(over_threshold(150_001, Some(150_000)));
+    assert!(!over_threshold(150_000, Some(150_000)));
+    assert!(!over_threshold(u64::MAX, None));
+}
+
+#[test]
+fn an_ineffective_compression_pauses_automatic_ones_until_the_prompt_fits() {
+    let guard = CompressionGuard::default();
+    let t = Some(1_000);
+    assert!(guard.allows_automatic());
+    // Over the threshold before any compression: nothing to judge.
+    assert_eq!(guard.observe(5_000, t), Verdict::Quiet);
+    guard.compressed();
+    // A usage-less reply says nothing and keeps the verdict pending.
+    assert_eq!(guard.observe(0, t), Verdict::Quiet);
+    assert_eq!(guard.observe(1_200, t), Verdict::Ineffective);
+    assert!(!guard.allows_automatic());
+    // Said once.
+    assert_eq!(guard.observe(1_300, t), Verdict::Quiet);
+    guard.compressed();
+    assert_eq!(guard.observe(1_300, t), Verdict::Quiet);
+    // A prompt that fits again (after /new, or fewer tools) re-arms it.
+    assert_eq!(guard.observe(900, t), Verdict::Quiet);
+    assert!(guard.allows_automatic());
+    guard.compressed();
+    assert_eq!(guard.observe(800, t), Verdict::Quiet);
+    assert!(guard.allows_automatic());
 }
 
 #[test]

@@ -107,6 +107,7 @@ struct Actor {
     events: EventSink,
     pending: PendingRequests,
     steer: SteerBuffer,
+    compression_guard: Arc<super::compress::CompressionGuard>,
     queue: VecDeque<TurnInput>,
     /// `agent.max_turns`, shared by a user message and the turns its results start.
     budget: super::turn_budget::MessageBudget,
@@ -357,6 +358,7 @@ impl Actor {
             recorder: Arc::clone(&self.recorder),
             discovery: self.spec.discovery.clone(),
             compression: self.spec.compression,
+            compression_guard: Arc::clone(&self.compression_guard),
             summariser: self
                 .spec
                 .summariser

@@ -57,6 +57,8 @@ pub struct TurnContext {
     pub recorder: Arc<super::recorder::Recorder>,
     pub discovery: Option<Arc<crate::knowledge::discovery::SubdirContext>>,
     pub compression: CompressionSettings,
+    /// Pauses automatic compression that cannot help; shared by the session's turns.
+    pub compression_guard: Arc<compress::CompressionGuard>,
     /// The model that writes compression summaries (`auxiliary.compression`), else the
     /// main one.
     pub summariser: Option<(Arc<dyn Provider>, crate::store::BillingRoute)>,
@@ -135,7 +137,11 @@ pub async fn run_turn(
             .status
             .context_tokens
             .max(compress::estimate_tokens(&ctx.system, &history));
-        if compress::over_threshold(&ctx.compression, prompt_tokens, ctx.context_window) {
+        let threshold =
+            compress::threshold_tokens(&ctx.compression, ctx.context_window, ctx.max_tokens);
+        if compress::over_threshold(prompt_tokens, threshold)
+            && ctx.compression_guard.allows_automatic()
+        {
             match compress_now(&mut ctx, &mut history, Trigger::Threshold).await {
                 Ok(()) => {}
                 Err(ProviderError::Cancelled) => {
@@ -198,6 +204,20 @@ pub async fn run_turn(
             }
         };
         record_usage(&mut ctx.status, &completion);
+        if ctx
+            .compression_guard
+            .observe(completion.usage.input_tokens, threshold)
+            == compress::Verdict::Ineffective
+        {
+            ctx.events.send(Event::Notice(Notice {
+                level: NoticeLevel::Warning,
+                text: format!(
+                    "context compression did not bring the prompt under its threshold ({} of {} tokens): the system prompt and tool schemas alone are too big, so automatic compression is paused until the prompt fits — /compress still works; /new starts fresh",
+                    completion.usage.input_tokens,
+                    threshold.unwrap_or_default()
+                ),
+            }));
+        }
         let calls = completion.tool_calls.clone();
         if matches!(
             completion.finish_reason.as_deref(),
@@ -358,6 +378,7 @@ async fn compress_now(
         ctx.recorder.message(message).await;
     }
     ctx.session_id = child;
+    ctx.compression_guard.compressed();
     ctx.status.compressions += 1;
     ctx.status.context_tokens = compress::estimate_tokens(&ctx.system, history);
     ctx.events.send(Event::StatusUpdate(ctx.status.clone()));

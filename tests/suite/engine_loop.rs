@@ -362,9 +362,9 @@ async fn compression_summarises_the_middle_and_keeps_the_system_prompt() {
         s.send(Op::user(text));
         assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     }
-    // Pretend the context is nearly full: 4 KB of text in a 32k window is not, so send a
-    // large message that pushes the estimate over 20 %.
-    s.send(Op::user("x".repeat(40_000)));
+    // Pretend the context is nearly full: a 32k window triggers at 85% of it (Hermes's
+    // small-window rule overrides the configured 20%), so send ~30k tokens of text.
+    s.send(Op::user("x".repeat(120_000)));
     let status = s
         .until(|e| matches!(e, Event::StatusUpdate(u) if u.compressions == 1))
         .await;
@@ -387,7 +387,7 @@ async fn compression_summarises_the_middle_and_keeps_the_system_prompt() {
     assert!(summary.contains("The user counted."), "{summary}");
     assert_eq!(
         after.last().unwrap()["content"].as_str().unwrap().len(),
-        40_000
+        120_000
     );
     assert!(after.len() < messages(&requests[2].body).len() + 2);
 }
@@ -530,7 +530,7 @@ async fn an_auxiliary_model_writes_the_compression_summary() {
         s.send(Op::user(text));
         assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     }
-    s.send(Op::user("x".repeat(40_000)));
+    s.send(Op::user("x".repeat(120_000)));
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     assert_eq!(
         aux.completion_requests().len(),
@@ -578,4 +578,61 @@ async fn an_answer_cut_off_mid_stream_is_kept_marked_and_sent_next_turn() {
         kept.starts_with("The first half") && kept.contains("[the answer was cut off: the provider's stream ended before the answer was complete"),
         "{history:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compression_that_cannot_shrink_the_prompt_is_not_repeated() {
+    use hermes::engine::compress::CompressionSettings;
+    use hermes::engine::compress::Enabled;
+    // The provider reports a prompt over the 32k window's 27,200-token trigger on every
+    // reply, as when the system prompt and tool schemas alone are that big.
+    let over = 30_000;
+    let server = ScriptedServer::start([
+        Response::text(["one"]).with_usage(over, 5),
+        Response::text(["two"]).with_usage(over, 5),
+        // The third message's turn: first the summary, then its reply.
+        Response::text(["## Task so far\nsummary"]),
+        Response::text(["three"]).with_usage(over, 5),
+        Response::text(["four"]).with_usage(over, 5),
+        Response::text(["five"]).with_usage(over, 5),
+        Response::text(["six"]).with_usage(over, 5),
+    ])
+    .await;
+    let settings = CompressionSettings {
+        enabled: Enabled::Yes,
+        threshold: 0.5,
+        protect_first_n: 1,
+        protect_last_n: 2,
+    };
+    let mut s = test_session()
+        .with_spec(|spec| spec.compression = settings)
+        .build(&server);
+    s.send(Op::user("a"));
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    s.send(Op::user("b"));
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    // The second turn had nothing to compress yet (too short). The third compresses (one
+    // summary call), its reply shows the prompt is still over, and automatic compression
+    // stops, said once.
+    s.send(Op::user("c"));
+    let notice = s
+        .until(|e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("automatic compression is paused")))
+        .await;
+    assert!(matches!(notice, Event::Notice(_)));
+    assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    for text in ["d", "e"] {
+        s.send(Op::user(text));
+        assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
+    }
+    let requests = server.completion_requests();
+    let summaries = requests
+        .iter()
+        .filter(|r| {
+            messages(&r.body)[0]["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("Task so far"))
+        })
+        .count();
+    assert_eq!(summaries, 1, "one summary call, not one per request");
+    assert_eq!(requests.len(), 6, "a, b, summary, c, d, e");
 }

@@ -169,7 +169,7 @@ async fn a_compression_split_ends_the_parent_and_titles_the_child_next_in_line()
     });
     s.until(|e| matches!(e, Event::Notice(Notice { text, .. }) if text.contains("titled")))
         .await;
-    s.send(Op::user("x".repeat(40_000)));
+    s.send(Op::user("x".repeat(120_000)));
     let child = next_session_id(&mut s, "first").await;
     assert_eq!(s.turn_outcome().await, TurnOutcome::Completed);
     let parent = ended(&store, "first").await;

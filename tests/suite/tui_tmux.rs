@@ -346,7 +346,10 @@ fn goal_walkthrough_and_the_goals_pane_in_tmux() {
     assert!(screen.contains("achieved"), "the Goals pane: {screen}");
     assert!(screen.contains("3/20 turns"), "the Goals pane: {screen}");
     let requests = server.requests();
-    let results: Vec<String> = requests.iter().flat_map(|r| r.tool_results()).collect();
+    let results: Vec<String> = requests
+        .iter()
+        .flat_map(support::RecordedRequest::tool_results)
+        .collect();
     for n in 1..=4 {
         let text = std::fs::read_to_string(app.dir.path().join(format!("note_{n}.txt")))
             .unwrap_or_else(|e| panic!("note_{n}.txt: {e}; tool results: {results:?}"));

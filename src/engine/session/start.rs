@@ -100,6 +100,7 @@ pub fn spawn_session(mut spec: SessionSpec) -> SessionHandle {
         events,
         pending: PendingRequests::default(),
         steer: SteerBuffer::default(),
+        compression_guard: Arc::default(),
         queue: VecDeque::new(),
         budget: super::super::turn_budget::MessageBudget::new(spec.max_iterations),
         images: Default::default(),

@@ -156,10 +156,10 @@ fn path_candidates(line: &str) -> Vec<String> {
     if let Some(i) = fields
         .iter()
         .position(|f| f.to_ascii_lowercase().starts_with("permission denied"))
+        && i > 0
+        && looks_like_path(fields[i - 1].trim())
     {
-        if i > 0 && looks_like_path(fields[i - 1].trim()) {
-            out.push(fields[i - 1].trim().to_string());
-        }
+        out.push(fields[i - 1].trim().to_string());
     }
     for word in line.split(|c: char| c.is_whitespace() || c == ',') {
         let word = word.trim_matches(|c: char| matches!(c, '\'' | '"' | '(' | ')' | '[' | ']'));
