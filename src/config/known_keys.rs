@@ -51,6 +51,7 @@ pub(super) const KNOWN_KEYS: &[KnownKey] = &[
     key("display.skin", FieldKind::Text, 0),
     key("display.theme_mode", FieldKind::Text, 0),
     key("skills.external_dirs", FieldKind::List, 0),
+    key("skills.guard_agent_created", FieldKind::Bool, 0),
     key("auxiliary.compression.model", FieldKind::Text, 0),
     key("auxiliary.compression.provider", FieldKind::Text, 0),
     key("auxiliary.compression.base_url", FieldKind::Text, 0),

@@ -174,6 +174,9 @@ pub struct SkillsConfig {
     /// More directories of skills (`~` and `$VAR` expanded); a local skill of the same name
     /// wins.
     pub external_dirs: Vec<String>,
+    /// Refuse `skill_manage` writes the injection scanner flags (Hermes's key, default
+    /// off); off, such a write is made and reported as flagged.
+    pub guard_agent_created: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

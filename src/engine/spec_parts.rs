@@ -126,6 +126,11 @@ pub fn skill_loader(
     loader.external_dirs = config.external_dirs.iter().map(PathBuf::from).collect();
     loader.bundles_dir = Some(home.root().join("skill-bundles"));
     loader.env = Arc::new(move |key| env.get(key));
+    loader.agent_writes = if config.guard_agent_created {
+        crate::skills::catalog::AgentWrites::RefuseFlagged
+    } else {
+        crate::skills::catalog::AgentWrites::FlagFlagged
+    };
     Arc::new(loader)
 }
 

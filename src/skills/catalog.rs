@@ -202,7 +202,7 @@ impl SkillCatalog {
             .iter()
             .find(|e| e.skill.dir == skill.dir)
             .map_or(Visibility::Visible, |e| e.visibility);
-        match visibility {
+        let mut reasons = match visibility {
             Visibility::Visible => Vec::new(),
             Visibility::HiddenPlatform => {
                 vec![format!("for {} only", skill.meta.platforms.join(", "))]
@@ -212,7 +212,13 @@ impl SkillCatalog {
                 skill.meta.environments.join(" / ")
             )],
             Visibility::Unindexed => skill.meta.conditions.unmet(&self.availability),
+        };
+        if let Some(why) = flagged_for_index(skill) {
+            reasons.push(format!(
+                "left out of the system prompt: the injection scanner flagged its {why}"
+            ));
         }
+        reasons
     }
 
     /// Any loaded skill (hidden ones too) with its visibility.
@@ -266,11 +272,13 @@ impl SkillCatalog {
     /// (name and a description cut to 100 chars) grouped by category, with Hermes's
     /// instructions around it. Empty when no skill is visible.
     pub fn render_index_for_prompt(&self) -> String {
+        // A name or description the scanner flags would sit in every system prompt.
         let skills: Vec<&Skill> = self
             .entries
             .iter()
             .filter(|e| e.visibility == Visibility::Visible)
             .map(|e| &e.skill)
+            .filter(|s| flagged_for_index(s).is_none())
             .collect();
         if skills.is_empty() {
             return String::new();
@@ -306,6 +314,12 @@ impl SkillCatalog {
     }
 }
 
+/// Why a skill's name or description is kept out of the prompt index, if it is.
+pub fn flagged_for_index(skill: &Skill) -> Option<String> {
+    let findings = crate::skills::guard::scan_skill(&skill.name, &skill.description, "");
+    (!findings.index.is_empty()).then(|| findings.summary())
+}
+
 /// `category/name` of a skill relative to its root (the identifier bundles may use).
 pub(crate) fn relative_id(skill: &Skill) -> Option<String> {
     let dir = skill.dir.file_name()?.to_string_lossy().into_owned();
@@ -328,6 +342,18 @@ pub struct SkillLoader {
     pub availability: Availability,
     pub environments: Environments,
     pub env: EnvLookup,
+    /// What `skill_manage` does with a write the injection scanner flags.
+    pub agent_writes: AgentWrites,
+}
+
+/// `skills.guard_agent_created`: what happens to a flagged `skill_manage` write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AgentWrites {
+    /// Written, and the result says it was flagged (Hermes's default).
+    #[default]
+    FlagFlagged,
+    /// Refused (nothing changes on disk).
+    RefuseFlagged,
 }
 
 impl fmt::Debug for SkillLoader {
@@ -353,6 +379,7 @@ impl SkillLoader {
             availability: Availability::unknown(),
             environments: Environments::detect(&|k| std::env::var(k).ok()),
             env: Arc::new(|k| std::env::var(k).ok()),
+            agent_writes: AgentWrites::default(),
         }
     }
 

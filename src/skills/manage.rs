@@ -289,7 +289,7 @@ pub(crate) fn checked_relative(path: &str) -> Result<PathBuf, SkillError> {
     Ok(out)
 }
 
-fn is_skill_md_path(file_path: &str, dir: &Path) -> bool {
+pub(crate) fn is_skill_md_path(file_path: &str, dir: &Path) -> bool {
     let p = Path::new(file_path.trim());
     let parts: Vec<_> = p.components().collect();
     match parts.as_slice() {

@@ -20,6 +20,9 @@ use serde::Deserialize;
 use crate::model::ToolSchema;
 use crate::skills::SkillError;
 use crate::skills::SkillLoader;
+use crate::skills::catalog::AgentWrites;
+use crate::skills::guard;
+use crate::skills::manage_guard::WriteSnapshot;
 use crate::skills::invoke::missing_env;
 use crate::skills::manage;
 use crate::skills::manage::ReplaceMode;
@@ -209,9 +212,22 @@ impl Tool for SkillViewTool {
                 return ToolOutput::error(SkillError::NotFound(args.name).to_string());
             };
             match args.file_path.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
-                Some(path) => from_result(view_file(&skill.dir, path, max_bytes)),
+                Some(path) => from_result(view_file(&skill.dir, path, max_bytes).map(|text| {
+                    let findings = guard::scan_skill("", "", &text);
+                    if findings.is_clean() {
+                        text
+                    } else {
+                        guard::fenced_untrusted(&skill.name, &findings, &text)
+                    }
+                })),
                 None => {
-                    let mut out = skill.raw.clone();
+                    let findings =
+                        guard::scan_skill(&skill.name, &skill.description, &skill.raw);
+                    let mut out = if findings.is_clean() {
+                        skill.raw.clone()
+                    } else {
+                        guard::fenced_untrusted(&skill.name, &findings, &skill.raw)
+                    };
                     out.push_str(&format!("\n\n[Skill directory: {}]", skill.dir.display()));
                     let files = skill.supporting_files();
                     if !files.is_empty() {
@@ -308,6 +324,7 @@ fn required<'a>(
 fn run_manage(loader: &SkillLoader, a: &ManageArgs) -> Result<ToolOutput, ToolOutput> {
     let catalog = loader.load();
     let action = a.action.trim();
+    let snapshot = WriteSnapshot::take(&catalog, action, &a.name, a.file_path.as_deref());
     let result = match action {
         "create" => manage::create(
             &catalog,
@@ -346,7 +363,32 @@ fn run_manage(loader: &SkillLoader, a: &ManageArgs) -> Result<ToolOutput, ToolOu
             )));
         }
     };
-    Ok(from_result(result))
+    let Ok(done) = result else {
+        return Ok(from_result(result));
+    };
+    let written = loader.load();
+    let findings = snapshot.scan_written(&written, &a.name);
+    if findings.is_clean() {
+        return Ok(ToolOutput::ok(done));
+    }
+    match loader.agent_writes {
+        AgentWrites::RefuseFlagged => {
+            let undone = match snapshot.restore(&written, &a.name) {
+                Ok(()) => "nothing was changed".to_string(),
+                Err(e) => format!("undoing the write failed ({e})"),
+            };
+            Err(ToolOutput::error(format!(
+                "Security scan blocked this skill ({}); {undone}. Remove the flagged text and try again.",
+                findings.summary()
+            )))
+        }
+        AgentWrites::FlagFlagged => Ok(ToolOutput::ok(format!(
+            "{done}\n[Flagged by the injection scanner: {}. A flagged name or description stays out of the \
+             system prompt's skill index, and skill_view shows flagged text fenced as untrusted, until the \
+             text is fixed. Tell the user; skills.guard_agent_created: true refuses such writes.]",
+            findings.summary()
+        ))),
+    }
 }
 
 #[async_trait]
