@@ -213,7 +213,14 @@ fn switch_skins_live_and_keep_the_choice() {
     tmux.type_text("/skin ares");
     tmux.keys(&["Enter"]);
     tmux.wait_for_text("⚔", WAIT);
-    let screen = coloured_screen(&tmux);
+    // The repaint may still be on its way to the terminal when the first ⚔ shows: wait
+    // (bounded) for a whole frame in the new colours before judging it.
+    let deadline = std::time::Instant::now() + WAIT;
+    let mut screen = coloured_screen(&tmux);
+    while screen.contains(&fg("#FFD700")) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        screen = coloured_screen(&tmux);
+    }
     assert!(screen.contains("Ares"), "ares branding:\n{screen}");
     assert!(screen.contains(&fg("#C7A96B")), "ares bronze:\n{screen}");
     assert!(
