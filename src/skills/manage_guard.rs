@@ -69,11 +69,15 @@ impl WriteSnapshot {
         };
         match self {
             Self::Nothing => clean,
-            Self::NewSkill | Self::File { is_skill_md: true, .. } => catalog
-                .lookup(name)
-                .map_or(clean, |(s, _)| guard::scan_skill(&s.name, &s.description, &s.raw)),
-            Self::File { path, .. } => std::fs::read_to_string(path)
-                .map_or(clean, |text| guard::scan_skill("", "", &text)),
+            Self::NewSkill
+            | Self::File {
+                is_skill_md: true, ..
+            } => catalog.lookup(name).map_or(clean, |(s, _)| {
+                guard::scan_skill(&s.name, &s.description, &s.raw)
+            }),
+            Self::File { path, .. } => {
+                std::fs::read_to_string(path).map_or(clean, |text| guard::scan_skill("", "", &text))
+            }
         }
     }
 

@@ -257,7 +257,8 @@ async fn a_flagged_skill_is_written_but_kept_out_of_the_prompt_and_fenced_when_v
     let (home, loader, _root) = setup();
     let loader = guarded(&loader, AgentWrites::FlagFlagged);
     let manage = SkillManageTool::new(Arc::clone(&loader));
-    let content = format!("---\nname: evil\ndescription: {HOSTILE_DESCRIPTION}\n---\n{HOSTILE_BODY}\n");
+    let content =
+        format!("---\nname: evil\ndescription: {HOSTILE_DESCRIPTION}\n---\n{HOSTILE_BODY}\n");
     let out = run(
         &manage,
         home.path(),
@@ -265,21 +266,42 @@ async fn a_flagged_skill_is_written_but_kept_out_of_the_prompt_and_fenced_when_v
     )
     .await;
     assert_eq!(out.outcome, ToolOutcome::Ok, "{}", out.content);
-    assert!(out.content.contains("[Flagged by the injection scanner: name/description: pattern 'send_to_url'"), "{}", out.content);
-    assert!(out.content.contains("SKILL.md: pattern 'prompt_injection'"), "{}", out.content);
+    assert!(
+        out.content
+            .contains("[Flagged by the injection scanner: name/description: pattern 'send_to_url'"),
+        "{}",
+        out.content
+    );
+    assert!(
+        out.content.contains("SKILL.md: pattern 'prompt_injection'"),
+        "{}",
+        out.content
+    );
     let catalog = loader.load();
     let index = catalog.render_index_for_prompt();
-    assert!(index.contains("deploy") && !index.contains("evil"), "{index}");
+    assert!(
+        index.contains("deploy") && !index.contains("evil"),
+        "{index}"
+    );
     assert!(!index.contains("attacker"), "{index}");
     let skill = catalog.get("evil").unwrap();
     assert!(
-        catalog.reasons(skill).iter().any(|r| r.contains("left out of the system prompt")),
+        catalog
+            .reasons(skill)
+            .iter()
+            .any(|r| r.contains("left out of the system prompt")),
         "{:?}",
         catalog.reasons(skill)
     );
     let view = SkillViewTool::new(Arc::clone(&loader));
     let shown = run(&view, home.path(), serde_json::json!({"name": "evil"})).await;
-    assert!(shown.content.starts_with("[hermes: the injection scanner flagged skill 'evil'"), "{}", shown.content);
+    assert!(
+        shown
+            .content
+            .starts_with("[hermes: the injection scanner flagged skill 'evil'"),
+        "{}",
+        shown.content
+    );
     assert!(shown.content.contains("<untrusted-skill name=\"evil\">"));
 }
 
@@ -288,7 +310,7 @@ async fn with_the_guard_on_a_flagged_create_is_refused_and_nothing_is_left() {
     let (home, loader, root) = setup();
     let loader = guarded(&loader, AgentWrites::RefuseFlagged);
     let manage = SkillManageTool::new(Arc::clone(&loader));
-    let content = format!("---\nname: evil\ndescription: Tidy\u{202E} files\n---\nbody\n");
+    let content = "---\nname: evil\ndescription: Tidy\u{202E} files\n---\nbody\n";
     let out = run(
         &manage,
         home.path(),
@@ -314,7 +336,10 @@ async fn with_the_guard_on_a_flagged_patch_or_file_write_is_undone() {
     )
     .await;
     assert_eq!(out.outcome, ToolOutcome::Error, "{}", out.content);
-    assert_eq!(std::fs::read_to_string(root.join("notes/SKILL.md")).unwrap(), before);
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes/SKILL.md")).unwrap(),
+        before
+    );
     // A new supporting file is removed again; an existing one gets its old text back.
     let out = run(
         &manage,

@@ -10,7 +10,8 @@
 //! sources, so [`AudioSink::is_idle`] never waits on the thread. `stop` swaps in a fresh
 //! counter as it sends the command, so the sink reads idle the moment `stop` returns; the
 //! thread then drops the player (rodio stops its sources within 5 ms of audio plus the device
-//! buffer, ~50 ms) and connects a new one.
+//! buffer, ~50 ms) and connects a new one. The device is open only while there is something
+//! to play (and `CLOSE_WHEN_IDLE_AFTER` beyond), and its errors are logged rate-limited.
 //!
 //! Not here: TTS, beeps, deciding what to play. Invariants: no device handle ever touches the
 //! caller's thread; opening without a device is [`AudioError::NoDevice`] with a fix hint;
@@ -27,6 +28,7 @@ use std::time::Duration;
 use rodio::Source;
 use rodio::buffer::SamplesBuffer;
 
+mod device_errors;
 mod wav_sink;
 
 pub use wav_sink::{PlayedClip, WavSink};
@@ -159,40 +161,49 @@ impl Drop for RodioSink {
     }
 }
 
+/// An output device is closed once nothing has played for this long, and opened again for the
+/// next clip: an open device writes silence without end (an unclocked sink — ALSA's file
+/// plugin, a network stream — grows megabytes a second), and re-opening for the next
+/// sentence costs milliseconds.
+const CLOSE_WHEN_IDLE_AFTER: Duration = Duration::from_millis(1_500);
+
 fn playback_thread(ready: SyncSender<Result<String, AudioError>>, commands: Receiver<Command>) {
     let name = cpal::traits::HostTrait::default_output_device(&cpal::default_host())
         .map(|d| device_name(&d))
         .unwrap_or_else(|| "the default output device".into());
-    let opened = rodio::DeviceSinkBuilder::from_default_device()
-        .map(|b| {
-            // The default callback prints to stderr, which would scribble over the TUI.
-            b.with_error_callback(|e: cpal::Error| tracing::warn!("audio output: {e}"))
-        })
-        .and_then(|b| b.open_sink_or_fallback());
-    let mut device = match opened {
-        Ok(device) => device,
+    // Opened now so a missing device is reported at once; closed again when idle.
+    let mut output = match Output::open() {
+        Ok(output) => Some(output),
         Err(e) => {
-            let _ = ready.send(Err(sink_error(&e)));
+            let _ = ready.send(Err(e));
             return;
         }
-    };
-    device.log_on_drop(false);
-    let mut output = Output {
-        device_rate: device.config().sample_rate().get(),
-        player: rodio::Player::connect_new(device.mixer()),
-        device,
-        converting: VecDeque::new(),
     };
     if ready.send(Ok(name)).is_err() {
         return;
     }
     'run: loop {
-        // Block only when there is nothing to convert.
-        if output.converting.is_empty() {
-            let Ok(command) = commands.recv() else {
-                break;
+        // Block only when there is nothing to convert; wake while a device is open, to close
+        // it once its player has run dry.
+        if output.as_ref().is_none_or(|o| o.converting.is_empty()) {
+            let command = match &output {
+                Some(_) => match commands.recv_timeout(CLOSE_WHEN_IDLE_AFTER) {
+                    Ok(command) => command,
+                    Err(RecvTimeoutError::Timeout) => {
+                        if output.as_ref().is_some_and(|o| o.player.empty()) {
+                            tracing::debug!("audio output closed: idle");
+                            output = None;
+                        }
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                },
+                None => match commands.recv() {
+                    Ok(command) => command,
+                    Err(_) => break,
+                },
             };
-            if output.handle(command) == Flow::Shutdown {
+            if handle(&mut output, command) == Flow::Shutdown {
                 break;
             }
         }
@@ -200,18 +211,58 @@ fn playback_thread(ready: SyncSender<Result<String, AudioError>>, commands: Rece
         loop {
             match commands.try_recv() {
                 Ok(command) => {
-                    if output.handle(command) == Flow::Shutdown {
+                    if handle(&mut output, command) == Flow::Shutdown {
                         break 'run;
                     }
                 }
                 Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) if output.converting.is_empty() => break 'run,
+                Err(TryRecvError::Disconnected)
+                    if output.as_ref().is_none_or(|o| o.converting.is_empty()) =>
+                {
+                    break 'run;
+                }
                 Err(TryRecvError::Disconnected) => break,
             }
         }
-        output.convert_a_piece();
+        if let Some(output) = output.as_mut() {
+            output.convert_a_piece();
+        }
     }
-    output.player.stop();
+    if let Some(output) = output {
+        output.player.stop();
+    }
+}
+
+/// One command for the playback thread; a clip opens the device if it was closed.
+fn handle(output: &mut Option<Output>, command: Command) -> Flow {
+    match command {
+        Command::Play(clip, pending) => {
+            if output.is_none() {
+                match Output::open() {
+                    Ok(opened) => {
+                        tracing::debug!("audio output opened for a clip");
+                        *output = Some(opened);
+                    }
+                    Err(e) => {
+                        device_errors::report(&format!("cannot open the audio output: {e}"));
+                        pending.fetch_sub(1, Ordering::SeqCst);
+                        return Flow::Continue;
+                    }
+                }
+            }
+            if let Some(output) = output.as_mut() {
+                output.queue(clip, pending);
+            }
+            Flow::Continue
+        }
+        Command::Stop => {
+            if let Some(output) = output.as_mut() {
+                output.stop();
+            }
+            Flow::Continue
+        }
+        Command::Shutdown => Flow::Shutdown,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,23 +282,38 @@ struct Output {
 }
 
 impl Output {
-    fn handle(&mut self, command: Command) -> Flow {
-        match command {
-            Command::Play(clip, pending) => {
-                match Conversion::new(clip, self.device_rate, pending) {
-                    Ok(conversion) => self.converting.push_back(conversion),
-                    Err(e) => tracing::warn!("cannot play a clip: {e}"),
-                }
-            }
-            Command::Stop => {
-                self.converting.clear();
-                self.player.stop();
-                // Dropping the old player stops what it had queued; a new one starts clean.
-                self.player = rodio::Player::connect_new(self.device.mixer());
-            }
-            Command::Shutdown => return Flow::Shutdown,
+    fn open() -> Result<Self, AudioError> {
+        let mut device = rodio::DeviceSinkBuilder::from_default_device()
+            .map(|b| {
+                // The default callback prints to stderr, which would scribble over the TUI; a
+                // failing device reports the same error thousands of times a second.
+                b.with_error_callback(|e: cpal::Error| {
+                    device_errors::report(&format!("audio output: {e}"));
+                })
+            })
+            .and_then(|b| b.open_sink_or_fallback())
+            .map_err(|e| sink_error(&e))?;
+        device.log_on_drop(false);
+        Ok(Self {
+            device_rate: device.config().sample_rate().get(),
+            player: rodio::Player::connect_new(device.mixer()),
+            device,
+            converting: VecDeque::new(),
+        })
+    }
+
+    fn queue(&mut self, clip: Clip, pending: Arc<AtomicUsize>) {
+        match Conversion::new(clip, self.device_rate, pending) {
+            Ok(conversion) => self.converting.push_back(conversion),
+            Err(e) => tracing::warn!("cannot play a clip: {e}"),
         }
-        Flow::Continue
+    }
+
+    fn stop(&mut self) {
+        self.converting.clear();
+        self.player.stop();
+        // Dropping the old player stops what it had queued; a new one starts clean.
+        self.player = rodio::Player::connect_new(self.device.mixer());
     }
 
     fn convert_a_piece(&mut self) {

@@ -333,3 +333,54 @@ fn no_alsa_device_is_reported_as_no_audio_device_with_a_hint() {
         },
     );
 }
+
+/// The output device is open only while something plays: ALSA's file plugin is unclocked, so
+/// an open device writes silence into the file as fast as it can. After a clip and the idle
+/// delay the file stops growing; the next clip opens the device again and is heard.
+#[test]
+fn playback_closes_the_device_when_idle_and_reopens_for_the_next_clip() {
+    in_child(
+        "playback_closes_the_device_when_idle_and_reopens_for_the_next_clip",
+        |home| {
+            write_asoundrc(home);
+            write_raw(&home.join(CAPTURE_RAW), &[0; 16]);
+        },
+        |home| {
+            let sink = RodioSink::open().unwrap_or_else(|e| alsa_failed("playback", &e));
+            sink.play(beep::start_beep()).unwrap();
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while !sink.is_idle() {
+                assert!(Instant::now() < deadline, "the beep never finished playing");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            // Past the idle delay (1.5 s) the device is closed: the file no longer grows.
+            std::thread::sleep(Duration::from_millis(2_500));
+            let file = home.join(PLAYBACK_RAW);
+            let size = std::fs::metadata(&file).unwrap().len();
+            std::thread::sleep(Duration::from_millis(1_000));
+            let later = std::fs::metadata(&file).unwrap().len();
+            assert_eq!(
+                size, later,
+                "the idle device kept writing: {size} → {later} bytes"
+            );
+            // The next clip opens it again and is played.
+            sink.play(beep::start_beep()).unwrap();
+            while !sink.is_idle() {
+                assert!(
+                    Instant::now() < deadline + Duration::from_secs(5),
+                    "the second beep never finished"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            std::thread::sleep(Duration::from_millis(200));
+            drop(sink);
+            let written = read_raw(&file);
+            let runs = sounding_runs(&written, 500);
+            let (_, beep) = runs
+                .last()
+                .expect("the second beep reached the playback file");
+            let hz = zero_crossing_hz(beep);
+            assert!((hz - 880.0).abs() < 15.0, "beep at {hz} Hz");
+        },
+    );
+}

@@ -155,6 +155,8 @@ impl Worker {
 struct Job {
     index: usize,
     audio: mpsc::UnboundedReceiver<Audio>,
+    /// When its synthesis was started, for the first-audio latency in debug logs.
+    started: Instant,
 }
 
 enum Audio {
@@ -272,7 +274,11 @@ async fn run(
                 };
                 let (tx, rx) = mpsc::unbounded_channel();
                 tokio::spawn(synthesize(worker.clone(), index, text, tx));
-                permit.send(Job { index, audio: rx });
+                permit.send(Job {
+                    index,
+                    audio: rx,
+                    started: Instant::now(),
+                });
             }
         }
     };
@@ -292,6 +298,12 @@ async fn run(
 
 /// Synthesise one sentence (or fetch it from the cache), sending audio as it arrives.
 async fn synthesize(worker: Worker, index: usize, text: String, tx: mpsc::UnboundedSender<Audio>) {
+    let started = Instant::now();
+    tracing::debug!(
+        sentence = index,
+        chars = text.chars().count(),
+        "tts: synthesis started"
+    );
     worker.emit(SpeechEvent::SynthStarted {
         index,
         at: Instant::now(),
@@ -359,6 +371,12 @@ async fn synthesize(worker: Worker, index: usize, text: String, tx: mpsc::Unboun
     }
     let clip = Clip::new(all, stream.rate);
     let audio = clip.duration();
+    tracing::debug!(
+        sentence = index,
+        took_ms = started.elapsed().as_millis(),
+        audio_ms = audio.as_millis(),
+        "tts: synthesis finished"
+    );
     if let Some((cache, key)) = cached
         && stream.is_cacheable()
     {
@@ -400,6 +418,12 @@ async fn play(worker: &Worker, mut job: Job) {
                 match played {
                     Ok(()) if first => {
                         first = false;
+                        tracing::debug!(
+                            sentence = job.index,
+                            from_cache,
+                            after_ms = job.started.elapsed().as_millis(),
+                            "tts: first audio to the output"
+                        );
                         worker.emit(SpeechEvent::FirstAudio {
                             index: job.index,
                             at: Instant::now(),
