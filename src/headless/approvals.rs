@@ -20,11 +20,13 @@ pub async fn ask(
     let _ = err.write_all(describe(request).as_bytes());
     match mode {
         PromptMode::Decline => {
-            let _ = writeln!(
-                err,
-                "   ⊘ denied: stdin is not a terminal, so nobody can approve (use --yolo to \
-                 allow dangerous commands in scripts)"
-            );
+            let _ = writeln!(err, "   ⊘ {}", declined_because(request.kind));
+            if request.kind == ApprovalKind::HookConsent {
+                tracing::warn!(
+                    "shell hook skipped (no consent, stdin is not a terminal): {}",
+                    request.subject
+                );
+            }
             ApprovalDecision::Deny
         }
         PromptMode::AskOnTerminal => {
@@ -47,6 +49,18 @@ pub async fn ask(
                     ApprovalDecision::Deny
                 }
             }
+        }
+    }
+}
+
+/// Why a request was declined and how a script allows it: `--yolo` does not enable hooks.
+fn declined_because(kind: ApprovalKind) -> &'static str {
+    match kind {
+        ApprovalKind::Command | ApprovalKind::FileWrite => {
+            "denied: stdin is not a terminal, so nobody can approve (use --yolo to allow dangerous commands in scripts)"
+        }
+        ApprovalKind::HookConsent => {
+            "hook skipped: stdin is not a terminal, so nobody can consent (use --accept-hooks, or hooks_auto_accept: true in config.yaml, to run configured hooks in scripts)"
         }
     }
 }
@@ -139,5 +153,29 @@ mod tests {
         let text = String::from_utf8(err).unwrap_or_default();
         assert!(text.contains("$ rm -rf ~/project-x"), "{text}");
         assert!(text.contains("--yolo"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn a_hook_without_consent_names_accept_hooks_not_yolo() {
+        let request = ApprovalRequest {
+            id: "approval_2".into(),
+            agent: "main".into(),
+            kind: ApprovalKind::HookConsent,
+            subject: "~/.hermes/hooks/notify.sh".into(),
+            reason: "post_tool_call".into(),
+            cwd: "/home/dev".into(),
+            choices: vec![
+                ApprovalDecision::Once,
+                ApprovalDecision::Always,
+                ApprovalDecision::Deny,
+            ],
+            timeout_secs: 60,
+        };
+        let mut err = Vec::new();
+        let decision = ask(&request, PromptMode::Decline, &mut err).await;
+        assert_eq!(decision, ApprovalDecision::Deny);
+        let text = String::from_utf8(err).unwrap_or_default();
+        assert!(text.contains("--accept-hooks"), "{text}");
+        assert!(!text.contains("--yolo"), "{text}");
     }
 }

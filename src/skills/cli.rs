@@ -164,12 +164,26 @@ fn one_line(text: &str, max: usize) -> String {
 
 /// A skill's location, status and full `SKILL.md`.
 pub fn show(catalog: &SkillCatalog, name: &str) -> Result<String, SkillError> {
-    let (skill, visibility) = catalog
-        .lookup(name)
-        .ok_or_else(|| SkillError::NotFound(name.to_string()))?;
+    let Some((skill, visibility)) = catalog.lookup(name) else {
+        // An unreadable or broken SKILL.md is not in the catalog, but its warning names it.
+        let problem = catalog.warnings().iter().find(|w| {
+            w.path
+                .parent()
+                .and_then(|dir| dir.file_name())
+                .is_some_and(|dir| dir == name)
+        });
+        return Err(match problem {
+            Some(w) => SkillError::Unloadable {
+                name: name.to_string(),
+                problem: w.to_string(),
+            },
+            None => SkillError::NotInstalled(name.to_string()),
+        });
+    };
     let reasons = catalog.reasons(skill).join("; ");
     let status = match visibility {
-        Visibility::Visible => "available".to_string(),
+        Visibility::Visible if reasons.is_empty() => "available".to_string(),
+        Visibility::Visible => format!("available ({reasons})"),
         Visibility::Unindexed => {
             format!("available, but not in the agent's skill index ({reasons})")
         }

@@ -154,7 +154,25 @@ fn show_prints_status_and_content() {
             .unwrap()
             .contains("hidden (not for this platform)")
     );
-    assert!(matches!(show(&c, "nope"), Err(SkillError::NotFound(_))));
+    assert!(matches!(show(&c, "nope"), Err(SkillError::NotInstalled(_))));
+}
+
+#[test]
+fn show_of_an_unreadable_skill_names_the_file_and_the_problem() {
+    let (_home, root, ext) = setup();
+    std::fs::create_dir_all(root.join("broken")).unwrap();
+    std::fs::write(
+        root.join("broken/SKILL.md"),
+        b"---\nname: broken\n\xff\xfe\n---\n",
+    )
+    .unwrap();
+    let c = load(&root, &[ext]);
+    let err = show(&c, "broken").unwrap_err().to_string();
+    assert!(
+        err.starts_with("skill 'broken' could not be loaded: ") && err.contains("broken/SKILL.md"),
+        "{err}"
+    );
+    assert!(!err.contains("skills_list()"), "{err}");
 }
 
 #[test]

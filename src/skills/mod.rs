@@ -62,6 +62,12 @@ pub enum SkillError {
     },
     #[error("Skill '{0}' not found. Use skills_list() to see available skills.")]
     NotFound(String),
+    /// `NotFound` worded for a person at the command line.
+    #[error("no skill named '{0}' (`hermes skills list` shows the installed ones)")]
+    NotInstalled(String),
+    /// The skill's directory exists but its `SKILL.md` could not be read or parsed.
+    #[error("skill '{name}' could not be loaded: {problem}")]
+    Unloadable { name: String, problem: String },
     #[error("A skill named '{name}' already exists at {path}.")]
     AlreadyExists { name: String, path: PathBuf },
     #[error(
