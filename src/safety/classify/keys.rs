@@ -97,3 +97,9 @@ pub const CHMOD_EXEC: &str = "chmod_exec";
 pub const REMOTE_COMMAND: &str = "remote_command";
 /// `crontab FILE` / `crontab -r`: installing or removing scheduled jobs.
 pub const CRONTAB: &str = "crontab";
+/// A write whose target is computed by a `$(…)` hermes cannot resolve (`cp x "$(cat dest)"`).
+pub const OPAQUE_WRITE: &str = "opaque_write";
+/// `rsync --delete` (and `--del`, `--delete-*`, `--remove-source-files`): deletes files.
+pub const RSYNC_DELETE: &str = "rsync_delete";
+/// `LD_PRELOAD=` / `LD_AUDIT=` / `DYLD_INSERT_LIBRARIES=`: loads a library into every program.
+pub const PRELOAD_LIBRARY: &str = "preload_library";
