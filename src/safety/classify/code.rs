@@ -1,20 +1,19 @@
-//! Code hermes can only partly see: interpreter inline code, SQL, and what feeds a shell.
+//! Code hermes can only partly see: interpreter inline code, SQL, and how shells get input.
 //!
 //! - Interpreters (`python -c`, `perl -e`, `ruby -e`, `node -e|-p`, `php -r`, `lua -e`,
 //!   `deno eval`, an `awk` program): the inline code is searched for a short list of destructive-looking
-//!   markers (`RISKY_CODE`: `shutil.rmtree`, `os.remove`, `subprocess`, `os.system`,
-//!   `rm -rf`, `child_process`, `unlink`, paths like `.ssh/` …). This is a plain substring
-//!   search on the already-unquoted code, on purpose: it is a hint, not a parser.
-//! - SQL: the words of a pipeline that mentions a database client (`psql`, `mysql`,
-//!   `sqlite3`, … also via `docker exec`) and its here-documents are scanned for
-//!   `DROP TABLE|DATABASE|SCHEMA`, `TRUNCATE`, and `DELETE FROM` without `WHERE`.
-//! - Sources: what a shell or interpreter reads on stdin (or from `<(…)`, `$(…)`) is
-//!   summarised as fetched from the network, literal text (`echo`/`printf`/here-documents,
-//!   `base64 -d` of a literal), obfuscated (other decoders), or something else.
+//!   markers (`RISKY_CODE`: `shutil.rmtree`, `os.remove`, `subprocess`, `os.system`, `rm -rf`,
+//!   `child_process`, `unlink`, paths like `.ssh/` …). This is a plain substring search on the
+//!   already-unquoted code, on purpose: it is a hint, not a parser.
+//! - SQL: the words of a pipeline that mentions a database client (`psql`, `mysql`, `sqlite3`, …
+//!   also via `docker exec`) and its here-documents are scanned for `DROP TABLE|DATABASE|SCHEMA`,
+//!   `TRUNCATE`, and `DELETE FROM` without `WHERE`.
+//! - Shells: where `bash`/`sh`/… take their script from (`-c`, a file, stdin — also `/dev/stdin`,
+//!   `/dev/fd/0`). What that input is, is `source`'s job.
 //!
-//! It does not parse any language but the shell, and does not read scripts from disk.
-//! Invariant: code and SQL checks only see text that the shell passes to an interpreter or
-//! a database client, never data given to other programs.
+//! It does not parse any language but the shell, and does not read scripts from disk. Invariant:
+//! code and SQL checks only see text that the shell passes to an interpreter or a database client,
+//! never data given to other programs.
 
 use super::cx::Sink;
 use super::keys;

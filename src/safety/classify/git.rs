@@ -1,11 +1,11 @@
 //! git: the dangerous subcommands, and the commands git settings make it run.
 //!
 //! `check` flags `git push --force`/`--delete`, `git reset --hard`, `git clean -f` and
-//! `git branch -D`. `config_commands` returns the shell text hidden in settings that git runs
-//! as commands — given for one run (`git -c alias.x='!…'`, `core.pager`, `core.sshCommand`, …,
-//! and the `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` environment pairs through `hooks`) or stored
-//! for later (`git config [--global] KEY VALUE`, `git config set KEY VALUE`). It does not read
-//! git configuration files. Invariant: rules only read the words.
+//! `git branch -D`. `config_commands` returns the shell text hidden in settings that git
+//! runs as commands — given for one run (`git -c alias.x='!…'`, `core.pager`,
+//! `core.sshCommand`, …; `hooks` uses `setting_command` for `GIT_CONFIG_PARAMETERS`) or
+//! stored for later (`git config [--global] KEY VALUE`, `git config set KEY VALUE`). It
+//! does not read git configuration files. Invariant: rules only read the words.
 
 use super::cx::Sink;
 use super::keys;

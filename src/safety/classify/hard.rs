@@ -1,11 +1,13 @@
 //! The hardline tier (blocked in every mode) and `rm`, whose tiers are decided together.
 //!
-//! Hardline: recursive `rm` of `/`, a top-level system directory or the home directory
-//! (after `~`/`$HOME` expansion, `..` collapsing and any `cd` earlier on the line); `mkfs`;
-//! `dd of=`, `cp`, `tee`, `shred`, `wipefs`, `blkdiscard` or a redirection onto a disk
-//! device; `kill -1`; shutdown/reboot/halt/poweroff, `init|telinit 0|6`,
-//! `systemctl poweroff|reboot|halt|kexec`, writes to `/proc/sysrq-trigger`. The fork bomb is
-//! found by `parse`. Any other recursive `rm` is dangerous (`recursive_rm`). It does not
+//! Hardline: recursive `rm` (and `rimraf`, `rsync --delete` into the place) of `/`, a
+//! top-level system directory or the home directory (after `~`/`$HOME` expansion, `..`
+//! collapsing and any `cd` earlier on the line); `mkfs`; `dd of=`, `cp`, `tee`, `shred` or a
+//! redirection onto a disk device; `kill -1`, `kill 1`, `killall5`;
+//! shutdown/reboot/halt/poweroff, `init|telinit 0|6`, `systemctl poweroff|reboot|suspend|…`,
+//! writes to `/proc/sysrq-trigger` and `/sys/power/state`. Disk and other power tools are in
+//! `machine`; the fork bomb is found by `parse`. Any other recursive `rm` is dangerous
+//! (`recursive_rm`), any other `rsync --delete` is `rsync_delete`. It does not
 //! expand globs other than a trailing `*` / `.*`, nor variables other than HOME.
 //! Invariant: every hardline key has a static reason in `reason_for_key`.
 

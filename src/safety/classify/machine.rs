@@ -1,16 +1,16 @@
 //! Hardline checks for what takes the whole machine down: disk tools and power requests.
 //!
-//! Disks: `wipefs -a|-o` (not with `-n`), `blkdiscard`, `sgdisk` (not print/verify/pretend
-//! runs), `sfdisk` (not list/dump/verify runs), `parted DEVICE mklabel|mktable|rm|mkpart|
+//! Disks: `wipefs -a|-o` (not with `-n`), `blkdiscard`, `sgdisk` (not print/verify/pretend runs),
+//! `sfdisk` (not list/dump/verify runs), `parted DEVICE mklabel|mktable|rm|mkpart|
 //! resizepart|mkfs|move`, `mkswap`/`newfs*` aimed at a disk device; `cryptsetup luksFormat|
-//! erase|luksErase` and `diskutil eraseDisk|zeroDisk|…` on any target, like `mkfs`.
-//! Power: `loginctl poweroff|reboot|halt|suspend|hibernate|…`, `rtcwake -m off|mem|disk|…`,
-//! `pm-suspend`/`pm-hibernate`, and `dbus-send`/`busctl`/`gdbus`/`qdbus` calls of logind's
-//! or systemd's `PowerOff`/`Reboot`/`Halt`/`Suspend`/`Hibernate`/… methods. Read-only runs
-//! (`parted -l`, `sfdisk -d`, `wipefs /dev/sda`, `loginctl list-sessions`, `busctl … CanPowerOff`)
-//! are benign. It does not follow interactive partitioners (`fdisk`, `gdisk`, `cfdisk`) fed
-//! on stdin. Invariant: a disk finding needs a disk-device operand unless the tool formats
-//! whatever it is given.
+//! erase|luksErase` and `diskutil eraseDisk|zeroDisk|…` on any target, like `mkfs`. Power:
+//! `loginctl poweroff|reboot|halt|suspend|hibernate|…`, `rtcwake -m off|mem|disk|…`,
+//! `pm-suspend`/`pm-hibernate`, and `dbus-send`/`busctl`/`gdbus`/`qdbus` calls of logind's or
+//! systemd's `PowerOff`/`Reboot`/`Halt`/`Suspend`/`Hibernate`/… methods. Read-only runs
+//! (`parted -l`, `sfdisk -d`, `wipefs /dev/sda`, `loginctl list-sessions`, `busctl … CanPowerOff`) are
+//! benign. It does not follow interactive partitioners (`fdisk`, `gdisk`, `cfdisk`) fed on stdin.
+//! Invariant: a disk finding needs a disk-device operand unless the tool formats whatever it is
+//! given.
 
 use super::cx::{Sink, is_disk_device};
 use super::keys;

@@ -53,13 +53,16 @@ pub(super) fn parse(tokens: Vec<Token>) -> Vec<Pipeline> {
                     || matches!(&token, Token::Word(w) if w.text == "{" && !w.quoted);
                 (!body_follows).then_some(name)
             }
-            Coproc::Next => match token {
-                Token::Word(w) if !w.quoted && is_name(&w.text) => {
-                    coproc = Coproc::Held(w);
+            Coproc::Next => {
+                if let Token::Word(w) = &token
+                    && !w.quoted
+                    && is_name(&w.text)
+                {
+                    coproc = Coproc::Held(w.clone());
                     continue;
                 }
-                _ => None,
-            },
+                None
+            }
             Coproc::No => None,
         };
         if let Some(name) = held {
@@ -233,16 +236,14 @@ pub(super) fn is_fork_loop(code: &str) -> bool {
     if !squeezed.contains("fork") {
         return false;
     }
-    let rests = |kw: &'static str| {
-        squeezed
-            .match_indices(kw)
-            .map(move |(i, _)| &squeezed[i + kw.len()..])
-    };
+    let s: &str = &squeezed;
+    let rests = |kw: &'static str| s.match_indices(kw).map(move |(i, _)| &s[i + kw.len()..]);
     let forks_soon = |rest: &str| rest.chars().take(48).collect::<String>().contains("fork");
     let forever = |rest: &str, tokens: &[&str]| {
         tokens.iter().any(|t| {
-            rest.strip_prefix(t)
-                .is_some_and(|after| after.is_empty() || after.starts_with([':', ';', '{', ')', 'd']))
+            rest.strip_prefix(*t).is_some_and(|after| {
+                after.is_empty() || after.starts_with([':', ';', '{', ')', 'd'])
+            })
         })
     };
     let fork_first = |rest: &str| {
@@ -251,11 +252,15 @@ pub(super) fn is_fork_loop(code: &str) -> bool {
     };
     const TRUE: &[&str] = &["1", "(1", "true", "(true"];
     const FALSE: &[&str] = &["0", "(0", "false", "(false"];
-    rests("forkwhile").chain(rests("fork()while")).any(|r| forever(r, TRUE) || r.starts_with("fork"))
-        || rests("forkuntil").chain(rests("fork()until")).any(|r| forever(r, FALSE))
+    rests("forkwhile")
+        .chain(rests("fork()while"))
+        .any(|r| forever(r, TRUE) || r.starts_with("fork"))
+        || rests("forkuntil")
+            .chain(rests("fork()until"))
+            .any(|r| forever(r, FALSE))
         || rests("while").any(|r| fork_first(r) || (forever(r, TRUE) && forks_soon(r)))
         || rests("until").any(|r| forever(r, FALSE) && forks_soon(r))
         || ["loop{", "loopdo", "for(;;)"]
             .iter()
-            .any(|kw| rests(kw).any(forks_soon))
+            .any(|kw| rests(*kw).any(&forks_soon))
 }

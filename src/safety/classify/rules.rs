@@ -2,8 +2,8 @@
 //!
 //! `chmod` world-writable modes and recursive permission changes of system directories (and
 //! the same through `setfacl -m o::w` / `setfacl -R`), `chown -R root`, `dd`, git (in `git`),
-//! stopping services (`systemctl`, `service`, `launchctl`), `pkill -9` /
-//! `killall -9|-KILL|-r`, killing hermes itself (also `kill $PPID`), stopping containers, `hermes` commands that
+//! stopping services (`systemctl`, `service`, `launchctl`), `pkill -9` / `killall -9|-KILL|-r`,
+//! killing hermes itself (also `kill $PPID`), stopping containers, `hermes` commands that
 //! change its own approval settings or stop/update it, `crontab` installs/removals, and
 //! `find -delete` (the `-exec` commands of `find` are returned by `find_exec` for the walker
 //! to classify). It does not look at what a command writes (`writes`), inline code or SQL

@@ -1,15 +1,14 @@
 //! Wrapper stripping: which word of a simple command is the program that really runs.
 //!
 //! Leading `NAME=value` assignments and wrapper programs are skipped, with their options:
-//! `sudo`/`doas`/`pkexec`/`run0`, `env` (and `env -S '…'`), `nohup`, `setsid`, `time`,
-//! `exec`, `command`, `builtin`, `nice`, `ionice`, `stdbuf`, `timeout`, `chroot`, `flock`,
-//! `busybox`, `unbuffer`, `strace`, `ltrace`, `torsocks`, `proxychains`, `caffeinate`,
-//! `xvfb-run`, `unshare`, `systemd-run`, `taskset`, `chrt`, `xargs`, `npx`/`bunx`/`npm exec`/
-//! `pnpm dlx`/`yarn dlx` (`-c '…'` is a script); `watch …`, `su -c '…'`, `script -c '…'` and
-//! `flock … -c '…'` hand a string to a shell, which is reported as a script range. Wrapper
-//! names are matched on the basename, so `/usr/bin/sudo` is `sudo`. It does not interpret
-//! shells, `eval` or `find -exec` (the walker does), and knows nothing about aliases.
-//! Invariant: every index it returns is within `words`.
+//! `sudo`/`doas`/`pkexec`/`run0`, `env` (and `env -S '…'`), `nohup`, `setsid`, `time`, `exec`,
+//! `command`, `builtin`, `nice`, `ionice`, `stdbuf`, `timeout`, `chroot`, `flock`, `busybox`,
+//! `unbuffer`, `strace`, `ltrace`, `torsocks`, `proxychains`, `caffeinate`, `xvfb-run`, `unshare`,
+//! `systemd-run`, `taskset`, `chrt`, `xargs`, `npx`/`bunx`/`npm exec`/`pnpm dlx`/`yarn dlx`
+//! (`-c '…'` is a script); `watch …`, `su -c '…'`, `script -c '…'` and `flock … -c '…'` hand a
+//! string to a shell, which is reported as a script range. Wrapper names are matched on the basename, so
+//! `/usr/bin/sudo` is `sudo`. It does not interpret shells, `eval` or `find -exec` (the walker
+//! does), and knows nothing about aliases. Invariant: every index it returns is within `words`.
 
 use std::ops::Range;
 

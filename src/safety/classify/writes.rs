@@ -1,15 +1,15 @@
 //! What a simple command writes: the paths it modifies and whether it changes files at all.
 //!
-//! Known writers: `rm`, `unlink`, `rmdir`, `shred`, `touch`, `mkdir`, `truncate`, `tee`,
-//! `mv` (sources and destination), `cp`/`install`/`ln`/`rsync`/`scp` (destination),
-//! `sed -i`, `perl -i`/`ruby -i`, `gawk -i inplace`, `yq -i`, `sponge`, `rimraf`, `dd of=`,
-//! `patch` (its file, `-o`, `-r`, `-d DIR`), `find -fprint|-fls|-fprintf`, `sort -o`,
-//! `curl -o|-O`, `wget`, `tar x` and `unzip` (with their `-C`/`-d` directory), and the git
-//! subcommands that touch the working tree. (`ed` and sed's `w` commands are found by the
-//! walker, which sees their scripts.) Redirections are handled by the walker, since any program can have
-//! them. It does not know what unknown programs (`make`, `npm`, scripts) write: they count
-//! as not writing. Invariant: a returned path is a word as written (already `~`-expanded);
-//! resolving it against the working directory is the caller's job.
+//! Known writers: `rm`, `unlink`, `rmdir`, `shred`, `touch`, `mkdir`, `truncate`, `tee`, `mv`
+//! (sources and destination), `cp`/`install`/`ln`/`rsync`/`scp` (destination), `sed -i`,
+//! `perl -i`/`ruby -i`, `gawk -i inplace`, `yq -i`, `sponge`, `rimraf`, `dd of=`, `patch` (its file,
+//! `-o`, `-r`, `-d DIR`), `find -fprint|-fls|-fprintf`, `sort -o`, `curl -o|-O`, `wget`, `tar x`
+//! and `unzip` (with their `-C`/`-d` directory), and the git subcommands that touch the working
+//! tree. (`ed` and sed's `w` commands are found by the walker, which sees their scripts.)
+//! Redirections are handled by the walker, since any program can have them. It does not know what
+//! unknown programs (`make`, `npm`, scripts) write: they count as not writing. Invariant: a
+//! returned path is a word as written (already `~`-expanded); resolving it against the working
+//! directory is the caller's job.
 
 use super::opts::scan;
 use super::words::Word;
