@@ -9,11 +9,11 @@
 //! with a larger depth, so `MAX_DEPTH` bounds it.
 
 use super::code::{self, Interp, SHELLS, ShellInput};
-use super::source::{self, Source};
 use super::cx::{Cx, Sink};
 use super::lex::lex;
 use super::parse::{Simple, is_fork_loop, parse};
 use super::remote::remote;
+use super::source::{self, Source};
 use super::unwrap::unwrap;
 use super::vars::Vars;
 use super::walk::{Input, Walker};

@@ -132,7 +132,8 @@ pub(super) fn setting_command(key: &str, value: &str) -> Option<String> {
     let runs = RUNS.contains(&key.as_str())
         || key.starts_with("pager.")
         || (key.starts_with("diff.") && (key.ends_with(".command") || key.ends_with(".textconv")))
-        || (key.starts_with("filter.") && (key.ends_with(".clean") || key.ends_with(".smudge") || key.ends_with(".process")))
+        || (key.starts_with("filter.")
+            && (key.ends_with(".clean") || key.ends_with(".smudge") || key.ends_with(".process")))
         || (key.starts_with("merge.") && key.ends_with(".driver"));
     (runs && value != "false" && value != "true").then(|| value.to_string())
 }
@@ -144,11 +145,36 @@ fn stored_setting(args: &[Word]) -> Option<String> {
     if args.get(at).map(|a| a.text.as_str()) != Some("config") {
         return None;
     }
-    let s = scan(&args[at + 1..], "f", &["--file", "--blob", "--type", "--default", "--comment", "--value"]);
+    let s = scan(
+        &args[at + 1..],
+        "f",
+        &[
+            "--file",
+            "--blob",
+            "--type",
+            "--default",
+            "--comment",
+            "--value",
+        ],
+    );
     let ops: Vec<&str> = s.operands.iter().map(|w| w.text.as_str()).collect();
     let (key, value) = match ops.as_slice() {
         ["set", key, value, ..] => (*key, *value),
-        [key, value, ..] if !matches!(*key, "get" | "unset" | "list" | "edit" | "rename-section" | "remove-section" | "get-regexp" | "get-all") => (*key, *value),
+        [key, value, ..]
+            if !matches!(
+                *key,
+                "get"
+                    | "unset"
+                    | "list"
+                    | "edit"
+                    | "rename-section"
+                    | "remove-section"
+                    | "get-regexp"
+                    | "get-all"
+            ) =>
+        {
+            (*key, *value)
+        }
         _ => return None,
     };
     setting_command(key, value)

@@ -278,7 +278,10 @@ fn rsync(args: &[Word], cx: &Cx, sink: &mut Sink) {
         ],
     );
     let removes_sources = s.long.contains(&"--remove-source-files");
-    let deletes = s.long.iter().any(|l| *l == "--del" || l.starts_with("--delete"));
+    let deletes = s
+        .long
+        .iter()
+        .any(|l| *l == "--del" || l.starts_with("--delete"));
     if s.has('n', "--dry-run") || !(deletes || removes_sources) {
         return;
     }

@@ -199,16 +199,23 @@ fn option_commands(prog: &str, args: &[Word]) -> (Vec<Word>, Vec<Word>) {
                         .filter(|v| !v.is_empty())
                         .map(|v| value_word(a, v))
                 }),
-            "vim" | "vi" | "nvim" | "ex" | "view" | "gvim" | "gview" | "vimdiff" | "nvi" | "evim" => {
-                let ex = match t {
-                    "-c" | "--cmd" => args.get(k + 1).cloned(),
-                    _ => t.strip_prefix('+').map(|v| value_word(a, v)),
+            "vim" | "vi" | "nvim" | "ex" | "view" | "gvim" | "gview" | "vimdiff" | "nvi"
+            | "evim" => {
+                // `-c CMD`, also at the end of a cluster (`ex -sc CMD`).
+                let dash_c = t == "--cmd"
+                    || (t.starts_with('-') && !t.starts_with("--") && t.ends_with('c'));
+                let ex = if dash_c {
+                    args.get(k + 1).cloned()
+                } else {
+                    t.strip_prefix('+').map(|v| value_word(a, v))
                 };
                 ex.and_then(|w| ex_shell(&w.text).map(|c| value_word(&w, &c)))
             }
             "rg" => long("--pre").or_else(|| long("--hostname-bin")),
             "sort" => long("--compress-program"),
-            "zip" => long("--unzip-command").or_else(|| (t == "-TT").then(|| value(k, "")).flatten()),
+            "zip" => {
+                long("--unzip-command").or_else(|| (t == "-TT").then(|| value(k, "")).flatten())
+            }
             "socat" => {
                 let lower = t.to_ascii_lowercase();
                 ["exec:", "system:"].iter().find_map(|p| {

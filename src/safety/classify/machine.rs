@@ -38,11 +38,18 @@ const POWER_METHODS: &[&str] = &[
 pub(super) fn check(prog: &str, args: &[Word], sink: &mut Sink) {
     let device = args.iter().find(|a| is_disk_device(&a.text));
     let on_device = |sink: &mut Sink, dev: &Word| {
-        sink.hardline(keys::DISK_WRITE, format!("{DISK_WRITE}: {prog} {}", dev.text));
+        sink.hardline(
+            keys::DISK_WRITE,
+            format!("{DISK_WRITE}: {prog} {}", dev.text),
+        );
     };
     match prog {
         "wipefs" => {
-            let s = scan(args, "otOp", &["--offset", "--types", "--output", "--backup"]);
+            let s = scan(
+                args,
+                "otOp",
+                &["--offset", "--types", "--output", "--backup"],
+            );
             let erases = s.has('a', "--all") || s.has('o', "--offset");
             if let Some(dev) = device.filter(|_| erases && !s.has('n', "--no-act")) {
                 on_device(sink, dev);
@@ -194,7 +201,16 @@ fn partition_read_only(prog: &str, args: &[Word]) -> bool {
         .collect();
     let (read_only, dry): (&[&str], &[&str]) = if prog == "sgdisk" {
         (
-            &["-p", "--print", "-v", "--verify", "-O", "--print-mbr", "-L", "--list-types"],
+            &[
+                "-p",
+                "--print",
+                "-v",
+                "--verify",
+                "-O",
+                "--print-mbr",
+                "-L",
+                "--list-types",
+            ],
             &["-P", "--pretend"],
         )
     } else {

@@ -24,7 +24,14 @@ pub(super) fn ex_shell(cmd: &str) -> Option<String> {
         .find_map(|p| c.strip_prefix(p))
         .unwrap_or(c)
         .trim_start();
-    for call in ["system(", "systemlist(", "jobstart(", "termopen(", "os.execute(", "popen("] {
+    for call in [
+        "system(",
+        "systemlist(",
+        "jobstart(",
+        "termopen(",
+        "os.execute(",
+        "popen(",
+    ] {
         if let Some(at) = c.find(call) {
             return Some(string_literal(&c[at + call.len()..]).unwrap_or_else(|| UNKNOWN.into()));
         }
@@ -33,7 +40,10 @@ pub(super) fn ex_shell(cmd: &str) -> Option<String> {
         return string_literal(rest.trim_start())
             .map_or_else(|| Some(UNKNOWN.into()), |inner| ex_shell(&inner));
     }
-    if let Some(rest) = ["terminal ", "term "].iter().find_map(|p| c.strip_prefix(p)) {
+    if let Some(rest) = ["terminal ", "term "]
+        .iter()
+        .find_map(|p| c.strip_prefix(p))
+    {
         return Some(rest.to_string());
     }
     // A range (`%`, `.,$`, `1,5`) may precede `!` (filter) and `r`/`w`.

@@ -7,7 +7,10 @@ fn ex_commands_that_run_a_shell() {
     assert_eq!(ex_shell("%!sort").as_deref(), Some("sort"));
     assert_eq!(ex_shell("r !date").as_deref(), Some("date"));
     assert_eq!(ex_shell("w !sh").as_deref(), Some("sh"));
-    assert_eq!(ex_shell("call system('rm -rf ~')").as_deref(), Some("rm -rf ~"));
+    assert_eq!(
+        ex_shell("call system('rm -rf ~')").as_deref(),
+        Some("rm -rf ~")
+    );
     assert_eq!(ex_shell("exe \"!reboot\"").as_deref(), Some("reboot"));
     assert_eq!(ex_shell("call system(g:cmd)").as_deref(), Some(UNKNOWN));
     assert_eq!(ex_shell("wq"), None);

@@ -262,5 +262,5 @@ pub(super) fn is_fork_loop(code: &str) -> bool {
         || rests("until").any(|r| forever(r, FALSE) && forks_soon(r))
         || ["loop{", "loopdo", "for(;;)"]
             .iter()
-            .any(|kw| rests(*kw).any(&forks_soon))
+            .any(|kw| rests(kw).any(&forks_soon))
 }

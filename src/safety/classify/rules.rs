@@ -84,7 +84,11 @@ pub(super) fn check(prog: &str, args: &[Word], cx: &Cx, sink: &mut Sink) {
             sink.dangerous(keys::KILL_HERMES, "kills hermes itself".to_string());
         }
         // The shell's parent is hermes.
-        "kill" if args.iter().any(|a| a.text == "$PPID" || a.text == "${PPID}") => {
+        "kill"
+            if args
+                .iter()
+                .any(|a| a.text == "$PPID" || a.text == "${PPID}") =>
+        {
             sink.dangerous(
                 keys::KILL_HERMES,
                 "kills the shell's parent (hermes itself)".to_string(),
@@ -165,7 +169,18 @@ fn chown(args: &[Word], cx: &Cx, sink: &mut Sink) {
 /// `setfacl -m o::rwx` gives others write like `chmod o+w`; `setfacl -R` of a system
 /// directory or the home is like `chmod -R`.
 fn setfacl(args: &[Word], cx: &Cx, sink: &mut Sink) {
-    let s = scan(args, "mMxX", &["--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"]);
+    let s = scan(
+        args,
+        "mMxX",
+        &[
+            "--modify",
+            "--modify-file",
+            "--remove",
+            "--remove-file",
+            "--set",
+            "--set-file",
+        ],
+    );
     let entries: Vec<&str> = args
         .windows(2)
         .filter(|p| matches!(p[0].text.as_str(), "-m" | "--modify" | "--set"))

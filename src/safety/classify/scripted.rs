@@ -62,11 +62,15 @@ impl Walker<'_> {
             match t {
                 "--eval" | "-E" => texts.extend(next()),
                 "-f" | "--file" | "--makefile" => {
-                    from_stdin |= next().is_some_and(|n| n.text == "-" || super::code::is_stdin(&n.text));
+                    from_stdin |=
+                        next().is_some_and(|n| n.text == "-" || super::code::is_stdin(&n.text));
                 }
                 _ => {
                     if let Some(v) = t.strip_prefix("--eval=") {
-                        texts.push(Word { text: v.to_string(), ..a.clone() });
+                        texts.push(Word {
+                            text: v.to_string(),
+                            ..a.clone()
+                        });
                     }
                     let file = t
                         .strip_prefix("--file=")

@@ -56,7 +56,7 @@ pub(super) fn effects(args: &[Word]) -> SedEffects {
             _ if t.starts_with("--") => {}
             _ if t.starts_with('-') && t.len() > 1 => {
                 for (k, c) in t.char_indices().skip(1) {
-                    let rest = &t[k + 1..];
+                    let rest = &t[k + c.len_utf8()..];
                     match c {
                         'e' | 'f' | 'l' => {
                             explicit |= c != 'l';

@@ -137,7 +137,10 @@ impl Walker<'_> {
         for target in targets {
             let name = basename(target.text.trim_end_matches('/'));
             let links = match (link_name, link_dir) {
-                (Some(link), _) => vec![self.file_key(link), format!("{}/{name}", self.file_key(link))],
+                (Some(link), _) => vec![
+                    self.file_key(link),
+                    format!("{}/{name}", self.file_key(link)),
+                ],
                 (None, Some(d)) => vec![format!("{}/{name}", self.file_key(d))],
                 (None, None) => vec![name.to_string()],
             };

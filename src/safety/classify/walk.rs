@@ -12,10 +12,10 @@
 //! is a dangerous `opaque_shell` finding, never a silent pass.
 
 use super::code;
-use super::source::{self, Source};
 use super::cx::{Cx, Sink};
 use super::lex::{RedirKind, lex};
 use super::parse::{Pipeline, Simple, is_fork_bomb, parse};
+use super::source::{self, Source};
 use super::unwrap::unwrap;
 use super::vars::Vars;
 use super::words::{Expand, Word, basename, without_expansions};

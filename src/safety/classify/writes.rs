@@ -274,8 +274,17 @@ fn patch(args: &[Word]) -> Writes {
             "--reject-format",
         ],
     );
-    let mut paths: Vec<Word> = s.operands.first().map(|w| (*w).clone()).into_iter().collect();
-    for (short, long) in [('o', "--output"), ('r', "--reject-file"), ('d', "--directory")] {
+    let mut paths: Vec<Word> = s
+        .operands
+        .first()
+        .map(|w| (*w).clone())
+        .into_iter()
+        .collect();
+    for (short, long) in [
+        ('o', "--output"),
+        ('r', "--reject-file"),
+        ('d', "--directory"),
+    ] {
         paths.extend(option_value(args, short, long));
     }
     Writes::of(paths)
@@ -307,20 +316,29 @@ fn yq(args: &[Word]) -> Writes {
         ops.next();
     }
     let from_file = s.long.contains(&"--from-file");
-    Writes::of(ops.skip(usize::from(!from_file)).map(|w| (*w).clone()).collect())
+    Writes::of(
+        ops.skip(usize::from(!from_file))
+            .map(|w| (*w).clone())
+            .collect(),
+    )
 }
 
 /// `gawk -i inplace 'PROG' FILE…` edits the files.
 fn awk_inplace(args: &[Word]) -> Writes {
-    let inplace = args.windows(2).any(|p| {
-        matches!(p[0].text.as_str(), "-i" | "--include") && p[1].text == "inplace"
-    }) || args
-        .iter()
-        .any(|a| a.text == "-iinplace" || a.text == "--include=inplace");
+    let inplace = args
+        .windows(2)
+        .any(|p| matches!(p[0].text.as_str(), "-i" | "--include") && p[1].text == "inplace")
+        || args
+            .iter()
+            .any(|a| a.text == "-iinplace" || a.text == "--include=inplace");
     if !inplace {
         return Writes::default();
     }
-    let s = scan(args, "Fvfi", &["--file", "--assign", "--field-separator", "--include"]);
+    let s = scan(
+        args,
+        "Fvfi",
+        &["--file", "--assign", "--field-separator", "--include"],
+    );
     let program_given = !(s.short.contains('f') || s.long.contains(&"--file"));
     Writes::of(
         s.operands
@@ -335,7 +353,12 @@ fn awk_inplace(args: &[Word]) -> Writes {
 /// `find … -fprint FILE`, `-fprint0 FILE`, `-fls FILE`, `-fprintf FILE FORMAT`.
 fn find_outputs(args: &[Word]) -> Vec<Word> {
     args.windows(2)
-        .filter(|p| matches!(p[0].text.as_str(), "-fprint" | "-fprint0" | "-fls" | "-fprintf"))
+        .filter(|p| {
+            matches!(
+                p[0].text.as_str(),
+                "-fprint" | "-fprint0" | "-fls" | "-fprintf"
+            )
+        })
         .map(|p| p[1].clone())
         .collect()
 }
