@@ -1,28 +1,24 @@
-//! Code hermes can only partly see: interpreter inline code, SQL, and what feeds a shell.
+//! Code hermes can only partly see: interpreter inline code, SQL, and how shells get input.
 //!
 //! - Interpreters (`python -c`, `perl -e`, `ruby -e`, `node -e|-p`, `php -r`, `lua -e`,
 //!   `deno eval`, an `awk` program): the inline code is searched for a short list of destructive-looking
-//!   markers (`RISKY_CODE`: `shutil.rmtree`, `os.remove`, `subprocess`, `os.system`,
-//!   `rm -rf`, `child_process`, `unlink`, paths like `.ssh/` …). This is a plain substring
-//!   search on the already-unquoted code, on purpose: it is a hint, not a parser.
-//! - SQL: the words of a pipeline that mentions a database client (`psql`, `mysql`,
-//!   `sqlite3`, … also via `docker exec`) and its here-documents are scanned for
-//!   `DROP TABLE|DATABASE|SCHEMA`, `TRUNCATE`, and `DELETE FROM` without `WHERE`.
-//! - Sources: what a shell or interpreter reads on stdin (or from `<(…)`, `$(…)`) is
-//!   summarised as fetched from the network, literal text (`echo`/`printf`/here-documents,
-//!   `base64 -d` of a literal), obfuscated (other decoders), or something else.
+//!   markers (`RISKY_CODE`: `shutil.rmtree`, `os.remove`, `subprocess`, `os.system`, `rm -rf`,
+//!   `child_process`, `unlink`, paths like `.ssh/` …). This is a plain substring search on the
+//!   already-unquoted code, on purpose: it is a hint, not a parser.
+//! - SQL: the words of a pipeline that mentions a database client (`psql`, `mysql`, `sqlite3`, …
+//!   also via `docker exec`) and its here-documents are scanned for `DROP TABLE|DATABASE|SCHEMA`,
+//!   `TRUNCATE`, and `DELETE FROM` without `WHERE`.
+//! - Shells: where `bash`/`sh`/… take their script from (`-c`, a file, stdin — also `/dev/stdin`,
+//!   `/dev/fd/0`). What that input is, is `source`'s job.
 //!
-//! It does not parse any language but the shell, and does not read scripts from disk.
-//! Invariant: code and SQL checks only see text that the shell passes to an interpreter or
-//! a database client, never data given to other programs.
-
-use base64::Engine as _;
+//! It does not parse any language but the shell, and does not read scripts from disk. Invariant:
+//! code and SQL checks only see text that the shell passes to an interpreter or a database client,
+//! never data given to other programs.
 
 use super::cx::Sink;
 use super::keys;
 use super::opts::scan;
 use super::parse::Simple;
-use super::unwrap::unwrap;
 use super::words::{Word, basename};
 
 const RISKY_CODE: &[&str] = &[
@@ -88,31 +84,9 @@ const SQL_CLIENTS: &[&str] = &[
     "cqlsh",
 ];
 
-const FETCHERS: &[&str] = &[
-    "curl",
-    "wget",
-    "fetch",
-    "http",
-    "https",
-    "xh",
-    "aria2c",
-    "lwp-request",
-    "GET",
-    "nc",
-    "ncat",
-];
-const DECODERS: &[&str] = &[
-    "base64", "base32", "xxd", "openssl", "gzip", "gunzip", "zcat", "bzip2", "bzcat", "xz",
-    "xzcat", "rev", "tr", "uudecode",
-];
 pub(super) const SHELLS: &[&str] = &[
     "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "tcsh", "csh",
 ];
-
-/// Programs that download (`curl`, `wget`, …).
-pub(super) fn is_fetcher(prog: &str) -> bool {
-    FETCHERS.contains(&prog)
-}
 
 /// The first risky marker in inline code, if any.
 pub(super) fn risky_code(code: &str) -> Option<&'static str> {
@@ -285,139 +259,19 @@ pub(super) fn shell_input(args: &[Word]) -> ShellInput {
     }
     match t_at(args, i) {
         _ if stdin_flag => ShellInput::Stdin,
-        None | Some("-" | "/dev/stdin") => ShellInput::Stdin,
+        None => ShellInput::Stdin,
+        Some(t) if t == "-" || is_stdin(t) => ShellInput::Stdin,
         Some(_) => ShellInput::File(i),
     }
 }
 
+/// A path that reads the command's own standard input.
+pub(super) fn is_stdin(path: &str) -> bool {
+    matches!(path, "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+}
+
 fn t_at(args: &[Word], i: usize) -> Option<&str> {
     args.get(i).map(|a| a.text.as_str())
-}
-
-/// What a pipeline's output (fed to a shell or interpreter) is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Source {
-    Fetch(String),
-    Literal(String),
-    Obfuscated,
-    Other,
-}
-
-pub(super) fn source_of(cmds: &[Simple]) -> Source {
-    let progs: Vec<Option<String>> = cmds.iter().map(program).collect();
-    if let Some(fetcher) = progs
-        .iter()
-        .flatten()
-        .find(|p| FETCHERS.contains(&p.as_str()))
-    {
-        return Source::Fetch(fetcher.clone());
-    }
-    let Some(last) = cmds.last() else {
-        return Source::Other;
-    };
-    let last_prog = progs.last().cloned().flatten().unwrap_or_default();
-    if last_prog == "base64" && decodes(last) {
-        let fed = literal_input(last).or_else(|| match cmds.split_last() {
-            Some((_, before)) if !before.is_empty() => match source_of(before) {
-                Source::Literal(text) => Some(text),
-                _ => None,
-            },
-            _ => None,
-        });
-        if let Some(text) = fed {
-            return base64::engine::general_purpose::STANDARD
-                .decode(text.trim())
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .map_or(Source::Obfuscated, Source::Literal);
-        }
-    }
-    if progs
-        .iter()
-        .flatten()
-        .any(|p| DECODERS.contains(&p.as_str()))
-    {
-        return Source::Obfuscated;
-    }
-    literal_output(&last_prog, last)
-}
-
-fn program(cmd: &Simple) -> Option<String> {
-    let p = unwrap(&cmd.words).program?;
-    Some(basename(&cmd.words[p].text).to_string())
-}
-
-fn decodes(cmd: &Simple) -> bool {
-    cmd.words
-        .iter()
-        .any(|w| matches!(w.text.as_str(), "-d" | "-D" | "--decode"))
-}
-
-/// The text of a here-document or here-string given to `cmd`.
-fn literal_input(cmd: &Simple) -> Option<String> {
-    cmd.redirects.iter().find_map(|r| match r.kind {
-        super::lex::RedirKind::Heredoc => r.body.clone(),
-        super::lex::RedirKind::HereString if !r.target.opaque() => Some(r.target.text.clone()),
-        _ => None,
-    })
-}
-
-/// The text `echo`/`printf`/`cat <<EOF` print, when it is written in the command.
-fn literal_output(prog: &str, cmd: &Simple) -> Source {
-    let Some(p) = unwrap(&cmd.words).program else {
-        return Source::Other;
-    };
-    let args = &cmd.words[p + 1..];
-    if args.iter().any(Word::opaque) {
-        return Source::Obfuscated;
-    }
-    match prog {
-        "echo" => {
-            let start = args
-                .iter()
-                .take_while(|a| {
-                    a.text.len() > 1
-                        && a.text.starts_with('-')
-                        && a.text[1..].chars().all(|c| "neE".contains(c))
-                })
-                .count();
-            let escapes = args[..start].iter().any(|a| a.text.contains('e'));
-            let text = join(&args[start..], " ");
-            Source::Literal(if escapes { unescape(&text) } else { text })
-        }
-        "printf" => match args.split_first() {
-            Some((format, [])) => Source::Literal(unescape(&format.text)),
-            Some((_, rest)) => Source::Literal(join(rest, "\n")),
-            None => Source::Other,
-        },
-        "cat" if args.is_empty() => literal_input(cmd).map_or(Source::Other, Source::Literal),
-        _ => Source::Other,
-    }
-}
-
-fn join(words: &[Word], sep: &str) -> String {
-    words
-        .iter()
-        .map(|w| w.text.as_str())
-        .collect::<Vec<_>>()
-        .join(sep)
-}
-
-fn unescape(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] == '\\' && i + 1 < chars.len() {
-            let (c, used) = super::words::c_escape(&chars[i + 1..]);
-            out.extend(c);
-            i += 1 + used.max(1);
-        } else {
-            out.push(chars[i]);
-            i += 1;
-        }
-    }
-    out
 }
 
 /// Whether any word of the pipeline names a database client.

@@ -106,7 +106,8 @@ pub(super) fn tilde_form(path: &str, home: &str) -> String {
 }
 
 const DISK_PREFIXES: &[&str] = &[
-    "sd", "nvme", "vd", "hd", "xvd", "mmcblk", "disk", "rdisk", "mapper/", "dm-", "md",
+    "sd", "nvme", "vd", "hd", "xvd", "mmcblk", "disk", "rdisk", "mapper/", "dm-", "md", "loop",
+    "nbd",
 ];
 
 /// `/dev/sda`, `/dev/nvme0n1p1`, `/dev/mapper/root`, `/dev/disk2`, …

@@ -8,20 +8,22 @@
 //! followed. Invariant: every recursion goes through `Walker::script` or `Walker::simple`
 //! with a larger depth, so `MAX_DEPTH` bounds it.
 
-use super::code::{self, Interp, SHELLS, ShellInput, Source};
+use super::code::{self, Interp, SHELLS, ShellInput};
 use super::cx::{Cx, Sink};
 use super::lex::lex;
-use super::parse::{Simple, parse};
+use super::parse::{Simple, is_fork_loop, parse};
 use super::remote::remote;
+use super::source::{self, Source};
 use super::unwrap::unwrap;
 use super::vars::Vars;
 use super::walk::{Input, Walker};
 use super::words::{Expand, Word, basename};
-use super::{keys, rules};
+use super::{git, hard, keys, rules};
 
 impl Walker<'_> {
     /// Program-specific recursion and state: shells, interpreters, eval, find, cd, chmod.
     pub(super) fn program(&mut self, prog: &str, args: &[Word], input: Input, depth: usize) {
+        self.option_hooks(prog, args, depth);
         if let Some(r) = remote(prog, args) {
             let command = if !r.command.is_empty() && !r.via_shell {
                 Remote::Argv(r.command.to_vec())
@@ -46,14 +48,15 @@ impl Walker<'_> {
                 .cx
                 .change_dir(args.iter().find(|a| !a.text.starts_with('-'))),
             "chmod" => self.note_executable(args),
+            "ln" => self.note_links(args),
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 for a in args.iter().filter(|a| !a.text.starts_with('-')) {
-                    self.assignment(a, None);
+                    self.assignment(a, None, depth);
                     self.vars.assign(a);
                 }
             }
             "git" => {
-                for script in rules::git_config_commands(args) {
+                for script in git::config_commands(args) {
                     self.script(&script, depth + 1);
                 }
             }
@@ -65,10 +68,17 @@ impl Walker<'_> {
             }
             "source" | "." => {
                 if let Some(file) = args.first() {
-                    let source = self.word_source(file);
+                    let source = if code::is_stdin(&file.text) {
+                        input.source().unwrap_or(Source::Other)
+                    } else {
+                        self.word_source(file)
+                    };
                     self.feed_shell(source, depth);
                 }
             }
+            "sed" | "gsed" => self.sed(args, input, depth),
+            "ed" => self.ed(args, input, depth),
+            "make" | "gmake" => self.make(args, input, depth),
             "find" => {
                 for inner in rules::find_exec(args) {
                     let inner_prog = unwrap(&inner).program.map(|i| basename(&inner[i].text));
@@ -197,6 +207,11 @@ impl Walker<'_> {
         self.script(&text.join(" "), depth + 1);
     }
 
+    /// A script run on the other side of a connection (`rsync --rsync-path`).
+    pub(super) fn remote_script(&mut self, label: &str, text: &str, depth: usize) {
+        self.remote_command(label, Remote::Script(text.to_string()), depth);
+    }
+
     /// Classifies a command that runs elsewhere; anything flagged becomes one dangerous
     /// `remote_command` finding.
     fn remote_command(&mut self, label: &str, command: Remote, depth: usize) {
@@ -210,6 +225,7 @@ impl Walker<'_> {
             executable: Vec::new(),
             vars: Vars::default(),
             files: Vec::new(),
+            links: Vec::new(),
         };
         match command {
             Remote::Script(text) => sub.script(&text, depth + 1),
@@ -260,6 +276,9 @@ impl Walker<'_> {
     }
 
     fn inline_code(&mut self, prog: &str, text: &str) {
+        if is_fork_loop(text) {
+            hard::fork_bomb(&mut self.sink);
+        }
         if let Some(marker) = code::risky_code(text) {
             self.sink.dangerous(
                 keys::INLINE_CODE,
@@ -294,5 +313,5 @@ fn source_of_text(text: &str, expand: &Expand) -> Source {
     let pipelines = parse(lex(text, expand).tokens);
     pipelines
         .last()
-        .map_or(Source::Other, |p| code::source_of(&p.cmds))
+        .map_or(Source::Other, |p| source::source_of(&p.cmds))
 }

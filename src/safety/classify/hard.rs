@@ -1,17 +1,20 @@
 //! The hardline tier (blocked in every mode) and `rm`, whose tiers are decided together.
 //!
-//! Hardline: recursive `rm` of `/`, a top-level system directory or the home directory
-//! (after `~`/`$HOME` expansion, `..` collapsing and any `cd` earlier on the line); `mkfs`;
-//! `dd of=`, `cp`, `tee`, `shred`, `wipefs`, `blkdiscard` or a redirection onto a disk
-//! device; `kill -1`; shutdown/reboot/halt/poweroff, `init|telinit 0|6`,
-//! `systemctl poweroff|reboot|halt|kexec`, writes to `/proc/sysrq-trigger`. The fork bomb is
-//! found by `parse`. Any other recursive `rm` is dangerous (`recursive_rm`). It does not
+//! Hardline: recursive `rm` (and `rimraf`, `rsync --delete` into the place) of `/`, a
+//! top-level system directory or the home directory (after `~`/`$HOME` expansion, `..`
+//! collapsing and any `cd` earlier on the line); `mkfs`; `dd of=`, `cp`, `tee`, `shred` or a
+//! redirection onto a disk device; `kill -1`, `kill 1`, `killall5`;
+//! shutdown/reboot/halt/poweroff, `init|telinit 0|6`, `systemctl poweroff|reboot|suspend|…`,
+//! writes to `/proc/sysrq-trigger` and `/sys/power/state`. Disk and other power tools are in
+//! `machine`; the fork bomb is found by `parse`. Any other recursive `rm` is dangerous
+//! (`recursive_rm`), any other `rsync --delete` is `rsync_delete`. It does not
 //! expand globs other than a trailing `*` / `.*`, nor variables other than HOME.
 //! Invariant: every hardline key has a static reason in `reason_for_key`.
 
 use super::cx::{Cx, Sink, components, is_disk_device};
-use super::keys;
+use super::opts::scan;
 use super::words::Word;
+use super::{keys, machine};
 
 const ROOT: &str = "recursive delete of the filesystem root";
 const SYSTEM_DIR: &str = "recursive delete of a top-level system directory";
@@ -19,7 +22,7 @@ const HOME: &str = "recursive delete of the home directory";
 const MKFS: &str = "formatting a filesystem (mkfs)";
 const DISK_WRITE: &str = "writing raw data to a disk device";
 const FORK_BOMB: &str = "fork bomb";
-const KILL_ALL: &str = "killing every process (kill -1)";
+const KILL_ALL: &str = "killing every process or init (kill -1, kill 1, killall5)";
 const POWER: &str = "shutting down or rebooting the machine";
 
 /// Top-level directories whose recursive deletion is hardline.
@@ -82,15 +85,17 @@ pub(super) fn check(prog: &str, args: &[Word], cx: &Cx, sink: &mut Sink) {
         _ if prog.starts_with("mkfs") || prog == "mke2fs" => {
             sink.hardline(keys::MKFS, format!("{MKFS}: {prog}"));
         }
-        "wipefs" | "blkdiscard" | "sgdisk" => {
-            if let Some(dev) = args.iter().find(|a| is_disk_device(&a.text)) {
-                sink.hardline(
-                    keys::DISK_WRITE,
-                    format!("{DISK_WRITE}: {prog} {}", dev.text),
-                );
-            }
+        _ if prog == "rimraf" || prog.starts_with("rimraf@") => {
+            // rimraf is `rm -r` as an npm package (`npx rimraf dist`).
+            let mut with_r = vec![Word::plain("-r")];
+            with_r.extend(args.iter().cloned());
+            rm(&with_r, cx, sink);
         }
-        "kill" if kills_all(args) => sink.hardline(keys::KILL_ALL, KILL_ALL.to_string()),
+        "rsync" => rsync(args, cx, sink),
+        "kill" => kill(args, sink),
+        "killall5" if !asks_for_help => {
+            sink.hardline(keys::KILL_ALL, format!("{KILL_ALL}: killall5"));
+        }
         _ if asks_for_help => {}
         "shutdown" if !args.iter().any(|a| a.text == "-c" || a.text == "-k") => power(sink, prog),
         "reboot" | "halt" | "poweroff" => power(sink, prog),
@@ -98,14 +103,26 @@ pub(super) fn check(prog: &str, args: &[Word], cx: &Cx, sink: &mut Sink) {
             power(sink, prog);
         }
         "systemctl" => {
+            const VERBS: &[&str] = &[
+                "poweroff",
+                "reboot",
+                "halt",
+                "kexec",
+                "soft-reboot",
+                "suspend",
+                "hibernate",
+                "hybrid-sleep",
+                "suspend-then-hibernate",
+                "sleep",
+                "rescue",
+                "emergency",
+            ];
             let verb = args.iter().find(|a| !a.text.starts_with('-'));
-            if verb.is_some_and(|v| {
-                matches!(v.text.as_str(), "poweroff" | "reboot" | "halt" | "kexec")
-            }) {
+            if verb.is_some_and(|v| VERBS.contains(&v.text.as_str())) {
                 power(sink, prog);
             }
         }
-        _ => {}
+        _ => machine::check(prog, args, sink),
     }
 }
 
@@ -117,7 +134,7 @@ fn power(sink: &mut Sink, prog: &str) {
 pub(super) fn written_path(path: &str, sink: &mut Sink) {
     if is_disk_device(path) {
         sink.hardline(keys::DISK_WRITE, format!("{DISK_WRITE}: {path}"));
-    } else if path == "/proc/sysrq-trigger" {
+    } else if path == "/proc/sysrq-trigger" || path == "/sys/power/state" {
         sink.hardline(keys::POWER, format!("{POWER}: write to {path}"));
     }
 }
@@ -193,9 +210,25 @@ pub(super) fn hardline_target(path: &str, home: &str) -> Option<(&'static str, &
     }
 }
 
-fn kills_all(args: &[Word]) -> bool {
+/// `kill` of every process (`-1`) or of init (pid 1); signal 0 only tests for the process.
+fn kill(args: &[Word], sink: &mut Sink) {
+    let Some((signal, pids)) = kill_args(args) else {
+        return;
+    };
+    if signal.trim_start_matches("SIG") == "0" {
+        return;
+    }
+    if pids.contains(&"-1") {
+        sink.hardline(keys::KILL_ALL, KILL_ALL.to_string());
+    } else if pids.contains(&"1") {
+        sink.hardline(keys::KILL_ALL, format!("{KILL_ALL}: pid 1 (init)"));
+    }
+}
+
+/// The signal and the pids of a `kill` (`None` for `kill -l`, which only lists signals).
+pub(super) fn kill_args(args: &[Word]) -> Option<(String, Vec<&str>)> {
     let mut pids = Vec::new();
-    let mut signal_seen = false;
+    let mut signal = None;
     let mut options_done = false;
     let mut iter = args.iter().map(|a| a.text.as_str());
     while let Some(arg) = iter.next() {
@@ -204,19 +237,84 @@ fn kills_all(args: &[Word]) -> bool {
         } else if arg == "--" {
             options_done = true;
         } else if arg == "-l" || arg == "-L" {
-            return false;
+            return None;
         } else if arg == "-s" || arg == "-n" {
-            iter.next();
-            signal_seen = true;
-        } else if !signal_seen {
+            signal = iter.next().map(str::to_string);
+        } else if signal.is_none() {
             // The first dash word is the signal (`kill -9 …`), except a lone `kill -1`.
-            signal_seen = true;
             if arg == "-1" && args.len() == 1 {
-                return true;
+                return Some(("TERM".to_string(), vec!["-1"]));
             }
+            signal = Some(arg[1..].to_string());
         } else {
             pids.push(arg);
         }
     }
-    pids.contains(&"-1")
+    Some((signal.unwrap_or_else(|| "TERM".to_string()), pids))
+}
+
+/// `rsync --delete` removes what the source lacks from the destination: tiered like
+/// `rm -r` of where the deletion happens (the destination itself when the source ends in
+/// `/`, else `DEST/name`). A dry run (`-n`) deletes nothing.
+fn rsync(args: &[Word], cx: &Cx, sink: &mut Sink) {
+    let s = scan(
+        args,
+        "efTB",
+        &[
+            "--rsh",
+            "--exclude",
+            "--include",
+            "--filter",
+            "--temp-dir",
+            "--rsync-path",
+            "--backup-dir",
+            "--partial-dir",
+            "--files-from",
+            "--exclude-from",
+            "--include-from",
+            "--password-file",
+            "--log-file",
+            "--block-size",
+        ],
+    );
+    let removes_sources = s.long.contains(&"--remove-source-files");
+    let deletes = s
+        .long
+        .iter()
+        .any(|l| *l == "--del" || l.starts_with("--delete"));
+    if s.has('n', "--dry-run") || !(deletes || removes_sources) {
+        return;
+    }
+    if let (true, Some((dest, sources))) = (deletes, s.operands.split_last()) {
+        for source in sources {
+            let src = source.text.as_str();
+            let contents = src.ends_with('/') || src.ends_with("/.") || src == ".";
+            let name = src.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            let target = if contents || name.is_empty() {
+                (*dest).clone()
+            } else {
+                Word {
+                    text: format!("{}/{name}", dest.text.trim_end_matches('/')),
+                    ..(*dest).clone()
+                }
+            };
+            if let Some(path) = cx.resolve(&target)
+                && let Some((key, reason)) = hardline_target(&path, &cx.expand.home)
+            {
+                sink.hardline(
+                    key,
+                    format!("{reason} (rsync --delete into {})", cx.display(&path)),
+                );
+                return;
+            }
+        }
+    }
+    sink.dangerous(
+        keys::RSYNC_DELETE,
+        if deletes {
+            "rsync --delete removes files from the destination".to_string()
+        } else {
+            "rsync --remove-source-files deletes the copied sources".to_string()
+        },
+    );
 }

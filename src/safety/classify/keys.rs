@@ -13,16 +13,17 @@ pub const RM_ROOT: &str = "rm_root";
 pub const RM_SYSTEM_DIR: &str = "rm_system_dir";
 /// Recursive `rm` of the home directory (`~`, `$HOME`, `~/*`).
 pub const RM_HOME: &str = "rm_home";
-/// `mkfs`, `mkfs.*`, `mke2fs`.
+/// `mkfs`, `mkfs.*`, `mke2fs`, `cryptsetup luksFormat`, `diskutil erase*`, `mkswap DEVICE`.
 pub const MKFS: &str = "mkfs";
-/// `dd of=`, redirection, `cp`/`tee`/`shred`/`wipefs` onto a disk device.
+/// `dd of=`, redirection, `cp`/`tee`/`shred`/`wipefs -a`/`sfdisk`/`parted mklabel` onto a
+/// disk device; `cryptsetup erase`.
 pub const DISK_WRITE: &str = "disk_write";
-/// `:(){ :|:& };:` and the same shape with any function name.
+/// `:(){ :|:& };:` and the same shape with any function name; `perl -e 'fork while 1'`.
 pub const FORK_BOMB: &str = "fork_bomb";
-/// `kill -1` / `kill -9 -1`: signal every process.
+/// `kill -1` / `kill -9 -1`: signal every process; `kill 1` (init); `killall5`.
 pub const KILL_ALL: &str = "kill_all";
-/// shutdown / reboot / halt / poweroff / `init 0|6` / `systemctl poweroff|reboot|halt|kexec`,
-/// writes to `/proc/sysrq-trigger`.
+/// shutdown / reboot / halt / poweroff / `init 0|6` / `systemctl poweroff|reboot|suspend|…`,
+/// `loginctl poweroff|…`, logind/systemd D-Bus power calls, writes to `/proc/sysrq-trigger`.
 pub const POWER: &str = "power";
 
 // --- Dangerous: need approval. ---
@@ -97,3 +98,9 @@ pub const CHMOD_EXEC: &str = "chmod_exec";
 pub const REMOTE_COMMAND: &str = "remote_command";
 /// `crontab FILE` / `crontab -r`: installing or removing scheduled jobs.
 pub const CRONTAB: &str = "crontab";
+/// A write whose target is computed by a `$(…)` hermes cannot resolve (`cp x "$(cat dest)"`).
+pub const OPAQUE_WRITE: &str = "opaque_write";
+/// `rsync --delete` (and `--del`, `--delete-*`, `--remove-source-files`): deletes files.
+pub const RSYNC_DELETE: &str = "rsync_delete";
+/// `LD_PRELOAD=` / `LD_AUDIT=` / `DYLD_INSERT_LIBRARIES=`: loads a library into every program.
+pub const PRELOAD_LIBRARY: &str = "preload_library";

@@ -5,14 +5,18 @@
 //! `&&` `||` `|` `&`, newlines, subshell parentheses), redirections and here-documents, and
 //! expands `~`, `$HOME`, `$HERMES_HOME` and `$IFS`; `parse` finds every simple command and
 //! applies brace expansion. `walk` visits each one: `unwrap` strips wrappers (`sudo`, `env`,
-//! `nohup`, `setsid`, `time`, `exec`, `xargs`, …) and absolute program paths, then the rule
-//! modules look at it — `hard` (the hardline tier, blocked even in YOLO, and `rm`), `rules`
-//! (program-specific dangerous families), `writes` (what it writes, checked against the
-//! sensitive-path lists in `crate::safety::paths`) and `code` (inline interpreter code, SQL,
-//! what is piped into a shell). `follow` recurses into what runs as code (`$(…)`, `bash -c`,
-//! `eval`, `find -exec`, `echo … | sh`, here-documents, scripts written earlier on the line,
-//! `ssh`/`docker exec` via `remote`), and `vars` substitutes variables given a literal value
-//! earlier on the line. Nested code is classified by what it runs, never flagged merely for
+//! `nohup`, `setsid`, `time`, `exec`, `xargs`, `npx`, …) and absolute program paths, then the
+//! rule modules look at it — `hard` (the hardline tier, blocked even in YOLO, and `rm`) with
+//! `machine` (disk and power tools), `rules` and `git` (program-specific dangerous families),
+//! `writes` and `targets` (what it writes — after `$(…)` and links made on the line — checked
+//! against the sensitive-path lists in `crate::safety::paths`) and `code` (inline interpreter
+//! code, SQL). `follow` recurses into what runs as code (`$(…)`, `bash -c`, `eval`,
+//! `find -exec`, `echo … | sh`, here-documents, scripts written earlier on the line,
+//! `ssh`/`docker exec` via `remote`), `hooks` into commands named by options and variables
+//! (`tar --to-command`, `ssh -o ProxyCommand`, `GIT_SSH_COMMAND`, `PAGER`, …), `scripted`
+//! into the scripts of sed, ed and make (`sed`, `minilang`); `source` works out what a
+//! pipeline prints, and `vars` substitutes variables given a literal value earlier on the
+//! line. Nested code is classified by what it runs, never flagged merely for
 //! being nested.
 //!
 //! It does not run anything, read the filesystem or the environment, evaluate variables set
@@ -28,14 +32,22 @@ mod code;
 mod cx;
 mod expand;
 mod follow;
+mod git;
 mod hard;
+mod hooks;
 pub mod keys;
 mod lex;
+mod machine;
+mod minilang;
 mod normal;
 mod opts;
 mod parse;
 mod remote;
 mod rules;
+mod scripted;
+mod sed;
+mod source;
+mod targets;
 mod unwrap;
 mod vars;
 mod walk;

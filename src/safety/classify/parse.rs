@@ -9,7 +9,7 @@
 //! aliases. Invariant: every word the shell could execute as a command ends up at the start
 //! of some `Simple`.
 
-use super::lex::{Op, Redirect, Token};
+use super::lex::{Op, Redirect, Token, is_name};
 use super::words::Word;
 
 /// Shell words that may precede a command without changing what runs.
@@ -43,10 +43,38 @@ pub(super) fn parse(tokens: Vec<Token>) -> Vec<Pipeline> {
     let mut pipelines = Vec::new();
     let mut pipeline = Pipeline::default();
     let mut simple = Simple::default();
+    // `coproc NAME { …; }` names the coprocess; `coproc CMD …` runs CMD. The word after
+    // `coproc` is held until the next token says which.
+    let mut coproc = Coproc::No;
     for token in tokens {
+        let held = match std::mem::replace(&mut coproc, Coproc::No) {
+            Coproc::Held(name) => {
+                let body_follows = matches!(&token, Token::Op(Op::Open))
+                    || matches!(&token, Token::Word(w) if w.text == "{" && !w.quoted);
+                (!body_follows).then_some(name)
+            }
+            Coproc::Next => {
+                if let Token::Word(w) = &token
+                    && !w.quoted
+                    && is_name(&w.text)
+                {
+                    coproc = Coproc::Held(w.clone());
+                    continue;
+                }
+                None
+            }
+            Coproc::No => None,
+        };
+        if let Some(name) = held {
+            brace_expand_into(name, &mut simple.words);
+        }
         match token {
             Token::Word(w) => {
                 if simple.words.is_empty() && !w.quoted && KEYWORDS.contains(&w.text.as_str()) {
+                    continue;
+                }
+                if simple.words.is_empty() && !w.quoted && w.text == "coproc" {
+                    coproc = Coproc::Next;
                     continue;
                 }
                 brace_expand_into(w, &mut simple.words);
@@ -61,11 +89,23 @@ pub(super) fn parse(tokens: Vec<Token>) -> Vec<Pipeline> {
             }
         }
     }
+    if let Coproc::Held(name) = coproc {
+        brace_expand_into(name, &mut simple.words);
+    }
     finish_simple(&mut pipeline, &mut simple);
     if !pipeline.cmds.is_empty() {
         pipelines.push(pipeline);
     }
     pipelines
+}
+
+/// Where `parse` is after a `coproc` keyword.
+enum Coproc {
+    No,
+    /// Just after `coproc`.
+    Next,
+    /// The word after `coproc`: a name if a body follows, else the command.
+    Held(Word),
 }
 
 fn finish_simple(pipeline: &mut Pipeline, simple: &mut Simple) {
@@ -182,3 +222,45 @@ fn squeezed(tokens: &[Token]) -> String {
 #[cfg(test)]
 #[path = "parse_tests.rs"]
 mod tests;
+
+/// Interpreter code that forks forever: `perl -e 'fork while 1'`, `fork until 0`,
+/// `while True: os.fork()`, `while(fork)`, `loop { fork }`, `for(;;) fork`. Only loops whose
+/// condition is constant (or is the fork itself) count, so `while (<>) { fork … }` does not.
+pub(super) fn is_fork_loop(code: &str) -> bool {
+    let squeezed: String = code
+        .to_lowercase()
+        .chars()
+        .map(|c| if c == '\n' { ';' } else { c })
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if !squeezed.contains("fork") {
+        return false;
+    }
+    let s: &str = &squeezed;
+    let rests = |kw: &'static str| s.match_indices(kw).map(move |(i, _)| &s[i + kw.len()..]);
+    let forks_soon = |rest: &str| rest.chars().take(48).collect::<String>().contains("fork");
+    let forever = |rest: &str, tokens: &[&str]| {
+        tokens.iter().any(|t| {
+            rest.strip_prefix(*t).is_some_and(|after| {
+                after.is_empty() || after.starts_with([':', ';', '{', ')', 'd'])
+            })
+        })
+    };
+    let fork_first = |rest: &str| {
+        let r = rest.trim_start_matches('(');
+        r.starts_with("fork") || r.starts_with("os.fork")
+    };
+    const TRUE: &[&str] = &["1", "(1", "true", "(true"];
+    const FALSE: &[&str] = &["0", "(0", "false", "(false"];
+    rests("forkwhile")
+        .chain(rests("fork()while"))
+        .any(|r| forever(r, TRUE) || r.starts_with("fork"))
+        || rests("forkuntil")
+            .chain(rests("fork()until"))
+            .any(|r| forever(r, FALSE))
+        || rests("while").any(|r| fork_first(r) || (forever(r, TRUE) && forks_soon(r)))
+        || rests("until").any(|r| forever(r, FALSE) && forks_soon(r))
+        || ["loop{", "loopdo", "for(;;)"]
+            .iter()
+            .any(|kw| rests(kw).any(&forks_soon))
+}

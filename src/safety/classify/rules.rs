@@ -1,15 +1,16 @@
 //! Program-specific dangerous families (need approval, never hardline).
 //!
-//! `chmod` world-writable modes and recursive permission changes of system directories,
-//! `chown -R root`, `dd`, `git push --force`/`--delete`, `git reset --hard`, `git clean -f`,
-//! `git branch -D`, stopping services (`systemctl`, `service`, `launchctl`), `pkill -9` /
-//! `killall -9|-KILL|-r`, killing hermes itself, stopping containers, `hermes` commands that
+//! `chmod` world-writable modes and recursive permission changes of system directories (and
+//! the same through `setfacl -m o::w` / `setfacl -R`), `chown -R root`, `dd`, git (in `git`),
+//! stopping services (`systemctl`, `service`, `launchctl`), `pkill -9` / `killall -9|-KILL|-r`,
+//! killing hermes itself (also `kill $PPID`), stopping containers, `hermes` commands that
 //! change its own approval settings or stop/update it, `crontab` installs/removals, and
 //! `find -delete` (the `-exec` commands of `find` are returned by `find_exec` for the walker
 //! to classify). It does not look at what a command writes (`writes`), inline code or SQL
 //! (`code`). Invariant: rules only read the words; a rule that cannot tell stays silent.
 
 use super::cx::{Cx, Sink};
+use super::git;
 use super::hard::hardline_target;
 use super::keys;
 use super::opts::scan;
@@ -35,7 +36,7 @@ pub(super) fn check(prog: &str, args: &[Word], cx: &Cx, sink: &mut Sink) {
         {
             sink.dangerous(keys::DD, "raw copy with dd".to_string());
         }
-        "git" => git(args, sink),
+        "git" => git::check(args, sink),
         "systemctl" => {
             let s = scan(
                 args,
@@ -82,6 +83,18 @@ pub(super) fn check(prog: &str, args: &[Word], cx: &Cx, sink: &mut Sink) {
         "kill" if args.iter().any(|a| names_hermes(&a.text)) => {
             sink.dangerous(keys::KILL_HERMES, "kills hermes itself".to_string());
         }
+        // The shell's parent is hermes.
+        "kill"
+            if args
+                .iter()
+                .any(|a| a.text == "$PPID" || a.text == "${PPID}") =>
+        {
+            sink.dangerous(
+                keys::KILL_HERMES,
+                "kills the shell's parent (hermes itself)".to_string(),
+            );
+        }
+        "setfacl" => setfacl(args, cx, sink),
         "docker" | "podman" | "docker-compose" | "podman-compose" => docker(prog, args, sink),
         "hermes" => hermes(args, sink),
         "crontab" => {
@@ -153,6 +166,50 @@ fn chown(args: &[Word], cx: &Cx, sink: &mut Sink) {
     }
 }
 
+/// `setfacl -m o::rwx` gives others write like `chmod o+w`; `setfacl -R` of a system
+/// directory or the home is like `chmod -R`.
+fn setfacl(args: &[Word], cx: &Cx, sink: &mut Sink) {
+    let s = scan(
+        args,
+        "mMxX",
+        &[
+            "--modify",
+            "--modify-file",
+            "--remove",
+            "--remove-file",
+            "--set",
+            "--set-file",
+        ],
+    );
+    let entries: Vec<&str> = args
+        .windows(2)
+        .filter(|p| matches!(p[0].text.as_str(), "-m" | "--modify" | "--set"))
+        .map(|p| p[1].text.as_str())
+        .chain(args.iter().filter_map(|a| {
+            let t = a.text.as_str();
+            t.strip_prefix("--modify=")
+                .or_else(|| t.strip_prefix("--set="))
+                .or_else(|| t.strip_prefix("-m").filter(|v| !v.is_empty()))
+        }))
+        .collect();
+    let others_write = entries.iter().flat_map(|e| e.split(',')).any(|entry| {
+        let parts: Vec<&str> = entry.trim().split(':').collect();
+        let (tag, perms) = (parts[0], parts.last().copied().unwrap_or(""));
+        matches!(tag, "o" | "other") && parts.len() > 1 && perms.contains('w')
+    });
+    let targets: Vec<&Word> = s.operands.clone();
+    if others_write {
+        let what: Vec<String> = targets.iter().map(|t| shown(t, cx)).collect();
+        sink.dangerous(
+            keys::CHMOD_WORLD_WRITABLE,
+            format!("setfacl makes {} writable by everyone", what.join(" ")),
+        );
+    }
+    if s.has('R', "--recursive") {
+        recursive_system("setfacl -R", &targets, cx, sink);
+    }
+}
+
 fn recursive_system(what: &str, targets: &[&Word], cx: &Cx, sink: &mut Sink) {
     for target in targets {
         let Some(path) = cx.resolve(target) else {
@@ -185,76 +242,6 @@ pub(super) fn world_writable(mode: &str) -> bool {
             }
         })
     })
-}
-
-fn git(args: &[Word], sink: &mut Sink) {
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        match a.text.as_str() {
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env" => i += 2,
-            t if t.starts_with('-') => i += 1,
-            _ => break,
-        }
-    }
-    let Some(sub) = args.get(i) else {
-        return;
-    };
-    let rest = &args[i + 1..];
-    match sub.text.as_str() {
-        "push" => {
-            let s = scan(
-                rest,
-                "o",
-                &["--push-option", "--repo", "--receive-pack", "--exec"],
-            );
-            let plus_refspec = s.operands.iter().skip(1).any(|o| o.text.starts_with('+'));
-            if s.short.contains('f')
-                || s.long.contains(&"--force")
-                || s.has_long_prefix("--force-with-lease")
-                || s.long.contains(&"--mirror")
-                || plus_refspec
-            {
-                sink.dangerous(
-                    keys::GIT_FORCE_PUSH,
-                    "git push --force rewrites the remote branch".to_string(),
-                );
-            }
-            let colon_refspec = s.operands.iter().skip(1).any(|o| o.text.starts_with(':'));
-            if s.has('d', "--delete") || colon_refspec {
-                sink.dangerous(
-                    keys::GIT_PUSH_DELETE,
-                    "git push deletes a remote branch".to_string(),
-                );
-            }
-        }
-        "reset" if rest.iter().any(|a| a.text == "--hard") => {
-            sink.dangerous(
-                keys::GIT_RESET_HARD,
-                "git reset --hard discards uncommitted changes".to_string(),
-            );
-        }
-        "clean" => {
-            let s = scan(rest, "e", &["--exclude"]);
-            if s.has('f', "--force") && !s.has('n', "--dry-run") {
-                sink.dangerous(
-                    keys::GIT_CLEAN,
-                    "git clean -f deletes untracked files".to_string(),
-                );
-            }
-        }
-        "branch" => {
-            let s = scan(rest, "tu", &["--set-upstream-to", "--contains", "--merged"]);
-            let force_delete =
-                s.short.contains('D') || (s.has('d', "--delete") && s.has('f', "--force"));
-            if force_delete {
-                sink.dangerous(
-                    keys::GIT_BRANCH_DELETE,
-                    "git branch -D deletes a branch even if unmerged".to_string(),
-                );
-            }
-        }
-        _ => {}
-    }
 }
 
 fn kill_by_name(prog: &str, args: &[Word], sink: &mut Sink) {
@@ -375,44 +362,6 @@ fn hermes(args: &[Word], sink: &mut Sink) {
         }
         _ => {}
     }
-}
-
-/// Commands hidden in `git -c KEY=VALUE` settings that git runs: `alias.*=!…`,
-/// `core.pager`, `core.editor`, `core.sshCommand`, `core.fsmonitor`, `sequence.editor`,
-/// `diff.external`, `gpg.program`, `credential.helper=!…`.
-pub(super) fn git_config_commands(args: &[Word]) -> Vec<String> {
-    const RUNS: &[&str] = &[
-        "core.pager",
-        "core.editor",
-        "core.sshcommand",
-        "core.fsmonitor",
-        "sequence.editor",
-        "diff.external",
-        "gpg.program",
-        "pager.log",
-        "pager.diff",
-    ];
-    let mut out = Vec::new();
-    let mut iter = args.iter().map(|a| a.text.as_str());
-    while let Some(arg) = iter.next() {
-        if !arg.starts_with('-') {
-            break;
-        }
-        if arg != "-c" {
-            continue;
-        }
-        let Some((key, value)) = iter.next().and_then(|kv| kv.split_once('=')) else {
-            continue;
-        };
-        let key = key.to_ascii_lowercase();
-        let shell = value.strip_prefix('!');
-        if (key.starts_with("alias.") || key.starts_with("credential.")) && shell.is_some() {
-            out.extend(shell.map(str::to_string));
-        } else if RUNS.contains(&key.as_str()) {
-            out.push(value.to_string());
-        }
-    }
-    out
 }
 
 /// The commands `find … -exec CMD … ;` runs, as word lists. When nothing filters the

@@ -1,14 +1,14 @@
 //! Wrapper stripping: which word of a simple command is the program that really runs.
 //!
 //! Leading `NAME=value` assignments and wrapper programs are skipped, with their options:
-//! `sudo`/`doas`/`pkexec`/`run0`, `env` (and `env -S '…'`), `nohup`, `setsid`, `time`,
-//! `exec`, `command`, `builtin`, `nice`, `ionice`, `stdbuf`, `timeout`, `chroot`, `flock`,
-//! `busybox`, `unbuffer`, `strace`, `ltrace`, `torsocks`, `proxychains`, `caffeinate`,
-//! `xvfb-run`, `unshare`, `systemd-run`, `taskset`, `chrt`, `xargs`; `watch …`, `su -c '…'`, `script -c '…'` and
-//! `flock … -c '…'` hand a string to a shell, which is reported as a script range. Wrapper
-//! names are matched on the basename, so `/usr/bin/sudo` is `sudo`. It does not interpret
-//! shells, `eval` or `find -exec` (the walker does), and knows nothing about aliases.
-//! Invariant: every index it returns is within `words`.
+//! `sudo`/`doas`/`pkexec`/`run0`, `env` (and `env -S '…'`), `nohup`, `setsid`, `time`, `exec`,
+//! `command`, `builtin`, `nice`, `ionice`, `stdbuf`, `timeout`, `chroot`, `flock`, `busybox`,
+//! `unbuffer`, `strace`, `ltrace`, `torsocks`, `proxychains`, `caffeinate`, `xvfb-run`, `unshare`,
+//! `systemd-run`, `taskset`, `chrt`, `xargs`, `npx`/`bunx`/`npm exec`/`pnpm dlx`/`yarn dlx`
+//! (`-c '…'` is a script); `watch …`, `su -c '…'`, `script -c '…'` and `flock … -c '…'` hand a
+//! string to a shell, which is reported as a script range. Wrapper names are matched on the basename, so
+//! `/usr/bin/sudo` is `sudo`. It does not interpret shells, `eval` or `find -exec` (the walker
+//! does), and knows nothing about aliases. Invariant: every index it returns is within `words`.
 
 use std::ops::Range;
 
@@ -125,6 +125,15 @@ pub(super) fn unwrap(words: &[Word]) -> Unwrapped {
                     }
                     _ => Some(j + 1),
                 }
+            }
+            "npx" | "bunx" | "pnpx" => npx(words, next, &mut out),
+            "npm" | "pnpm" | "yarn" | "bun"
+                if words.get(next).is_some_and(|w| {
+                    matches!(w.text.as_str(), "exec" | "x" | "dlx")
+                        && (name != "npm" || w.text != "dlx")
+                }) =>
+            {
+                npx(words, next + 1, &mut out)
             }
             "xargs" => {
                 out.xargs = true;
@@ -266,6 +275,25 @@ fn env(words: &[Word], from: usize, out: &mut Unwrapped) -> Option<usize> {
                 out.assignments.push(j);
                 j += 1;
             }
+            _ => break,
+        }
+    }
+    Some(j)
+}
+
+/// `npx [-y] [-p PKG] CMD …` (also `npm exec`, `pnpm dlx`, `bunx`): CMD runs; `-c '…'`
+/// hands a string to a shell.
+fn npx(words: &[Word], from: usize, out: &mut Unwrapped) -> Option<usize> {
+    let mut j = from;
+    while let Some(w) = words.get(j) {
+        match w.text.as_str() {
+            "--" => return Some(j + 1),
+            "-p" | "--package" | "--registry" | "--cache" | "--prefix" => j += 2,
+            "-c" | "--call" => {
+                out.script = Some(range(words, j + 1, j + 2));
+                return None;
+            }
+            a if a.starts_with('-') => j += 1,
             _ => break,
         }
     }

@@ -2,8 +2,9 @@
 //!
 //! `Vars` remembers `NAME=value` from standalone assignments and `export`/`declare`/`local`
 //! when the value is literal text, forgets a name whose new value is unknown, and substitutes
-//! `$NAME` / `${NAME}` in later words. An unquoted substituted word is split on whitespace,
-//! as the shell would. It does not evaluate `${NAME:-…}` and other operators, arrays,
+//! `$NAME` / `${NAME}` in later words. An unquoted substituted word is split into fields as
+//! the shell would: on whitespace, and on the characters of an `IFS=…` given earlier
+//! (`IFS=_; c=rm_-rf_/; $c`). It does not evaluate `${NAME:-…}` and other operators, arrays,
 //! arithmetic, `read`, or assignments made in other shells (functions, sourced files).
 //! Invariants: a substitution never touches `$(…)` or text of names it does not know; values
 //! longer than `MAX_VALUE` are forgotten, so repeated self-appends cannot blow up.
@@ -19,6 +20,8 @@ const MAX_VALUE: usize = 4096;
 #[derive(Debug, Default, Clone)]
 pub(super) struct Vars {
     known: Vec<(String, String)>,
+    /// Field separators added by an `IFS=…` assignment (`IFS=_; c=rm_-rf_/; $c`).
+    ifs: String,
 }
 
 impl Vars {
@@ -30,6 +33,10 @@ impl Vars {
         let name = name.strip_suffix('+').unwrap_or(name);
         if !is_name(name) {
             return;
+        }
+        if name == "IFS" && !word.dynamic {
+            // Splitting on the old whitespace too only ever finds more words, never fewer.
+            self.ifs = value.chars().filter(|c| !c.is_whitespace()).collect();
         }
         self.known.retain(|(n, _)| n != name);
         if !word.dynamic && value.len() <= MAX_VALUE {
@@ -53,7 +60,11 @@ impl Vars {
                 }
                 Some(text) => {
                     changed = true;
-                    words.extend(text.split_whitespace().map(word));
+                    words.extend(
+                        text.split(|c: char| c.is_whitespace() || self.ifs.contains(c))
+                            .filter(|t| !t.is_empty())
+                            .map(word),
+                    );
                 }
                 None => words.push(w.clone()),
             }

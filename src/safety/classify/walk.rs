@@ -11,17 +11,15 @@
 //! treated as if it runs. Invariant: recursion depth is bounded by `MAX_DEPTH`; going deeper
 //! is a dangerous `opaque_shell` finding, never a silent pass.
 
-use std::path::Path;
-
-use super::code::{self, Source};
-use super::cx::{Cx, Sink, is_null_sink};
+use super::code;
+use super::cx::{Cx, Sink};
 use super::lex::{RedirKind, lex};
 use super::parse::{Pipeline, Simple, is_fork_bomb, parse};
+use super::source::{self, Source};
 use super::unwrap::unwrap;
 use super::vars::Vars;
-use super::words::{Expand, Word, basename};
+use super::words::{Expand, Word, basename, without_expansions};
 use super::{Classification, MAX_DEPTH, ShellContext, hard, keys, rules, writes};
-use crate::safety::paths;
 
 pub(super) fn classify(command: &str, ctx: &ShellContext) -> Classification {
     let mut walker = Walker {
@@ -34,6 +32,7 @@ pub(super) fn classify(command: &str, ctx: &ShellContext) -> Classification {
         executable: Vec::new(),
         vars: Vars::default(),
         files: Vec::new(),
+        links: Vec::new(),
     };
     walker.script(command, 0);
     Classification {
@@ -51,6 +50,8 @@ pub(super) struct Walker<'a> {
     pub(super) vars: Vars,
     /// Files written earlier on the line, with what was written into them.
     pub(super) files: Vec<(String, Source)>,
+    /// Links made earlier on the line: where the link is, what it points at.
+    pub(super) links: Vec<(String, String)>,
 }
 
 impl Walker<'_> {
@@ -105,7 +106,7 @@ impl Walker<'_> {
             match r.kind {
                 RedirKind::Write | RedirKind::Append | RedirKind::ReadWrite => {
                     self.written(&r.target);
-                    let output = code::source_of(std::slice::from_ref(cmd));
+                    let output = source::source_of(std::slice::from_ref(cmd));
                     self.remember_file(&r.target, output, r.kind == RedirKind::Append);
                 }
                 RedirKind::Heredoc => {
@@ -126,7 +127,7 @@ impl Walker<'_> {
         let uw = unwrap(&cmd.words);
         let prog_name = uw.program.map(|p| basename(&cmd.words[p].text));
         for &i in &uw.assignments {
-            self.assignment(&cmd.words[i], prog_name);
+            self.assignment(&cmd.words[i], prog_name, depth);
             if uw.program.is_none() {
                 self.vars.assign(&cmd.words[i]);
             }
@@ -191,7 +192,7 @@ impl Walker<'_> {
         self.sink.writes_files |= written.modifies;
         for path in &written.paths {
             self.written(path);
-            if code::is_fetcher(prog) {
+            if source::is_fetcher(prog) {
                 self.remember_file(path, Source::Fetch(prog.to_string()), false);
             }
         }
@@ -214,7 +215,17 @@ impl Walker<'_> {
     /// name at all (`$CMD`, `$(cat x)`) is `opaque_shell`.
     fn unknown_program(&mut self, cmd: &Simple, p: usize, upstream: &[Simple], depth: usize) {
         let word = &cmd.words[p];
-        if !word.opaque() || depth >= MAX_DEPTH {
+        if depth >= MAX_DEPTH {
+            return;
+        }
+        if !word.opaque() {
+            // `r${EMPTY}m`: an unset variable expands to nothing, leaving the literal parts.
+            let bare = without_expansions(&word.text);
+            if !bare.is_empty() && bare != word.text {
+                let mut named = cmd.clone();
+                named.words[p] = Word::plain(&bare);
+                self.simple(&named, upstream, depth + 1);
+            }
             return;
         }
         let looked_up = match word.substitutions.as_slice() {
@@ -246,10 +257,18 @@ impl Walker<'_> {
                 named.words[p] = Word::plain(&name);
                 self.simple(&named, upstream, depth + 1);
             }
-            None => self.sink.dangerous(
-                keys::OPAQUE_SHELL,
-                format!("runs a program hermes cannot see ({})", word.text),
-            ),
+            None => {
+                self.sink.dangerous(
+                    keys::OPAQUE_SHELL,
+                    format!("runs a program hermes cannot see ({})", word.text),
+                );
+                // Unquoted and empty, it vanishes: `$X rm -rf /` runs `rm -rf /`.
+                if !word.quoted && cmd.words.len() > p + 1 {
+                    let mut rest = cmd.clone();
+                    rest.words.remove(p);
+                    self.simple(&rest, upstream, depth + 1);
+                }
+            }
         }
     }
 
@@ -277,25 +296,10 @@ impl Walker<'_> {
             .map(|(_, s)| s.clone())
     }
 
-    fn file_key(&self, word: &Word) -> String {
+    pub(super) fn file_key(&self, word: &Word) -> String {
         self.cx
             .resolve(word)
             .unwrap_or_else(|| word.text.trim_start_matches("./").to_string())
-    }
-
-    /// `NAME=value` given to `prog` (`None`: for the rest of the shell, as with `export`).
-    pub(super) fn assignment(&mut self, word: &Word, prog: Option<&str>) {
-        let name = word.text.split('=').next().unwrap_or("");
-        let reason = match name {
-            "HERMES_YOLO_MODE" => "turns hermes approvals off (HERMES_YOLO_MODE)",
-            "HERMES_ACCEPT_HOOKS" => "accepts hermes shell hooks without asking",
-            "HERMES_HOME" if prog.is_none_or(|p| p == "hermes") => {
-                "points hermes at another home (other approval settings)"
-            }
-            _ => return,
-        };
-        self.sink
-            .dangerous(keys::HERMES_SETTINGS, reason.to_string());
     }
 
     pub(super) fn note_executable(&mut self, args: &[Word]) {
@@ -317,21 +321,6 @@ impl Walker<'_> {
             );
         }
     }
-
-    pub(super) fn written(&mut self, word: &Word) {
-        let Some(path) = self.cx.resolve(word) else {
-            self.sink.writes_files = true;
-            return;
-        };
-        if is_null_sink(&path) {
-            return;
-        }
-        self.sink.writes_files = true;
-        hard::written_path(&path, &mut self.sink);
-        if let Some(finding) = paths::sensitive_path(Path::new(&path), self.cx.ctx) {
-            self.sink.add(finding.tier, finding.key, finding.reason);
-        }
-    }
 }
 
 /// What a command reads on stdin, worked out only when a rule needs it.
@@ -350,7 +339,7 @@ impl Input<'_> {
     pub(super) fn source(self) -> Option<Source> {
         self.redirected.or_else(|| {
             let from = self.upstream.len().saturating_sub(Self::UPSTREAM_LIMIT);
-            (!self.upstream.is_empty()).then(|| code::source_of(&self.upstream[from..]))
+            (!self.upstream.is_empty()).then(|| source::source_of(&self.upstream[from..]))
         })
     }
 }

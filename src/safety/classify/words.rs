@@ -211,6 +211,33 @@ pub(super) fn c_escape(rest: &[char]) -> (Option<char>, usize) {
     (decoded, used)
 }
 
+/// `text` with its unknown expansions (`$NAME`, `${…}`, `$(…)`, `$1`) taken out, as if
+/// they were empty: `r${EMPTY}m` → `rm`.
+pub(super) fn without_expansions(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        let next = chars.get(i + 1).copied();
+        i += match (c, next) {
+            ('$', Some('(')) => matching_paren(&chars, i + 2) + 1 - i,
+            ('$', Some('{')) => matching_brace(&chars, i + 2) + 1 - i,
+            ('$', Some(n)) if n == '_' || n.is_ascii_alphabetic() => {
+                1 + chars[i + 1..]
+                    .iter()
+                    .take_while(|c| **c == '_' || c.is_ascii_alphanumeric())
+                    .count()
+            }
+            ('$', Some(n)) if n.is_ascii_digit() || "@*#?$!-".contains(n) => 2,
+            _ => {
+                out.push(c);
+                1
+            }
+        };
+    }
+    out
+}
+
 /// The program name of a command word: `/usr/bin/rm` → `rm`.
 pub(super) fn basename(text: &str) -> &str {
     text.rsplit('/').next().unwrap_or(text)

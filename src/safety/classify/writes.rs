@@ -1,13 +1,15 @@
 //! What a simple command writes: the paths it modifies and whether it changes files at all.
 //!
-//! Known writers: `rm`, `unlink`, `rmdir`, `shred`, `touch`, `mkdir`, `truncate`, `tee`,
-//! `mv` (sources and destination), `cp`/`install`/`ln`/`rsync`/`scp` (destination),
-//! `sed -i`, `perl -i`/`ruby -i`, `dd of=`, `patch`, `sort -o`, `curl -o|-O`, `wget`,
-//! `tar x` and `unzip` (with their `-C`/`-d` directory), and the git subcommands that touch
-//! the working tree. Redirections are handled by the walker, since any program can have
-//! them. It does not know what unknown programs (`make`, `npm`, scripts) write: they count
-//! as not writing. Invariant: a returned path is a word as written (already `~`-expanded);
-//! resolving it against the working directory is the caller's job.
+//! Known writers: `rm`, `unlink`, `rmdir`, `shred`, `touch`, `mkdir`, `truncate`, `tee`, `mv`
+//! (sources and destination), `cp`/`install`/`ln`/`rsync`/`scp` (destination), `sed -i`,
+//! `perl -i`/`ruby -i`, `gawk -i inplace`, `yq -i`, `sponge`, `rimraf`, `dd of=`, `patch` (its file,
+//! `-o`, `-r`, `-d DIR`), `find -fprint|-fls|-fprintf`, `sort -o`, `curl -o|-O`, `wget`, `tar x`
+//! and `unzip` (with their `-C`/`-d` directory), and the git subcommands that touch the working
+//! tree. (`ed` and sed's `w` commands are found by the walker, which sees their scripts.)
+//! Redirections are handled by the walker, since any program can have them. It does not know what
+//! unknown programs (`make`, `npm`, scripts) write: they count as not writing. Invariant: a
+//! returned path is a word as written (already `~`-expanded); resolving it against the working
+//! directory is the caller's job.
 
 use super::opts::scan;
 use super::words::Word;
@@ -61,7 +63,14 @@ pub(super) fn writes(prog: &str, args: &[Word]) -> Writes {
             .collect()
     };
     match prog {
-        "rm" | "unlink" | "rmdir" | "tee" => Writes::of(operands("", &[])),
+        "rm" | "unlink" | "rmdir" | "tee" | "rimraf" => Writes::of(operands("", &[])),
+        "sponge" => Writes::of(operands("", &[])),
+        "yq" => yq(args),
+        "awk" | "gawk" => awk_inplace(args),
+        "find" => Writes {
+            paths: find_outputs(args),
+            modifies: false,
+        },
         "shred" => Writes::of(operands("ns", &["--iterations", "--size"])),
         "touch" => Writes::of(operands("rdt", &["--reference", "--date"])),
         "mkdir" => Writes::of(operands("m", &["--mode", "--context"])),
@@ -101,7 +110,7 @@ pub(super) fn writes(prog: &str, args: &[Word]) -> Writes {
                 paths,
             }
         }
-        "patch" if !args.iter().any(|a| a.text == "--dry-run") => Writes::unknown(),
+        "patch" if !args.iter().any(|a| a.text == "--dry-run") => patch(args),
         "sort" => {
             let paths: Vec<Word> = option_value(args, 'o', "--output").into_iter().collect();
             Writes {
@@ -241,6 +250,117 @@ fn into_dir(dest: &Word, sources: &[&Word]) -> Vec<Word> {
         }
     }
     out
+}
+
+/// `patch [ORIGFILE [PATCHFILE]]`, `-o OUT`, `-r REJECTS`; `-d DIR` patches files in DIR.
+fn patch(args: &[Word]) -> Writes {
+    let s = scan(
+        args,
+        "ioBdDFpVYzrg",
+        &[
+            "--input",
+            "--output",
+            "--directory",
+            "--prefix",
+            "--basename-prefix",
+            "--suffix",
+            "--reject-file",
+            "--ifdef",
+            "--fuzz",
+            "--strip",
+            "--version-control",
+            "--get",
+            "--quoting-style",
+            "--reject-format",
+        ],
+    );
+    let mut paths: Vec<Word> = s
+        .operands
+        .first()
+        .map(|w| (*w).clone())
+        .into_iter()
+        .collect();
+    for (short, long) in [
+        ('o', "--output"),
+        ('r', "--reject-file"),
+        ('d', "--directory"),
+    ] {
+        paths.extend(option_value(args, short, long));
+    }
+    Writes::of(paths)
+}
+
+/// `yq -i EXPR FILE…` / `yq e -i …` / `yq --inplace …`: the files after the expression.
+fn yq(args: &[Word]) -> Writes {
+    let s = scan(
+        args,
+        "opIs",
+        &[
+            "--output-format",
+            "--input-format",
+            "--indent",
+            "--front-matter",
+            "--split-exp",
+            "--arg",
+            "--argjson",
+        ],
+    );
+    if !(s.has('i', "--inplace") || s.long.contains(&"--in-place")) {
+        return Writes::default();
+    }
+    let mut ops = s.operands.iter().peekable();
+    if ops
+        .peek()
+        .is_some_and(|w| matches!(w.text.as_str(), "e" | "eval" | "ea" | "eval-all"))
+    {
+        ops.next();
+    }
+    let from_file = s.long.contains(&"--from-file");
+    Writes::of(
+        ops.skip(usize::from(!from_file))
+            .map(|w| (*w).clone())
+            .collect(),
+    )
+}
+
+/// `gawk -i inplace 'PROG' FILE…` edits the files.
+fn awk_inplace(args: &[Word]) -> Writes {
+    let inplace = args
+        .windows(2)
+        .any(|p| matches!(p[0].text.as_str(), "-i" | "--include") && p[1].text == "inplace")
+        || args
+            .iter()
+            .any(|a| a.text == "-iinplace" || a.text == "--include=inplace");
+    if !inplace {
+        return Writes::default();
+    }
+    let s = scan(
+        args,
+        "Fvfi",
+        &["--file", "--assign", "--field-separator", "--include"],
+    );
+    let program_given = !(s.short.contains('f') || s.long.contains(&"--file"));
+    Writes::of(
+        s.operands
+            .into_iter()
+            .skip(usize::from(program_given))
+            .filter(|w| !super::unwrap::is_assignment(&w.text))
+            .cloned()
+            .collect(),
+    )
+}
+
+/// `find … -fprint FILE`, `-fprint0 FILE`, `-fls FILE`, `-fprintf FILE FORMAT`.
+fn find_outputs(args: &[Word]) -> Vec<Word> {
+    args.windows(2)
+        .filter(|p| {
+            matches!(
+                p[0].text.as_str(),
+                "-fprint" | "-fprint0" | "-fls" | "-fprintf"
+            )
+        })
+        .map(|p| p[1].clone())
+        .collect()
 }
 
 fn sed(args: &[Word]) -> Writes {
