@@ -155,11 +155,15 @@ fn url_credentials_are_neither_shown_nor_stored() {
     // The request is made as before: the configured key as the bearer token, and the URL's
     // user and password (which reqwest takes out of the URL) as a Basic credential.
     let request = &server.completion_requests()[0];
+    let head = request.head.to_ascii_lowercase();
     assert!(
-        request
-            .head
-            .to_ascii_lowercase()
-            .contains(&format!("authorization: bearer {}", KEY.to_ascii_lowercase())),
+        head.contains(&format!("authorization: bearer {}", KEY.to_ascii_lowercase())),
+        "{}",
+        request.head
+    );
+    // base64("admin:pw")
+    assert!(
+        head.contains("authorization: basic ywrtaw46chc="),
         "{}",
         request.head
     );
