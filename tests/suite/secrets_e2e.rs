@@ -210,7 +210,9 @@ fn the_tui_shows_neither_an_echoed_key_nor_url_credentials() {
     let tmux = app.start_with("", &[]);
     tmux.type_text("hi");
     tmux.keys(&["Enter"]);
-    let screen = tmux.wait_for_text("Incorrect API key provided", WAIT);
+    // The message wraps after "Incorrect API key"; the masked key follows "provided:".
+    let screen = tmux.wait_for_text("provided: ***", WAIT);
+    assert!(screen.contains("Incorrect API key"), "{screen}");
     assert!(screen.contains("401"), "{screen}");
     assert!(!screen.contains(KEY), "{screen}");
     // The key may be cut at the screen's edge: no piece of it shows either.
