@@ -48,7 +48,10 @@ fn an_echoed_known_key_never_leaves_the_engine() {
     let Event::ToolComplete(tool) = tool else {
         panic!("not a tool event: {tool:?}");
     };
-    assert_eq!((tool.call_id.as_str(), tool.output.as_str()), ("***", "***\n"));
+    assert_eq!(
+        (tool.call_id.as_str(), tool.output.as_str()),
+        ("***", "***\n")
+    );
 }
 
 #[test]

@@ -74,15 +74,17 @@ fn assert_nowhere(run: &Run, secret: &str) {
 
 #[test]
 fn an_echoed_key_from_dotenv_is_on_no_headless_output() {
-    let server = ScriptedServer::start_on_own_thread([
-        echoing_401(KEY, true),
-        echoing_401(KEY, false),
-    ]);
+    let server =
+        ScriptedServer::start_on_own_thread([echoing_401(KEY, true), echoing_401(KEY, false)]);
     let home = home_for(&server.base_url(), "");
     std::fs::write(home.home().join(".env"), format!("CUSTOM_API_KEY={KEY}\n")).unwrap();
 
     let json = run(&home, &["-z", "hi", "--json"]);
-    assert_eq!(json.code, 3, "stdout: {}\nstderr: {}", json.stdout, json.stderr);
+    assert_eq!(
+        json.code, 3,
+        "stdout: {}\nstderr: {}",
+        json.stdout, json.stderr
+    );
     assert_nowhere(&json, KEY);
     let error = events(&json.stdout)
         .into_iter()
@@ -137,9 +139,7 @@ fn an_echoed_key_from_config_yaml_is_on_no_headless_output() {
 #[test]
 fn url_credentials_are_neither_shown_nor_stored() {
     let server = ScriptedServer::start_on_own_thread([Response::text(["hello there"])]);
-    let with_credentials = server
-        .base_url()
-        .replacen("http://", "http://admin:pw@", 1);
+    let with_credentials = server.base_url().replacen("http://", "http://admin:pw@", 1);
     let home = home_for(&with_credentials, "");
     std::fs::write(home.home().join(".env"), format!("CUSTOM_API_KEY={KEY}\n")).unwrap();
 
@@ -157,7 +157,10 @@ fn url_credentials_are_neither_shown_nor_stored() {
     let request = &server.completion_requests()[0];
     let head = request.head.to_ascii_lowercase();
     assert!(
-        head.contains(&format!("authorization: bearer {}", KEY.to_ascii_lowercase())),
+        head.contains(&format!(
+            "authorization: bearer {}",
+            KEY.to_ascii_lowercase()
+        )),
         "{}",
         request.head
     );
@@ -196,9 +199,7 @@ fn the_tui_shows_neither_an_echoed_key_nor_url_credentials() {
     }
     let server = ScriptedServer::start_on_own_thread([echoing_401(KEY, true)]);
     let app = TmuxApp::new(&server, "");
-    let with_credentials = server
-        .base_url()
-        .replacen("http://", "http://admin:pw@", 1);
+    let with_credentials = server.base_url().replacen("http://", "http://admin:pw@", 1);
     std::fs::write(
         app.home().join("config.yaml"),
         format!(

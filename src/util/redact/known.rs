@@ -123,7 +123,9 @@ pub fn register_known_secret(value: &str) {
 /// of a quoted assignment in `docs/redaction.md`. For an auth header value
 /// (`Bearer <token>`), the token is registered as well.
 pub fn register_named_secret(name: &str, value: &str) {
-    let auth_header = AUTH_HEADERS.iter().any(|h| h.eq_ignore_ascii_case(name.trim()));
+    let auth_header = AUTH_HEADERS
+        .iter()
+        .any(|h| h.eq_ignore_ascii_case(name.trim()));
     // `Bearer ${TOKEN}` names a variable; its value is registered where it is read.
     if auth_header && value.contains('$') {
         return;

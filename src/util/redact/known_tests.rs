@@ -19,7 +19,10 @@ fn a_registered_value_without_a_vendor_prefix_is_masked_by_every_redactor() {
     );
     assert_eq!(redact_known(&body), "Incorrect API key provided: ***");
     // The switch still means what it says for tool output and exports.
-    assert_eq!(Redactor::new(RedactSecrets::Off, Vec::new()).redact(&body), body);
+    assert_eq!(
+        Redactor::new(RedactSecrets::Off, Vec::new()).redact(&body),
+        body
+    );
 }
 
 #[test]
@@ -65,7 +68,8 @@ fn secrets_anywhere_in_a_document_are_registered() {
         "list": [{"password": "pw-in-list-4477"}],
     });
     register_secrets_in_json(&doc);
-    let text = "cfg-Lp3Wq8Zr5Tn1 mcpTok-Ab12Cd34Ef hdrTok-9Yx8Wv7U pw-in-list-4477 http://gw-Lp3/v1";
+    let text =
+        "cfg-Lp3Wq8Zr5Tn1 mcpTok-Ab12Cd34Ef hdrTok-9Yx8Wv7U pw-in-list-4477 http://gw-Lp3/v1";
     assert_eq!(redact_known(text), "*** *** *** *** http://gw-Lp3/v1");
 }
 

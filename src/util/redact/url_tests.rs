@@ -4,7 +4,10 @@ use super::*;
 fn userinfo_is_removed_and_the_rest_kept() {
     let cases = [
         ("http://admin:pw@host/v1", "http://host/v1"),
-        ("https://user:p%40ss@example.com:8443/v1?x=1#f", "https://example.com:8443/v1?x=1#f"),
+        (
+            "https://user:p%40ss@example.com:8443/v1?x=1#f",
+            "https://example.com:8443/v1?x=1#f",
+        ),
         ("http://token@127.0.0.1:9000", "http://127.0.0.1:9000"),
         ("http://a:b@c@host/v1", "http://host/v1"),
         ("admin:pw@host/v1", "host/v1"),
