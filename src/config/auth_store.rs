@@ -226,6 +226,8 @@ impl AuthStore {
     /// stale Nous portal host is replaced by the current one.
     pub fn parse(text: &str) -> Result<Self, AuthDocError> {
         let value: Value = serde_json::from_str(text)?;
+        // Tokens read from the store join the registry of known secrets (no output shows them).
+        crate::util::redact::register_secrets_in_json(&value);
         let Value::Object(mut doc) = value else {
             return Err(AuthDocError::NotAnObject);
         };

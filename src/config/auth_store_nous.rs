@@ -104,7 +104,10 @@ impl NousState {
             .insert(key.to_string(), value.map_or(Value::Null, Value::from));
     }
 
+    /// Also registers the value as a known secret: a token just obtained is masked on every
+    /// output path from now on.
     pub fn set_secret(&mut self, key: &str, value: &Secret) {
+        crate::util::redact::register_known_secret(value.expose());
         self.fields
             .insert(key.to_string(), Value::from(value.expose()));
     }

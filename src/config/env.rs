@@ -14,6 +14,7 @@ use std::sync::Arc;
 use super::error::{ConfigError, ConfigWarning};
 use super::home::HermesHome;
 use crate::util::fs::{FileMode, atomic_write};
+use crate::util::redact::{is_secret_name, register_known_secrets, register_named_secret};
 
 /// Provider secrets Hermes keeps in `.env`; shown by name (never value) in `config show`,
 /// and masked in logs.
@@ -137,13 +138,14 @@ impl std::fmt::Debug for EnvLookup {
 }
 
 impl EnvLookup {
-    /// The real process environment over `home`'s `.env`.
+    /// The real process environment over `home`'s `.env`. The secrets it holds
+    /// ([`EnvLookup::registered_secret_values`]) join the process-wide registry of known
+    /// secrets, so no output path can show them.
     pub fn load(home: &HermesHome) -> Result<(Self, Vec<ConfigWarning>), ConfigError> {
         let (dotenv, warnings) = read_dotenv(&home.env_path())?;
-        Ok((
-            Self::new(Arc::new(|k| std::env::var(k).ok()), dotenv),
-            warnings,
-        ))
+        let lookup = Self::new(Arc::new(|k| std::env::var(k).ok()), dotenv);
+        register_known_secrets(lookup.registered_secret_values());
+        Ok((lookup, warnings))
     }
 
     /// Any process-environment source over a `.env` map (tests pass a fixed map).
@@ -183,6 +185,46 @@ impl EnvLookup {
         values.sort();
         values.dedup();
         values
+    }
+
+    /// What [`EnvLookup::load`] puts in the process-wide registry: the values of the known key
+    /// variables and of the `.env` entries whose names look secret (`GATEWAY_TOKEN`,
+    /// `DB_PASSWORD`), but not every `.env` value — the registry masks everywhere, also on the
+    /// screen, where a masked `HERMES_MODEL` or base URL would hide what hermes is doing.
+    pub fn registered_secret_values(&self) -> Vec<String> {
+        let mut values: Vec<String> = KNOWN_SECRET_VARS
+            .iter()
+            .filter_map(|k| self.get(k))
+            .collect();
+        for (name, value) in &self.dotenv {
+            if is_secret_name(name) {
+                values.push(value.clone());
+            }
+        }
+        values.retain(|v| !v.trim().is_empty());
+        values.sort();
+        values.dedup();
+        values
+    }
+}
+
+/// Puts the secrets written in a config document (`model.api_key`, `providers.*.api_key`,
+/// `mcp_servers.*.env`/`headers`, any other value under a secret-looking name) in the
+/// process-wide registry of known secrets. Called when `config.yaml` is loaded.
+pub fn register_config_secrets(raw: &serde_norway::Value) {
+    use serde_norway::Value;
+    match raw {
+        Value::Mapping(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    (Some(name), Value::String(text)) => register_named_secret(name, text),
+                    _ => register_config_secrets(value),
+                }
+            }
+        }
+        Value::Sequence(items) => items.iter().for_each(register_config_secrets),
+        Value::Tagged(tagged) => register_config_secrets(&tagged.value),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
     }
 }
 

@@ -31,8 +31,12 @@ pub struct LoadedConfig {
     pub raw: Value,
 }
 
+/// Also puts the secrets the file holds in the process-wide registry of known secrets
+/// (`env::register_config_secrets`), so no output path can show them.
 pub fn load(home: &HermesHome) -> LoadedConfig {
-    load_path(&home.config_path())
+    let loaded = load_path(&home.config_path());
+    super::env::register_config_secrets(&loaded.raw);
+    loaded
 }
 
 pub fn load_path(path: &Path) -> LoadedConfig {

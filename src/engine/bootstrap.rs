@@ -275,7 +275,11 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     };
     Ok(StartedSession {
         handle: spawn_session(spec),
-        notices,
+        // Printed before any event, so redacted here as the event sink redacts notices.
+        notices: notices
+            .iter()
+            .map(|n| crate::util::redact::redact(n, &[]).into_owned())
+            .collect(),
     })
 }
 

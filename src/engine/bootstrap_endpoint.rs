@@ -39,6 +39,10 @@ pub(super) fn resolve_endpoint(
         active_login: logins.active_login(),
     };
     let mut resolved = registry::resolve_request(&request, &sources)?;
+    // The key in use is a known secret from now on, whichever variable or login it came from.
+    if let Some(key) = &resolved.api_key {
+        crate::util::redact::register_known_secret(key.expose());
+    }
     resolved.prompt_cache_ttl =
         crate::providers::prompt_cache::CacheTtl::from_config(&config.prompt_caching.cache_ttl);
     Ok(ModelEndpoint {

@@ -483,7 +483,7 @@ impl Actor {
             session_id: self.spec.session_id.clone(),
             model: endpoint.model.clone(),
             provider: endpoint.provider_name.clone(),
-            base_url: endpoint.base_url.clone(),
+            base_url: crate::util::redact::strip_url_credentials(&endpoint.base_url).into_owned(),
             cwd: self.spec.cwd.display().to_string(),
             tools: self
                 .spec

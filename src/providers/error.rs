@@ -115,7 +115,10 @@ pub enum ProviderSetupError {
         "provider `{provider}` has no default endpoint: set model.base_url in config.yaml or {env_var} in HERMES_HOME/.env"
     )]
     MissingEndpoint { provider: String, env_var: String },
-    #[error("invalid model.base_url `{url}`: {reason}")]
+    #[error(
+        "invalid model.base_url `{}`: {reason}",
+        crate::util::redact::strip_url_credentials(url)
+    )]
     InvalidBaseUrl { url: String, reason: String },
     #[error(
         "unknown model.api_mode `{mode}`; valid modes: chat_completions, anthropic_messages, codex_responses, bedrock_converse"
@@ -131,3 +134,7 @@ fn did_you_mean(suggestion: &Option<String>) -> String {
         None => String::new(),
     }
 }
+
+#[cfg(test)]
+#[path = "error_tests.rs"]
+mod tests;

@@ -85,7 +85,8 @@ impl AuxTask {
 /// not put its credentials in the database. Text that is not a URL is kept up to any `?`/`#`
 /// and after any `user@` in its authority.
 pub fn billing_base_url(url: &str) -> String {
-    let url = url.trim();
+    let stripped = crate::util::redact::strip_url_credentials(url.trim());
+    let url: &str = &stripped;
     if let Ok(mut parsed) = reqwest::Url::parse(url) {
         if parsed.has_host() {
             let _ = parsed.set_username("");

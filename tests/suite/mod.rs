@@ -21,6 +21,7 @@ mod safety_e2e;
 mod sandbox_e2e;
 mod sandbox_tmux;
 mod scripted_server;
+mod secrets_e2e;
 mod session_ends;
 mod sessions_compat;
 mod sessions_e2e;

@@ -9,7 +9,9 @@
 //!   (`https://user:***@host`);
 //! - assignments of secret-looking names: `NAME=value`, `export NAME=value`, `name: value`,
 //!   `"name": "value"`, `?api_key=…` ([`assign`]); the name is kept, the value masked;
-//! - exact values the caller knows are secret (e.g. from `.env`).
+//! - exact values the caller knows are secret (e.g. from `.env`), and every value in the
+//!   process-wide registry of known secrets ([`known`]: `.env`, config, MCP, login tokens),
+//!   which every function here consults.
 //!
 //! What it does not do: it is a safety net, not a guarantee. A secret in an unknown format
 //! with no telling name around it is not caught, and neither is an unquoted value with spaces
@@ -22,9 +24,21 @@
 //! (`sk-ant-`, `Bearer `, the name of an assignment) is never part of a range.
 
 mod assign;
+mod known;
 mod names;
 mod tokens;
+mod url;
 mod values;
+
+pub use known::MIN_REGISTERED_LEN;
+pub use known::has_known_secrets;
+pub use known::redact_known;
+pub use known::redact_known_json;
+pub use known::register_known_secret;
+pub use known::register_known_secrets;
+pub use known::register_named_secret;
+pub use known::register_secrets_in_json;
+pub use url::strip_url_credentials;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -153,6 +167,12 @@ pub fn redact_if<'a>(
     }
 }
 
+/// Whether `name` (`GATEWAY_TOKEN`, `db_password`, `clientSecret`) marks its value as a
+/// secret, by the rules of `docs/redaction.md` ("Which names count as secret").
+pub fn is_secret_name(name: &str) -> bool {
+    names::strength(name) != names::Strength::None
+}
+
 fn usable_secrets(known_secrets: &[String]) -> Vec<String> {
     let mut secrets: Vec<String> = known_secrets
         .iter()
@@ -178,6 +198,7 @@ fn redact_usable<'a>(text: &'a str, known: Known<'_>) -> Cow<'a, str> {
         }
         Known::Compiled(re) => spans.extend(re.find_iter(text).map(|m| m.range())),
     }
+    known::find(text, &mut spans);
     tokens::find(text, &mut spans);
     assign::find(text, &mut spans);
     apply(text, spans)

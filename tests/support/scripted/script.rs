@@ -380,6 +380,15 @@ impl Response {
         self
     }
 
+    /// Sets the whole error body, sent as is instead of the endpoint's envelope (a `Status`
+    /// response only): what a gateway that echoes the request's key answers.
+    pub fn with_body(mut self, text: &str) -> Self {
+        if let ResponseKind::Status { body, .. } = &mut self.kind {
+            *body = Some(text.to_owned());
+        }
+        self
+    }
+
     /// Sets the cached-token count reported in the usage.
     pub fn with_cached_tokens(mut self, cached: u64) -> Self {
         self.usage.cached_tokens = cached;
