@@ -249,7 +249,14 @@ pub struct ProgressLines {
 impl ProgressLines {
     /// Feed the next bytes of the stream.
     pub fn feed(&mut self, bytes: &[u8]) {
-        let Some(last_newline) = bytes.iter().rposition(|&b| b == b'\n') else {
+        // `contains` on bytes is memchr, fast even in a debug build: output without newlines
+        // is not scanned byte by byte.
+        let last_newline = if bytes.contains(&b'\n') {
+            bytes.iter().rposition(|&b| b == b'\n')
+        } else {
+            None
+        };
+        let Some(last_newline) = last_newline else {
             self.extend_partial(bytes);
             return;
         };
