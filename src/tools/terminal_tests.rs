@@ -127,7 +127,7 @@ async fn many_short_lines_make_a_few_bounded_progress_updates() {
     assert!(out.content.contains("\nlast\n\nexit code 0"), "{}", out.content);
     let updates = host.lines();
     // One at once, then at most one per interval, and the last one when the command ends.
-    let most = 2 + (elapsed.as_millis() / PROGRESS_INTERVAL.as_millis()) as usize;
+    let most = 2 + (elapsed.as_millis() / crate::tools::output::PROGRESS_INTERVAL.as_millis()) as usize;
     assert!(
         updates.len() <= most,
         "{} updates in {elapsed:?}",
@@ -146,7 +146,7 @@ async fn a_line_after_a_burst_shows_without_waiting_for_more_output() {
     let ctx = ctx_with(dir.path(), Arc::clone(&host));
     let call = run(
         &ctx,
-        json!({"command": "echo first; echo second; sleep 3; echo done", "timeout": 10}),
+        json!({"command": "echo first; sleep 0.03; echo second; sleep 3; echo done", "timeout": 10}),
     );
     let watch = async {
         let deadline = Instant::now() + Duration::from_secs(2);
