@@ -180,8 +180,9 @@ fn ten_mb_of_short_lines_keep_the_tui_in_budget_and_responsive() {
         return;
     }
     let wait = Duration::from_secs(20);
-    // The flood, then a pause in which the TUI must have caught up with it.
-    let command = format!("{TEN_MB_SHORT_LINES}; sleep 4; echo flood-over");
+    // The flood, its end marker (computed, so the command line in the cell's header cannot
+    // match it), then a pause in which the TUI must have caught up with it.
+    let command = format!("{TEN_MB_SHORT_LINES}; echo flood$((6*7)); sleep 4");
     let server = ScriptedServer::start_on_own_thread([
         Response::tool_calls([ScriptedCall::terminal("c1", &command)]),
         Response::text(["all ", "done"]),
@@ -198,9 +199,9 @@ fn ten_mb_of_short_lines_keep_the_tui_in_budget_and_responsive() {
     tmux.type_text("run the command");
     tmux.keys(&["Enter"]);
     let started = Instant::now();
-    // The last lines of the flood reach the tool cell while the command sleeps.
-    tmux.wait_for("the flood's last line in the running tool cell", wait, |screen| {
-        screen.contains("1400000") && screen.contains("running")
+    // The end of the flood reaches the tool cell while the command sleeps.
+    tmux.wait_for("the flood's end in the running tool cell", wait, |screen| {
+        screen.contains("flood42") && screen.contains("running")
     });
     let caught_up = started.elapsed();
     // And the UI answers keys at once.
