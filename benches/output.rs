@@ -53,6 +53,8 @@ fn measure(home: &Path, work: &Path, extra: &[&str], scratch: &Path) -> Run {
         .stdout(std::fs::File::create(scratch.join("stdout")).unwrap())
         .stderr(std::fs::File::create(scratch.join("stderr")).unwrap());
     let started = Instant::now();
+    // Reaped by `wait4` below, which also reports the peak RSS `Child::wait` would not.
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().unwrap();
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
@@ -93,11 +95,11 @@ fn main() {
     );
     let line79 = "x".repeat(79);
     let shapes = [
-        ("short lines (yes: 2 bytes)", format!("yes | head -c {BYTES}")),
         (
-            "80-column lines",
-            format!("yes {line79} | head -c {BYTES}"),
+            "short lines (yes: 2 bytes)",
+            format!("yes | head -c {BYTES}"),
         ),
+        ("80-column lines", format!("yes {line79} | head -c {BYTES}")),
         (
             "no newlines",
             format!("head -c {BYTES} /dev/zero | tr '\\0' x"),

@@ -190,6 +190,11 @@ fn an_overlong_line_is_shown_in_pieces_cut_between_characters() {
         for chunk in &chunks {
             lines.feed(chunk.as_bytes());
         }
-        assert_eq!(lines.take(), want, "chunks of {:?}", chunks.iter().map(|c| c.len()).collect::<Vec<_>>());
+        assert_eq!(
+            lines.take(),
+            want,
+            "chunks of {:?}",
+            chunks.iter().map(|c| c.len()).collect::<Vec<_>>()
+        );
     }
 }

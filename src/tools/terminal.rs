@@ -332,7 +332,11 @@ impl Sink<'_> {
 
     /// Send the lines gathered since the last update as one progress event.
     fn flush_progress(&mut self) {
-        let lines: Vec<String> = self.lines.iter_mut().flat_map(ProgressLines::take).collect();
+        let lines: Vec<String> = self
+            .lines
+            .iter_mut()
+            .flat_map(ProgressLines::take)
+            .collect();
         if lines.is_empty() {
             return;
         }

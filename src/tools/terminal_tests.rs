@@ -124,10 +124,15 @@ async fn many_short_lines_make_a_few_bounded_progress_updates() {
     )
     .await;
     let elapsed = started.elapsed();
-    assert!(out.content.contains("\nlast\n\nexit code 0"), "{}", out.content);
+    assert!(
+        out.content.contains("\nlast\n\nexit code 0"),
+        "{}",
+        out.content
+    );
     let updates = host.lines();
     // One at once, then at most one per interval, and the last one when the command ends.
-    let most = 2 + (elapsed.as_millis() / crate::tools::output::PROGRESS_INTERVAL.as_millis()) as usize;
+    let most =
+        2 + (elapsed.as_millis() / crate::tools::output::PROGRESS_INTERVAL.as_millis()) as usize;
     assert!(
         updates.len() <= most,
         "{} updates in {elapsed:?}",
@@ -162,7 +167,11 @@ async fn a_line_after_a_burst_shows_without_waiting_for_more_output() {
         }
     };
     let (out, shown) = tokio::join!(call, watch);
-    assert!(shown, "'second' was held back until more output came: {:?}", host.lines());
+    assert!(
+        shown,
+        "'second' was held back until more output came: {:?}",
+        host.lines()
+    );
     assert!(out.content.contains("done"), "{}", out.content);
 }
 

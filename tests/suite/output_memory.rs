@@ -75,6 +75,8 @@ fn spawn_measured(home: &Path, work: &Path, extra: &[&str], scratch: &Path) -> M
         .stdout(std::fs::File::create(&stdout_path).unwrap())
         .stderr(std::fs::File::create(scratch.join("stderr")).unwrap());
     let started = Instant::now();
+    // Reaped by `wait4` below, which also reports the peak RSS `Child::wait` would not.
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().unwrap();
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
