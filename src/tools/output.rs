@@ -1,13 +1,16 @@
 //! Shaping text for the model: head + tail capping with the marker `[… N bytes omitted …]`,
-//! lossy UTF-8 decoding, binary detection, and `OutputBuffer`, a bounded store for process
-//! output that keeps the first and the last bytes of an unbounded stream.
+//! lossy UTF-8 decoding, binary detection, `OutputBuffer`, a bounded store for process
+//! output that keeps the first and the last bytes of an unbounded stream, and
+//! `ProgressLines`, which turns that stream into bounded progress updates for a frontend.
 //!
 //! Every tool that returns possibly-large text goes through here, so the marker and the cut
 //! rules are the same everywhere. Invariants: cuts fall on UTF-8 character boundaries (invalid
 //! input is decoded lossily, never a panic); the omitted count is exact in bytes of the
-//! original stream.
+//! original stream; memory is bounded by the caps whatever the stream's size or line shape,
+//! and the work per byte is constant (nothing is done per line of output that is dropped).
 
 use std::collections::VecDeque;
+use std::time::Duration;
 
 /// How many leading bytes binary detection inspects.
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
@@ -148,18 +151,23 @@ impl OutputBuffer {
         }
         if bytes.len() >= self.tail_cap {
             self.tail.clear();
-            self.tail
-                .extend(bytes[bytes.len() - self.tail_cap..].iter().copied());
+            // `extend(&[u8])` copies slices; a per-byte iterator is slow in debug builds.
+            self.tail.extend(&bytes[bytes.len() - self.tail_cap..]);
             return;
         }
         let overflow = (self.tail.len() + bytes.len()).saturating_sub(self.tail_cap);
         self.tail.drain(..overflow);
-        self.tail.extend(bytes.iter().copied());
+        self.tail.extend(bytes);
     }
 
     /// Bytes written so far, retained or not.
     pub fn total(&self) -> u64 {
         self.total
+    }
+
+    fn tail_bytes(&self) -> Vec<u8> {
+        let (a, b) = self.tail.as_slices();
+        [a, b].concat()
     }
 
     fn gap(&self) -> u64 {
@@ -168,7 +176,7 @@ impl OutputBuffer {
 
     /// The retained output as text, capped to `max_bytes` (head + tail), binary summarised.
     pub fn render(&self, max_bytes: usize) -> String {
-        let tail: Vec<u8> = self.tail.iter().copied().collect();
+        let tail = self.tail_bytes();
         let tail_sniff = &tail[tail.len().saturating_sub(BINARY_SNIFF_BYTES)..];
         if looks_binary(&self.head) || looks_binary(tail_sniff) {
             return binary_summary(self.total);
@@ -200,8 +208,8 @@ impl OutputBuffer {
         } else if offset < tail_start {
             skipped = tail_start - offset;
         }
-        let from_tail = offset.saturating_sub(tail_start) as usize;
-        out.extend(self.tail.iter().skip(from_tail).copied());
+        let from_tail = (offset.saturating_sub(tail_start) as usize).min(self.tail.len());
+        out.extend_from_slice(&self.tail_bytes()[from_tail..]);
         (out, skipped)
     }
 
@@ -214,6 +222,133 @@ impl OutputBuffer {
         } else {
             format!("{}\n{body}", omitted_marker(skipped))
         }
+    }
+}
+
+/// Newest complete lines one progress update carries per stream; older lines of a burst are
+/// dropped unseen (a frontend shows the last few anyway).
+pub const PROGRESS_LINES: usize = 32;
+/// Longest progress line: longer lines, and output without newlines (so that it still shows
+/// progress), are shown in pieces this long.
+pub const PROGRESS_LINE_BYTES: usize = 1024;
+/// Least time between two progress updates of one tool call, so a command printing millions
+/// of short lines sends a few updates a second, not one event per line.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Assembles one stream's bytes into its newest lines for progress updates.
+///
+/// Holds at most `PROGRESS_LINES` lines of at most `PROGRESS_LINE_BYTES` each plus one partial
+/// line. A chunk is searched from its end, so only the lines that are kept are looked at:
+/// the cost of a chunk does not depend on how many lines it has.
+#[derive(Debug, Default)]
+pub struct ProgressLines {
+    partial: Vec<u8>,
+    pending: VecDeque<String>,
+}
+
+impl ProgressLines {
+    /// Feed the next bytes of the stream.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        // `contains` on bytes is memchr, fast even in a debug build: output without newlines
+        // is not scanned byte by byte.
+        let last_newline = if bytes.contains(&b'\n') {
+            bytes.iter().rposition(|&b| b == b'\n')
+        } else {
+            None
+        };
+        let Some(last_newline) = last_newline else {
+            self.extend_partial(bytes);
+            return;
+        };
+        let complete = &bytes[..last_newline];
+        // The newest lines of `complete`, newest first; `reached_start` says whether the
+        // oldest of them is the first line, which continues the partial line.
+        let mut newest = Vec::with_capacity(PROGRESS_LINES);
+        let mut end = complete.len();
+        let reached_start = loop {
+            let start = complete[..end]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            newest.push(&complete[start..end]);
+            if start == 0 {
+                break true;
+            }
+            if newest.len() == PROGRESS_LINES {
+                break false;
+            }
+            end = start - 1;
+        };
+        let mut lines = newest.into_iter().rev();
+        if reached_start {
+            if let Some(first) = lines.next() {
+                self.extend_partial(first);
+                let line = std::mem::take(&mut self.partial);
+                self.push_line(&line);
+            }
+        } else {
+            // Superseded by newer lines: a partial line is dropped with the lines after it.
+            self.partial.clear();
+        }
+        for line in lines {
+            self.push_line(line);
+        }
+        self.extend_partial(&bytes[last_newline + 1..]);
+    }
+
+    /// The stream ended: what is left of a last line without a newline becomes a line.
+    pub fn finish(&mut self) {
+        let line = std::mem::take(&mut self.partial);
+        self.push_line(&line);
+    }
+
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The lines gathered since the last call (oldest first), emptied.
+    pub fn take(&mut self) -> Vec<String> {
+        self.pending.drain(..).collect()
+    }
+
+    fn extend_partial(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let room = PROGRESS_LINE_BYTES - self.partial.len();
+            let take = room.min(bytes.len());
+            self.partial.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.partial.len() == PROGRESS_LINE_BYTES {
+                // A character cut at the end of a piece starts the next one.
+                let cut = complete_prefix_len(&self.partial);
+                let rest = self.partial.split_off(cut);
+                let piece = std::mem::replace(&mut self.partial, rest);
+                self.push_piece(&piece);
+            }
+        }
+    }
+
+    /// A complete line, in pieces of at most `PROGRESS_LINE_BYTES` cut between characters.
+    fn push_line(&mut self, mut line: &[u8]) {
+        while line.len() > PROGRESS_LINE_BYTES {
+            let cut = complete_prefix_len(&line[..PROGRESS_LINE_BYTES]);
+            // Not valid UTF-8 there: cut anyway (the piece is decoded lossily).
+            let cut = if cut == 0 { PROGRESS_LINE_BYTES } else { cut };
+            self.push_piece(&line[..cut]);
+            line = &line[cut..];
+        }
+        self.push_piece(line);
+    }
+
+    fn push_piece(&mut self, piece: &[u8]) {
+        let text = String::from_utf8_lossy(piece);
+        let text = text.trim_end_matches('\r');
+        if text.trim().is_empty() {
+            return;
+        }
+        if self.pending.len() == PROGRESS_LINES {
+            self.pending.pop_front();
+        }
+        self.pending.push_back(text.to_string());
     }
 }
 

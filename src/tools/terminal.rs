@@ -5,7 +5,9 @@
 //! Every command is first put to the `CommandPolicy`; a refusal returns `Denied` without
 //! running anything. Foreground commands get no stdin, run in their own process group, have
 //! stdout and stderr drained concurrently, and on timeout or cancellation the whole group is
-//! killed. It does not allocate a PTY: `pty=true` runs without one and says so.
+//! killed. It does not allocate a PTY: `pty=true` runs without one and says so. Output is
+//! kept in a head + tail `OutputBuffer` and reported as coalesced progress updates, so memory
+//! and events stay bounded and time stays linear whatever the command prints.
 //!
 //! Commands the policy `Allow`s run inside the session's sandbox; if a foreground one fails
 //! because the sandbox refused it, the policy is asked whether to run it once outside
@@ -26,11 +28,12 @@ use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
 use crate::tools::output::OutputBuffer;
+use crate::tools::output::PROGRESS_INTERVAL;
+use crate::tools::output::ProgressLines;
 use crate::tools::sandboxed;
 use crate::tools::sandboxed::AfterFailure;
 use crate::util::paths::resolve_path;
 use crate::util::process;
-use crate::util::process::LineSplitter;
 use crate::util::process::StdinMode;
 use crate::util::process::Stream;
 
@@ -232,7 +235,8 @@ async fn run_foreground(
     let cap = ctx.limits.max_output_bytes.max(64);
     let mut sink = Sink {
         buf: OutputBuffer::new(cap, cap),
-        lines: [LineSplitter::default(), LineSplitter::default()],
+        lines: [ProgressLines::default(), ProgressLines::default()],
+        next_update: Instant::now(),
         ctx,
     };
     let started = Instant::now();
@@ -247,6 +251,9 @@ async fn run_foreground(
                 Some((stream, bytes)) => sink.push(stream, &bytes),
                 None => open = false,
             },
+            () = tokio::time::sleep_until(sink.next_update.into()), if sink.has_pending() => {
+                sink.flush_progress();
+            }
             status = child.wait() => match status {
                 Ok(s) => break End::Exited(s),
                 Err(e) => {
@@ -299,25 +306,49 @@ async fn drain(rx: &mut mpsc::Receiver<(Stream, Vec<u8>)>, sink: &mut Sink<'_>) 
     }
 }
 
-/// Collects output and forwards complete lines as progress.
+/// Collects output and forwards its newest lines as progress, at most one update per
+/// `PROGRESS_INTERVAL` (the first at once), so the events a command causes are bounded by
+/// time, not by how many lines it prints.
 struct Sink<'a> {
     buf: OutputBuffer,
-    lines: [LineSplitter; 2],
+    lines: [ProgressLines; 2],
+    /// When the next progress update may go out.
+    next_update: Instant,
     ctx: &'a ToolContext,
 }
 
 impl Sink<'_> {
     fn push(&mut self, stream: Stream, bytes: &[u8]) {
         self.buf.push(bytes);
-        let (host, call_id) = (&self.ctx.host, &self.ctx.call_id);
-        self.lines[stream as usize].feed(bytes, |line| host.progress(call_id, line));
+        self.lines[stream as usize].feed(bytes);
+        if Instant::now() >= self.next_update {
+            self.flush_progress();
+        }
+    }
+
+    fn has_pending(&self) -> bool {
+        self.lines.iter().any(ProgressLines::has_pending)
+    }
+
+    /// Send the lines gathered since the last update as one progress event.
+    fn flush_progress(&mut self) {
+        let lines: Vec<String> = self
+            .lines
+            .iter_mut()
+            .flat_map(ProgressLines::take)
+            .collect();
+        if lines.is_empty() {
+            return;
+        }
+        self.ctx.host.progress(&self.ctx.call_id, &lines.join("\n"));
+        self.next_update = Instant::now() + PROGRESS_INTERVAL;
     }
 
     fn finish(&mut self) {
-        let (host, call_id) = (&self.ctx.host, &self.ctx.call_id);
-        for splitter in &mut self.lines {
-            splitter.finish(|line| host.progress(call_id, line));
+        for lines in &mut self.lines {
+            lines.finish();
         }
+        self.flush_progress();
     }
 }
 

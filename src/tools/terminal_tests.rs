@@ -38,9 +38,11 @@ async fn runs_command_and_reports_exit_code() {
     assert!(out.content.contains("hello"), "{}", out.content);
     assert!(out.content.contains("oops"), "{}", out.content);
     assert!(out.content.ends_with("exit code 3"), "{}", out.content);
-    let lines = host.lines();
-    assert!(lines.contains(&"hello".to_string()), "{lines:?}");
-    assert!(lines.contains(&"oops".to_string()), "{lines:?}");
+    // An update may carry several lines.
+    let updates = host.lines();
+    let lines: Vec<&str> = updates.iter().flat_map(|u| u.lines()).collect();
+    assert!(lines.contains(&"hello"), "{lines:?}");
+    assert!(lines.contains(&"oops"), "{lines:?}");
 }
 
 #[tokio::test]
@@ -105,6 +107,72 @@ async fn caps_output_head_and_tail() {
     assert!(out.content.contains("\n100000\nEND\n"), "{}", out.content);
     assert!(out.content.contains("bytes omitted …]"), "{}", out.content);
     assert!(out.content.len() < 1200, "{}", out.content.len());
+}
+
+/// A million short lines used to be a million progress events (each two allocations and a
+/// channel message, which the frontend could not keep up with): now they are a few updates,
+/// each with a bounded number of the newest lines.
+#[tokio::test]
+async fn many_short_lines_make_a_few_bounded_progress_updates() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = Arc::new(FakeHost::default());
+    let ctx = ctx_with(dir.path(), Arc::clone(&host));
+    let started = Instant::now();
+    let out = run(
+        &ctx,
+        json!({"command": "yes | head -c 2000000; seq 1 500000; echo last"}),
+    )
+    .await;
+    let elapsed = started.elapsed();
+    assert!(
+        out.content.contains("\nlast\n\nexit code 0"),
+        "{}",
+        out.content
+    );
+    let updates = host.lines();
+    // One at once, then at most one per interval, and the last one when the command ends.
+    let most =
+        2 + (elapsed.as_millis() / crate::tools::output::PROGRESS_INTERVAL.as_millis()) as usize;
+    assert!(
+        updates.len() <= most,
+        "{} updates in {elapsed:?}",
+        updates.len()
+    );
+    for update in &updates {
+        assert!(update.lines().count() <= 2 * crate::tools::output::PROGRESS_LINES);
+    }
+    assert_eq!(updates.last().and_then(|u| u.lines().last()), Some("last"));
+}
+
+#[tokio::test]
+async fn a_line_after_a_burst_shows_without_waiting_for_more_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = Arc::new(FakeHost::default());
+    let ctx = ctx_with(dir.path(), Arc::clone(&host));
+    let call = run(
+        &ctx,
+        json!({"command": "echo first; sleep 0.03; echo second; sleep 3; echo done", "timeout": 10}),
+    );
+    let watch = async {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        loop {
+            let seen = host.lines().join("\n");
+            if seen.lines().any(|l| l == "second") {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    let (out, shown) = tokio::join!(call, watch);
+    assert!(
+        shown,
+        "'second' was held back until more output came: {:?}",
+        host.lines()
+    );
+    assert!(out.content.contains("done"), "{}", out.content);
 }
 
 #[tokio::test]

@@ -151,38 +151,3 @@ where
         }
     })
 }
-
-/// Splits a byte stream into complete lines for progress reporting; overlong partial lines
-/// are flushed early so a stream without newlines still shows progress.
-#[derive(Debug, Default)]
-pub struct LineSplitter {
-    partial: Vec<u8>,
-}
-
-impl LineSplitter {
-    const MAX_PARTIAL: usize = 4096;
-
-    /// Feed bytes; calls `emit` for each complete line (without the newline).
-    pub fn feed(&mut self, bytes: &[u8], mut emit: impl FnMut(&str)) {
-        for &b in bytes {
-            if b == b'\n' {
-                emit(String::from_utf8_lossy(&self.partial).trim_end_matches('\r'));
-                self.partial.clear();
-            } else {
-                self.partial.push(b);
-                if self.partial.len() >= Self::MAX_PARTIAL {
-                    emit(&String::from_utf8_lossy(&self.partial));
-                    self.partial.clear();
-                }
-            }
-        }
-    }
-
-    /// Emit what is left after the stream ended.
-    pub fn finish(&mut self, mut emit: impl FnMut(&str)) {
-        if !self.partial.is_empty() {
-            emit(&String::from_utf8_lossy(&self.partial));
-            self.partial.clear();
-        }
-    }
-}

@@ -14,6 +14,7 @@ mod mcp_cli;
 mod mcp_e2e;
 mod mcp_tmux;
 mod nous_login;
+mod output_memory;
 mod prompt_caching;
 mod provider_profiles;
 mod runaway;
