@@ -392,3 +392,30 @@ fn append_messages_is_all_or_nothing() {
         .unwrap();
     assert_eq!(n, 5);
 }
+
+#[test]
+fn a_history_killed_during_a_tool_call_is_repaired_on_load_and_the_repair_stored() {
+    let (_dir, store) = temp_store();
+    store.create_session(&new_session("s")).unwrap();
+    let c1 = call("call_1", "terminal", r#"{"command":"sleep 30"}"#);
+    for m in [
+        Message::user("wait"),
+        Message::assistant("", vec![c1.clone()]),
+    ] {
+        store
+            .append_message("s", &StoredMessage::from_message(&m))
+            .unwrap();
+    }
+    let history = store.load_history("s").unwrap();
+    assert_eq!(history.len(), 3);
+    assert_eq!(
+        history[2],
+        Message::tool_result(&c1, crate::store::repair::INTERRUPTED_RESULT)
+    );
+    // Stored: the rows themselves now end with the result, and loading again adds nothing.
+    let rows = store.messages("s").unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[2].tool_call_id.as_deref(), Some("call_1"));
+    assert_eq!(store.load_history("s").unwrap(), history);
+    assert_eq!(store.messages("s").unwrap().len(), 3);
+}

@@ -18,6 +18,7 @@ pub mod cli;
 pub mod export;
 pub mod messages;
 pub mod migrate;
+pub mod repair;
 pub mod resume;
 pub mod schema;
 pub mod search;
