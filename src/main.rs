@@ -183,7 +183,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(err) => {
-            say(&format!("hermes: {err:#}"));
+            say(&format!("hermes: {}", describe(&err)));
             ExitCode::from(u8::try_from(exit_code::CONFIG).unwrap_or(2))
         }
     }
@@ -193,6 +193,20 @@ fn main() -> ExitCode {
 /// dropped ssh session), turning a normal exit into a crash.
 fn say(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// The error and its causes, each cause only if the text so far does not already say it
+/// (`path: Permission denied` over the same io error would repeat it).
+fn describe(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 fn run(cli: Cli) -> anyhow::Result<i32> {

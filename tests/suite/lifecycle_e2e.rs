@@ -1,0 +1,205 @@
+//! The real binary's life cycle at its edges: SIGTERM and SIGHUP to `hermes -z` during a tool
+//! call, a session continued after `kill -9` during one, a failed write of the answer, and
+//! start-up with an odd HERMES_HOME (a file, read-only, a BOM in config.yaml or `.env`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use std::process::Child;
+use std::process::Stdio;
+use std::time::Duration;
+use std::time::Instant;
+
+use support::Response;
+use support::ScriptedCall;
+use support::ScriptedServer;
+use support::cli_home::CliHome;
+use support::cli_home::Run;
+
+/// A `terminal` command that runs 30 s and can be found by its text (`/proc/*/cmdline`).
+fn slow_command(marker: &str) -> String {
+    format!("sleep 30 && echo {marker}")
+}
+
+fn marker() -> String {
+    format!("lifecycle_{}_{}", std::process::id(), fastrand::u32(..))
+}
+
+/// The pids whose command line contains `marker`.
+fn pids_with(marker: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            String::from_utf8_lossy(&cmdline).contains(marker) && !stat.contains(") Z ")
+        })
+        .collect()
+}
+
+fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < deadline, "waited {limit:?} for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Kill the process groups of the commands carrying `marker` (what a test left behind).
+fn kill_left_over(marker: &str) {
+    for pid in pids_with(marker) {
+        // SAFETY: kill(2) on a process group this test started; no memory is involved.
+        unsafe {
+            libc::kill(-libc::getpgid(pid), libc::SIGKILL);
+        }
+    }
+}
+
+fn home_for(server: &ScriptedServer) -> CliHome {
+    CliHome::new(&format!(
+        "{}provider:\n  stream_idle_timeout: 5\n  max_retries: 1\n",
+        server.config_yaml()
+    ))
+}
+
+/// `hermes -z PROMPT`, started; returns once its tool command (carrying `marker`) runs.
+fn start_tool_call(fx: &CliHome, server: &ScriptedServer, marker: &str) -> Child {
+    let child = fx
+        .command(&["-z", "wait for it"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until("the first request", Duration::from_secs(20), || {
+        !server.completion_requests().is_empty()
+    });
+    wait_until("the tool's command", Duration::from_secs(20), || {
+        !pids_with(marker).is_empty()
+    });
+    child
+}
+
+fn finish(child: Child, limit: Duration) -> Run {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.unwrap().into(),
+        Err(_) => {
+            // SAFETY: kill(2) on our own child, so the test does not leave it behind.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("hermes did not exit within {limit:?}");
+        }
+    }
+}
+
+fn stopped_by(signal: i32, code: i32, name: &str) {
+    let mark = marker();
+    let server = ScriptedServer::start_on_own_thread([Response::tool_calls([
+        ScriptedCall::terminal("call_slow", &slow_command(&mark)),
+    ])]);
+    let fx = home_for(&server);
+    let child = start_tool_call(&fx, &server, &mark);
+    // SAFETY: kill(2) on our own child with a valid signal.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+    let run = finish(child, Duration::from_secs(15));
+    let left = pids_with(&mark);
+    kill_left_over(&mark);
+    assert_eq!(run.code, code, "stderr: {}", run.stderr);
+    assert!(left.is_empty(), "{name}: the tool's command survived: {left:?}");
+    let reason: Vec<&str> = run.stderr.lines().filter(|l| l.contains(name)).collect();
+    assert_eq!(reason.len(), 1, "one line naming {name}: {}", run.stderr);
+    // What happened is stored: the call's (cancelled) result and the session's end.
+    let db = rusqlite::Connection::open(fx.home().join("state.db")).unwrap();
+    let result: String = db
+        .query_row(
+            "SELECT content FROM messages WHERE tool_call_id = 'call_slow'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(result.contains("cancelled"), "{result}");
+    let ended: Option<String> = db
+        .query_row("SELECT end_reason FROM sessions", [], |r| r.get(0))
+        .unwrap();
+    assert!(ended.is_some(), "the session was not ended");
+}
+
+#[test]
+fn sigterm_during_a_tool_call_kills_its_command_and_exits_143() {
+    stopped_by(libc::SIGTERM, 143, "SIGTERM");
+}
+
+#[test]
+fn sighup_during_a_tool_call_kills_its_command_and_exits_129() {
+    stopped_by(libc::SIGHUP, 129, "SIGHUP");
+}
+
+#[test]
+fn a_session_killed_during_a_tool_call_continues_with_the_call_answered() {
+    let mark = marker();
+    let server = ScriptedServer::start_on_own_thread([
+        Response::tool_calls([ScriptedCall::terminal("call_slow", &slow_command(&mark))]),
+        Response::text(["Carried ", "on."]),
+    ]);
+    let fx = home_for(&server);
+    let mut child = start_tool_call(&fx, &server, &mark);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    kill_left_over(&mark);
+    let run: Run = fx.command(&["-c", "-z", "next"]).output().unwrap().into();
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert_eq!(run.stdout.trim(), "Carried on.");
+    let requests = server.completion_requests();
+    let answered: Vec<&serde_json::Value> = requests[1]
+        .messages()
+        .iter()
+        .filter(|m| m["role"] == "tool" && m["tool_call_id"] == "call_slow")
+        .collect();
+    assert_eq!(answered.len(), 1, "{:#}", requests[1].body["messages"]);
+    assert!(
+        answered[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("interrupted"),
+        "{}",
+        answered[0]
+    );
+    // Stored once: a third run finds nothing to repair.
+    let db = rusqlite::Connection::open(fx.home().join("state.db")).unwrap();
+    let results: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM messages WHERE tool_call_id = 'call_slow'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(results, 1);
+}
+
+#[test]
+fn an_answer_that_cannot_be_written_is_an_error_not_a_success() {
+    let server = ScriptedServer::start_on_own_thread([Response::text(["lost ", "answer"])]);
+    let fx = home_for(&server);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let run: Run = fx
+        .command(&["-z", "hi"])
+        .stdout(full)
+        .output()
+        .unwrap()
+        .into();
+    assert_eq!(run.code, 10, "stderr: {}", run.stderr);
+    assert!(
+        run.stderr.contains("could not write") && run.stderr.contains("No space left"),
+        "{}",
+        run.stderr
+    );
+}
