@@ -114,3 +114,74 @@ fn a_closed_terminal_ends_hermes_even_without_a_hangup_signal() {
     assert_gone_within_8_s(pid, "setsid");
     assert_no_crash_report(&app, "setsid");
 }
+
+/// The hermes process running in `workspace` (its working directory).
+fn hermes_in(workspace: &std::path::Path) -> Option<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .find(|pid| {
+            let exe = std::fs::read_link(format!("/proc/{pid}/exe")).unwrap_or_default();
+            let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap_or_default();
+            cwd == workspace && exe.to_string_lossy().contains("hermes") && alive(*pid)
+        })
+}
+
+/// The output terminal closes while a reply streams, and hermes learns it only from the next
+/// frame failing (EIO): no hangup signal (own session) and no hangup on stdin (a terminal this
+/// test keeps open). That is a normal end too: it must exit without a crash report (the
+/// failed frame used to become an error printed to the gone stderr, a panic).
+#[test]
+fn a_frame_that_fails_on_a_closed_terminal_ends_hermes_quietly() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let words: Vec<String> = (0..600).map(|i| format!("word{i} ")).collect();
+    let server = ScriptedServer::start_on_own_thread([support::Response::text(words).with_delay_ms(20)]);
+    let app = TmuxApp::new(&server, "");
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty fills two descriptors we own and close below.
+    let opened = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0);
+    let stdin = std::fs::read_link(format!("/proc/self/fd/{slave}")).unwrap();
+    let command = format!(
+        "{} < {}",
+        app.command.replacen(" && ", " && setsid ", 1),
+        stdin.display()
+    );
+    let env = [
+        ("HERMES_HOME", app.home().display().to_string()),
+        ("TERM", "xterm-256color".to_string()),
+    ];
+    let tmux = Tmux::start(&command, 120, 40, &env);
+    tmux.wait_for_text("(/ for commands", Duration::from_secs(20));
+    let pid = hermes_in(app.dir.path()).expect("hermes is running");
+    let typed = b"hello\r";
+    // SAFETY: writing our own buffer to our own descriptor.
+    let written = unsafe { libc::write(master, typed.as_ptr().cast(), typed.len()) };
+    assert_eq!(written, typed.len() as isize);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server.completion_requests().is_empty() {
+        assert!(Instant::now() < deadline, "the prompt was not sent");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    drop(tmux);
+    assert_gone_within_8_s(pid, "output closed");
+    assert_no_crash_report(&app, "output closed");
+    // SAFETY: closing our own descriptors.
+    unsafe {
+        libc::close(master);
+        libc::close(slave);
+    }
+}
