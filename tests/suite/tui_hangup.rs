@@ -153,7 +153,28 @@ fn a_frame_that_fails_on_a_closed_terminal_ends_hermes_quietly() {
         )
     };
     assert_eq!(opened, 0);
+    // SAFETY: termios calls on our own descriptor with a struct they fill.
+    unsafe {
+        let mut raw: libc::termios = std::mem::zeroed();
+        assert_eq!(libc::tcgetattr(slave, &mut raw), 0);
+        libc::cfmakeraw(&mut raw);
+        assert_eq!(libc::tcsetattr(slave, libc::TCSANOW, &raw), 0);
+    }
     let stdin = std::fs::read_link(format!("/proc/self/fd/{slave}")).unwrap();
+    // hermes asks the terminal things at start-up (device attributes, the cursor position)
+    // and reads the answers from stdin, which is ours: answer until the composer is up.
+    let answering = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let answerer = {
+        let answering = std::sync::Arc::clone(&answering);
+        std::thread::spawn(move || {
+            let answers = b"\x1b[?1;2c\x1b[1;1R";
+            while answering.load(std::sync::atomic::Ordering::SeqCst) {
+                // SAFETY: writing our own buffer to our own descriptor.
+                unsafe { libc::write(master, answers.as_ptr().cast(), answers.len()) };
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
     let command = format!(
         "{} < {}",
         app.command.replacen(" && ", " && setsid ", 1),
@@ -165,6 +186,8 @@ fn a_frame_that_fails_on_a_closed_terminal_ends_hermes_quietly() {
     ];
     let tmux = Tmux::start(&command, 120, 40, &env);
     tmux.wait_for_text("(/ for commands", Duration::from_secs(20));
+    answering.store(false, std::sync::atomic::Ordering::SeqCst);
+    answerer.join().unwrap();
     let pid = hermes_in(app.dir.path()).expect("hermes is running");
     let typed = b"hello\r";
     // SAFETY: writing our own buffer to our own descriptor.
