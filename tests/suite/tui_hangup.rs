@@ -130,8 +130,9 @@ fn hermes_in(workspace: &std::path::Path) -> Option<u32> {
 
 /// The output terminal closes while a reply streams, and hermes learns it only from the next
 /// frame failing (EIO): no hangup signal (own session) and no hangup on stdin (a terminal this
-/// test keeps open). That is a normal end too: it must exit without a crash report (the
-/// failed frame used to become an error printed to the gone stderr, a panic).
+/// test keeps open). That is a normal end too: it must exit quietly, without a crash report
+/// and without ending as an error (the failed frame used to end the app with "terminal error:
+/// Input/output error" and exit status 2).
 #[test]
 fn a_frame_that_fails_on_a_closed_terminal_ends_hermes_quietly() {
     if !Tmux::available() {
@@ -202,6 +203,12 @@ fn a_frame_that_fails_on_a_closed_terminal_ends_hermes_quietly() {
     drop(tmux);
     assert_gone_within_8_s(pid, "output closed");
     assert_no_crash_report(&app, "output closed");
+    // A normal end: not "hermes: terminal error: Input/output error" and exit status 2.
+    let logs = app.home().join("logs");
+    let stderr = std::fs::read_to_string(logs.join("stderr.log")).unwrap_or_default();
+    assert!(!stderr.contains("terminal error"), "{stderr}");
+    let log = std::fs::read_to_string(logs.join("hermes.log")).unwrap_or_default();
+    assert!(log.contains("the terminal is gone"), "{log}");
     // SAFETY: closing our own descriptors.
     unsafe {
         libc::close(master);
