@@ -189,19 +189,19 @@ fn main() -> ExitCode {
     }
 }
 
-/// One line on stderr. Never `eprintln!`: it panics when stderr is gone (a closed terminal, a
-/// dropped ssh session), turning a normal exit into a crash.
+/// One line on stderr; not `eprintln!`, which panics when stderr is gone (a closed terminal).
 fn say(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
-/// The error and its causes, each cause only if the text so far does not already say it
-/// (`path: Permission denied` over the same io error would repeat it).
+/// The error and its causes, each only if the text does not say it yet (an io error under
+/// `path: Permission denied`, SQLite's `Error code 14: …` under its own message).
 fn describe(err: &anyhow::Error) -> String {
     let mut text = err.to_string();
     for cause in err.chain().skip(1) {
         let cause = cause.to_string();
-        if !text.contains(&cause) {
+        let gist = cause.rsplit(": ").next().unwrap_or(&cause);
+        if !text.contains(gist) {
             text.push_str(": ");
             text.push_str(&cause);
         }

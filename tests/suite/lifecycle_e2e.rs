@@ -203,3 +203,127 @@ fn an_answer_that_cannot_be_written_is_an_error_not_a_success() {
         run.stderr
     );
 }
+
+/// Whether this test can run hermes as another user (root with `setpriv`): root ignores
+/// directory permissions, so a read-only home needs an unprivileged user.
+fn can_drop_privileges() -> bool {
+    // SAFETY: getuid has no preconditions.
+    let root = unsafe { libc::getuid() } == 0;
+    root && std::process::Command::new("setpriv")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+}
+
+/// `hermes ARGS` as user `nobody` in `fx`, whose home is made read-only (and its parents
+/// traversable).
+fn run_as_nobody_in_read_only_home(fx: &CliHome, args: &[&str]) -> Run {
+    use std::os::unix::fs::PermissionsExt;
+    use support::env::CleanEnv;
+    let mode = |path: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    mode(fx.dir.path(), 0o755);
+    mode(&fx.work(), 0o777);
+    mode(&fx.home().join("config.yaml"), 0o644);
+    mode(&fx.home(), 0o555);
+    let hermes = env!("CARGO_BIN_EXE_hermes");
+    let out = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", hermes])
+        .args(args)
+        .clean_env()
+        .env("HERMES_HOME", fx.home())
+        .env("HOME", fx.work())
+        .current_dir(fx.work())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    // Writable again, so the temporary directory can be removed.
+    mode(&fx.home(), 0o755);
+    out.into()
+}
+
+#[test]
+fn a_read_only_home_runs_without_logs_and_history_with_one_notice_each() {
+    if !can_drop_privileges() {
+        eprintln!("skipping: needs root and setpriv to run as an unprivileged user");
+        return;
+    }
+    let server = ScriptedServer::start_on_own_thread([Response::text(["still ", "works"])]);
+    let fx = home_for(&server);
+    let run = run_as_nobody_in_read_only_home(&fx, &["-z", "hi"]);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert_eq!(run.stdout.trim(), "still works");
+    for (what, needle) in [
+        ("the log file", "logs"),
+        ("the session database", "state.db"),
+        ("the bundled skills", "skills"),
+        ("SOUL.md", "SOUL.md"),
+    ] {
+        let lines: Vec<&str> = run.stderr.lines().filter(|l| l.contains(needle)).collect();
+        assert_eq!(lines.len(), 1, "one notice for {what}: {}", run.stderr);
+    }
+    for line in run.stderr.lines() {
+        assert!(
+            line.matches("os error").count() <= 1 && line.matches("unable to open").count() <= 1,
+            "said twice: {line}"
+        );
+    }
+}
+
+#[test]
+fn sessions_list_on_a_read_only_home_says_why_once() {
+    if !can_drop_privileges() {
+        eprintln!("skipping: needs root and setpriv to run as an unprivileged user");
+        return;
+    }
+    let fx = CliHome::new("");
+    let run = run_as_nobody_in_read_only_home(&fx, &["sessions", "list"]);
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    let line = run.stderr.trim();
+    assert!(line.contains("state.db"), "{line}");
+    assert_eq!(line.matches("unable to open database file").count(), 1, "{line}");
+}
+
+#[test]
+fn a_home_that_is_a_file_is_one_clear_line() {
+    let fx = CliHome::new("");
+    let file = fx.dir.path().join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let run: Run = fx
+        .command(&["-z", "hi"])
+        .env("HERMES_HOME", &file)
+        .output()
+        .unwrap()
+        .into();
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("is a file"), "{}", run.stderr);
+    assert!(!run.stderr.contains("os error 17"), "{}", run.stderr);
+}
+
+#[test]
+fn a_config_and_env_with_byte_order_marks_are_read() {
+    let server = ScriptedServer::start_on_own_thread([Response::text(["bom ", "ok"])]);
+    let fx = CliHome::new(&format!(
+        "\u{feff}{}provider:\n  max_retries: 1\n",
+        server.config_yaml()
+    ));
+    // A BOM before the first key, and a bad line that must not hide the keys after it.
+    std::fs::write(
+        fx.home().join(".env"),
+        "\u{feff}FIRST=1\nthis line is not an assignment\nCUSTOM_API_KEY=sk-after-the-bad-line\n",
+    )
+    .unwrap();
+    let run: Run = fx.command(&["-z", "hi"]).output().unwrap().into();
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert_eq!(run.stdout.trim(), "bom ok");
+    assert!(!run.stderr.contains("document"), "{}", run.stderr);
+    let sent = server.completion_requests();
+    assert_eq!(
+        sent[0].header("authorization"),
+        Some("Bearer sk-after-the-bad-line"),
+        "{}",
+        run.stderr
+    );
+}
