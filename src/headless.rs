@@ -132,7 +132,10 @@ pub async fn run_one_shot(
     };
     let mut report = run(handle, prompt, images, clarify, &mut printer).await;
     if let Some(failure) = watched.take_failure() {
-        let _ = writeln!(err, "error: could not write the output to stdout: {failure}");
+        let _ = writeln!(
+            err,
+            "error: could not write the output to stdout: {failure}"
+        );
         let _ = err.flush();
         if report.exit_code == exit_code::OK {
             report.exit_code = exit_code::OUTPUT_FAILED;

@@ -84,7 +84,8 @@ fn close(out: &mut Repaired, open: &mut Vec<crate::model::ToolCall>, answered: &
         if !seen.insert(call.id.clone()) {
             continue;
         }
-        out.history.push(Message::tool_result(&call, INTERRUPTED_RESULT));
+        out.history
+            .push(Message::tool_result(&call, INTERRUPTED_RESULT));
         out.added += 1;
     }
 }

@@ -172,7 +172,11 @@ pub fn save_entries(path: &Path, entries: &[String]) -> std::io::Result<()> {
     }
     // A temp name of its own per write (not per process): a save started when a prompt was
     // sent and the one at quit may overlap, and a shared temp file made the second rename fail.
-    crate::util::fs::atomic_write(path, body.as_bytes(), crate::util::fs::FileMode::Exactly(0o600))
+    crate::util::fs::atomic_write(
+        path,
+        body.as_bytes(),
+        crate::util::fs::FileMode::Exactly(0o600),
+    )
 }
 
 #[cfg(test)]

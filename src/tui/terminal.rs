@@ -128,7 +128,10 @@ pub fn hung_up(drawn: std::io::Result<()>) -> std::io::Result<bool> {
         Ok(()) => Ok(false),
         Err(err)
             if err.kind() == std::io::ErrorKind::BrokenPipe
-                || matches!(err.raw_os_error(), Some(libc::EIO | libc::ENXIO | libc::EBADF)) =>
+                || matches!(
+                    err.raw_os_error(),
+                    Some(libc::EIO | libc::ENXIO | libc::EBADF)
+                ) =>
         {
             tracing::warn!(error = %err, "the terminal is gone; quitting");
             Ok(true)

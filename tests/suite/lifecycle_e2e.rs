@@ -100,9 +100,11 @@ fn finish(child: Child, limit: Duration) -> Run {
 
 fn stopped_by(signal: i32, code: i32, name: &str) {
     let mark = marker();
-    let server = ScriptedServer::start_on_own_thread([Response::tool_calls([
-        ScriptedCall::terminal("call_slow", &slow_command(&mark)),
-    ])]);
+    let server =
+        ScriptedServer::start_on_own_thread([Response::tool_calls([ScriptedCall::terminal(
+            "call_slow",
+            &slow_command(&mark),
+        )])]);
     let fx = home_for(&server);
     let child = start_tool_call(&fx, &server, &mark);
     // SAFETY: kill(2) on our own child with a valid signal.
@@ -111,7 +113,10 @@ fn stopped_by(signal: i32, code: i32, name: &str) {
     let left = pids_with(&mark);
     kill_left_over(&mark);
     assert_eq!(run.code, code, "stderr: {}", run.stderr);
-    assert!(left.is_empty(), "{name}: the tool's command survived: {left:?}");
+    assert!(
+        left.is_empty(),
+        "{name}: the tool's command survived: {left:?}"
+    );
     let reason: Vec<&str> = run.stderr.lines().filter(|l| l.contains(name)).collect();
     assert_eq!(reason.len(), 1, "one line naming {name}: {}", run.stderr);
     // What happened is stored: the call's (cancelled) result and the session's end.
@@ -210,9 +215,9 @@ fn can_drop_privileges() -> bool {
     // SAFETY: getuid has no preconditions.
     let root = unsafe { libc::getuid() } == 0;
     root && std::process::Command::new("setpriv")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// `hermes ARGS` as user `nobody` in `fx`, whose home is made read-only (and its parents
@@ -282,7 +287,11 @@ fn sessions_list_on_a_read_only_home_says_why_once() {
     assert_eq!(run.code, 2, "stderr: {}", run.stderr);
     let line = run.stderr.trim();
     assert!(line.contains("state.db"), "{line}");
-    assert_eq!(line.matches("unable to open database file").count(), 1, "{line}");
+    assert_eq!(
+        line.matches("unable to open database file").count(),
+        1,
+        "{line}"
+    );
 }
 
 #[test]

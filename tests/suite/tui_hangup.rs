@@ -140,7 +140,8 @@ fn a_frame_that_fails_on_a_closed_terminal_ends_hermes_quietly() {
         return;
     }
     let words: Vec<String> = (0..600).map(|i| format!("word{i} ")).collect();
-    let server = ScriptedServer::start_on_own_thread([support::Response::text(words).with_delay_ms(20)]);
+    let server =
+        ScriptedServer::start_on_own_thread([support::Response::text(words).with_delay_ms(20)]);
     let app = TmuxApp::new(&server, "");
     let (mut master, mut slave) = (0, 0);
     // SAFETY: openpty fills two descriptors we own and close below.

@@ -27,7 +27,11 @@ impl TmuxApp {
         let dir = tempfile::tempdir().unwrap();
         let home_root = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(home_root.path().join("home")).unwrap();
-        std::fs::write(home_root.path().join("home/config.yaml"), server.config_yaml()).unwrap();
+        std::fs::write(
+            home_root.path().join("home/config.yaml"),
+            server.config_yaml(),
+        )
+        .unwrap();
         let command = format!(
             "cd {} && {} {flags}",
             dir.path().display(),
@@ -72,7 +76,7 @@ impl TmuxApp {
     /// 120×40 tmux session, with the composer ready.
     pub fn start_with(&self, prefix: &str, extra: &[(&str, String)]) -> Tmux {
         let mut env = vec![
-("HERMES_HOME", self.home().display().to_string()),
+            ("HERMES_HOME", self.home().display().to_string()),
             ("TERM", "xterm-256color".to_string()),
         ];
         env.extend(extra.iter().cloned());
@@ -86,7 +90,7 @@ impl TmuxApp {
     /// hermes in a new 120×40 tmux session.
     pub fn start(&self) -> Tmux {
         let env = [
-("HERMES_HOME", self.home().display().to_string()),
+            ("HERMES_HOME", self.home().display().to_string()),
             ("TERM", "xterm-256color".to_string()),
         ];
         Tmux::start(&self.command, 120, 40, &env)
