@@ -140,16 +140,16 @@ fn overlapping_saves_of_one_process_all_succeed() {
     let path = dir.path().join(HISTORY_FILE);
     let entries: Vec<String> = (0..200).map(|i| format!("prompt {i}")).collect();
     let failures: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..8)
-            .map(|_| {
-                scope.spawn(|| {
-                    (0..25)
-                        .filter_map(|_| save_entries(&path, &entries).err())
-                        .map(|e| e.to_string())
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
+        // All started before any is joined, so the saves overlap.
+        let mut handles = Vec::new();
+        for _ in 0..8 {
+            handles.push(scope.spawn(|| {
+                (0..25)
+                    .filter_map(|_| save_entries(&path, &entries).err())
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+            }));
+        }
         handles
             .into_iter()
             .flat_map(|h| h.join().unwrap())

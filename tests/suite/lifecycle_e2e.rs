@@ -117,8 +117,8 @@ fn stopped_by(signal: i32, code: i32, name: &str) {
         left.is_empty(),
         "{name}: the tool's command survived: {left:?}"
     );
-    let reason: Vec<&str> = run.stderr.lines().filter(|l| l.contains(name)).collect();
-    assert_eq!(reason.len(), 1, "one line naming {name}: {}", run.stderr);
+    let reasons = run.stderr.lines().filter(|l| l.contains(name)).count();
+    assert_eq!(reasons, 1, "one line naming {name}: {}", run.stderr);
     // What happened is stored: the call's (cancelled) result and the session's end.
     let db = rusqlite::Connection::open(fx.home().join("state.db")).unwrap();
     let result: String = db
@@ -265,8 +265,8 @@ fn a_read_only_home_runs_without_logs_and_history_with_one_notice_each() {
         ("the bundled skills", "skills"),
         ("SOUL.md", "SOUL.md"),
     ] {
-        let lines: Vec<&str> = run.stderr.lines().filter(|l| l.contains(needle)).collect();
-        assert_eq!(lines.len(), 1, "one notice for {what}: {}", run.stderr);
+        let lines = run.stderr.lines().filter(|l| l.contains(needle)).count();
+        assert_eq!(lines, 1, "one notice for {what}: {}", run.stderr);
     }
     for line in run.stderr.lines() {
         assert!(
