@@ -4,16 +4,18 @@
 //! intermediate messages, notices, errors — on stderr, so `hermes -z … > answer.txt` captures
 //! only the answer. JSON mode prints every protocol `Event` as one JSON line on stdout. Like the
 //! TUI, this module knows only `protocol`: it drives a `SessionHandle` and never touches the
-//! engine. Ctrl+C interrupts the turn; a second Ctrl+C quits at once.
+//! engine. Ctrl+C interrupts the turn; a second Ctrl+C quits at once. SIGTERM and SIGHUP stop
+//! the session (tools and their process groups included) and exit 128 + the signal.
 
 use std::io::IsTerminal;
 use std::io::Write;
 
 mod approvals;
+mod clarify;
 mod goal;
+mod output;
+mod signals;
 
-use crate::protocol::ClarifyAnswer;
-use crate::protocol::ClarifyRequest;
 use crate::protocol::ErrorEvent;
 use crate::protocol::ErrorKind;
 use crate::protocol::Event;
@@ -76,7 +78,13 @@ pub mod exit_code {
     /// Shares its value with `AUTH`, as the goals spec asks; a pause caused by an
     /// authentication failure exits 3 either way.
     pub const GOAL_PAUSED: i32 = 3;
+    /// The answer could not be written to stdout (a full disk, a closed pipe).
+    pub const OUTPUT_FAILED: i32 = 10;
+    /// SIGHUP (128 + 1): the terminal or ssh session went away.
+    pub const HUNG_UP: i32 = 129;
     pub const INTERRUPTED: i32 = 130;
+    /// SIGTERM (128 + 15): `timeout`, `docker stop`, a cancelled CI job.
+    pub const TERMINATED: i32 = 143;
 }
 
 pub fn exit_code_for(outcome: &TurnOutcome) -> i32 {
@@ -104,9 +112,10 @@ pub struct HeadlessReport {
     pub exit_code: i32,
 }
 
-/// Run one turn for `prompt` and shut the session down.
+/// Run one turn for `prompt` and shut the session down. A run whose output could not be
+/// written to `out` fails with `exit_code::OUTPUT_FAILED` (unless it failed otherwise first).
 pub async fn run_one_shot(
-    mut handle: SessionHandle,
+    handle: SessionHandle,
     prompt: String,
     images: Vec<crate::protocol::ImageAttachment>,
     output: OutputMode,
@@ -114,12 +123,34 @@ pub async fn run_one_shot(
     out: &mut (dyn Write + Send),
     err: &mut (dyn Write + Send),
 ) -> HeadlessReport {
+    let mut watched = output::Watched::new(out);
     let mut printer = Printer {
         output,
-        out,
-        err,
+        out: &mut watched,
+        err: &mut *err,
         pending_message: None,
     };
+    let mut report = run(handle, prompt, images, clarify, &mut printer).await;
+    if let Some(failure) = watched.take_failure() {
+        let _ = writeln!(
+            err,
+            "error: could not write the output to stdout: {failure}"
+        );
+        let _ = err.flush();
+        if report.exit_code == exit_code::OK {
+            report.exit_code = exit_code::OUTPUT_FAILED;
+        }
+    }
+    report
+}
+
+async fn run(
+    mut handle: SessionHandle,
+    prompt: String,
+    images: Vec<crate::protocol::ImageAttachment>,
+    clarify: PromptMode,
+    printer: &mut Printer<'_>,
+) -> HeadlessReport {
     // `/goal …` and `/subgoal …` go to the engine as goal commands.
     let (first, mut goal_run) = match goal::parse(&prompt) {
         Some(Ok(command)) => (
@@ -142,6 +173,7 @@ pub async fn run_one_shot(
             None,
         ),
     };
+    let mut endings = signals::EndingSignals::install();
     if handle.ops.send(first).is_err() {
         return printer.engine_gone();
     }
@@ -155,6 +187,9 @@ pub async fn run_one_shot(
     loop {
         let event = tokio::select! {
             event = handle.events.recv() => event,
+            ending = endings.next() => {
+                return signals::end_run(ending, &mut handle, printer).await;
+            }
             _ = tokio::signal::ctrl_c() => {
                 interrupts += 1;
                 if interrupts > 1 {
@@ -176,7 +211,7 @@ pub async fn run_one_shot(
         printer.event(&event);
         if let Some(run) = goal_run.as_mut() {
             if let Some(exit_code) = run.on_event(&event) {
-                shut_down(&mut handle, &mut printer).await;
+                shut_down(&mut handle, printer).await;
                 return HeadlessReport {
                     outcome: last_outcome,
                     answer: last_answer,
@@ -205,7 +240,7 @@ pub async fn run_one_shot(
                 });
             }
             Event::ClarifyRequest(request) => {
-                let answer = ask(&request, clarify).await;
+                let answer = clarify::ask(&request, clarify).await;
                 let _ = handle.ops.send(Op::ClarifyReply {
                     id: request.id,
                     answer,
@@ -233,7 +268,7 @@ pub async fn run_one_shot(
             }
             Event::TurnComplete(TurnComplete { outcome, .. }) => {
                 let answer = printer.finish(&outcome);
-                shut_down(&mut handle, &mut printer).await;
+                shut_down(&mut handle, printer).await;
                 let exit_code = exit_code_for(&outcome);
                 return HeadlessReport {
                     outcome,
@@ -255,44 +290,6 @@ async fn shut_down(handle: &mut SessionHandle, printer: &mut Printer<'_>) {
         }
         if matches!(event, Event::ShutdownComplete) {
             break;
-        }
-    }
-}
-
-async fn ask(request: &ClarifyRequest, mode: PromptMode) -> ClarifyAnswer {
-    match mode {
-        PromptMode::Decline => ClarifyAnswer::Declined,
-        PromptMode::AskOnTerminal => {
-            // The tool-call line already showed the question (`❓ …`), cut at 80 characters.
-            let mut prompt = String::new();
-            if request.question.chars().count() > 80 {
-                prompt.push_str(&format!("{}\n", request.question));
-            }
-            for (i, choice) in request.choices.iter().enumerate() {
-                prompt.push_str(&format!("  {}. {choice}\n", i + 1));
-            }
-            prompt.push_str("answer> ");
-            let choices = request.choices.clone();
-            let read = tokio::task::spawn_blocking(move || {
-                let mut stderr = std::io::stderr();
-                let _ = stderr.write_all(prompt.as_bytes());
-                let _ = stderr.flush();
-                let mut line = String::new();
-                std::io::stdin().read_line(&mut line).map(|_| line)
-            })
-            .await;
-            match read {
-                Ok(Ok(line)) if !line.trim().is_empty() => {
-                    let line = line.trim();
-                    let picked = line
-                        .parse::<usize>()
-                        .ok()
-                        .and_then(|n| n.checked_sub(1))
-                        .and_then(|i| choices.get(i).cloned());
-                    ClarifyAnswer::Text(picked.unwrap_or_else(|| line.to_string()))
-                }
-                _ => ClarifyAnswer::Declined,
-            }
         }
     }
 }

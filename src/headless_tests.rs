@@ -1,4 +1,6 @@
 use super::*;
+use crate::protocol::ClarifyAnswer;
+use crate::protocol::ClarifyRequest;
 use pretty_assertions::assert_eq;
 use tokio::sync::mpsc;
 

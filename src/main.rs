@@ -183,10 +183,30 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(err) => {
-            eprintln!("hermes: {err:#}");
+            say(&format!("hermes: {}", describe(&err)));
             ExitCode::from(u8::try_from(exit_code::CONFIG).unwrap_or(2))
         }
     }
+}
+
+/// One line on stderr; not `eprintln!`, which panics when stderr is gone (a closed terminal).
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// The error and its causes, each only if the text does not say it yet (an io error under
+/// `path: Permission denied`, SQLite's `Error code 14: …` under its own message).
+fn describe(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        let gist = cause.rsplit(": ").next().unwrap_or(&cause);
+        if !text.contains(gist) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 fn run(cli: Cli) -> anyhow::Result<i32> {
@@ -239,7 +259,7 @@ fn config_command(home: &HermesHome, action: ConfigAction) -> anyhow::Result<i32
         ConfigAction::Set { key, value } => {
             let outcome = edit::config_set(home, &key, &value)?;
             for notice in outcome.notices {
-                eprintln!("note: {notice}");
+                say(&format!("note: {notice}"));
             }
             writeln!(stdout, "{key} = {value}")?;
         }
@@ -412,13 +432,13 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
     let started = std::time::Instant::now();
     let prepared = prepare(home, global)?;
     for warning in &prepared.warnings {
-        eprintln!("warning: {warning}");
+        say(&format!("warning: {warning}"));
     }
     let (env, loaded) = (&prepared.env, &prepared.loaded);
     let images = match run_setup::attach_image_files(home, &global.images) {
         Ok(images) => images,
         Err(err) => {
-            eprintln!("hermes: {err}");
+            say(&format!("hermes: {err}"));
             return Ok(exit_code::CONFIG);
         }
     };
@@ -440,12 +460,12 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
         let session = match started_session {
             Ok(session) => session,
             Err(err) => {
-                eprintln!("hermes: {err}");
+                say(&format!("hermes: {err}"));
                 return Ok::<i32, anyhow::Error>(exit_code::CONFIG);
             }
         };
         for notice in &session.notices {
-            eprintln!("note: {notice}");
+            say(&format!("note: {notice}"));
         }
         let output = if global.json {
             OutputMode::Json

@@ -73,45 +73,42 @@ pub const KNOWN_SECRET_VARS: &[&str] = &[
 
 const ENV_FILE_MODE: u32 = 0o600;
 
-/// Reads `path` with dotenvy's parser. A missing file is an empty map; a line dotenvy
-/// rejects stops parsing there and comes back as a warning with the keys read so far.
+/// Reads `path` with dotenvy's parser (a leading byte order mark is dropped). A missing file
+/// is an empty map; a line dotenvy rejects is skipped with a warning and the lines after it
+/// are still read, as python-dotenv does.
 pub fn read_dotenv(
     path: &Path,
 ) -> Result<(BTreeMap<String, String>, Vec<ConfigWarning>), ConfigError> {
-    let iter = match dotenvy::from_path_iter(path) {
-        Ok(iter) => iter,
-        Err(e) if e.not_found() => return Ok((BTreeMap::new(), Vec::new())),
-        Err(dotenvy::Error::Io(source)) => return Err(ConfigError::io(path, source)),
-        Err(e) => return Ok((BTreeMap::new(), vec![parse_warning(path, &e)])),
+    let text = match crate::util::fs::read_text(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok((BTreeMap::new(), Vec::new()));
+        }
+        Err(source) => return Err(ConfigError::io(path, source)),
     };
     let mut map = BTreeMap::new();
     let mut warnings = Vec::new();
-    for item in iter {
+    for item in dotenvy::from_read_iter(text.as_bytes()) {
         match item {
             Ok((key, value)) => {
                 map.insert(key, value);
             }
-            Err(e) => {
-                warnings.push(parse_warning(path, &e));
-                break;
-            }
+            Err(dotenvy::Error::Io(source)) => return Err(ConfigError::io(path, source)),
+            // The reader has moved past the bad line: carry on with the next one.
+            Err(e) => warnings.push(parse_warning(path, &text, &e)),
         }
     }
     Ok((map, warnings))
 }
 
 /// dotenvy's own message quotes the offending line, which may hold a secret; ours names
-/// only the line number and column.
-fn parse_warning(path: &Path, error: &dotenvy::Error) -> ConfigWarning {
+/// only the line number.
+fn parse_warning(path: &Path, text: &str, error: &dotenvy::Error) -> ConfigWarning {
     let dotenvy::Error::LineParse(bad, _) = error else {
-        return ConfigWarning::new(path, format!("{error}; ignoring the rest of the file"));
+        return ConfigWarning::new(path, format!("{error}; ignoring that line"));
     };
-    let mut warning = ConfigWarning::new(
-        path,
-        "cannot parse this line; ignoring it and the rest of the file",
-    );
+    let mut warning = ConfigWarning::new(path, "cannot parse this line; ignoring it");
     // dotenvy's column is not reliable across quoting styles, so report the line only.
-    let text = std::fs::read_to_string(path).unwrap_or_default();
     let needle = bad.trim_end();
     if let Some(offset) = text.find(needle).filter(|_| !needle.is_empty()) {
         warning.line = Some(text[..offset].matches('\n').count() + 1);

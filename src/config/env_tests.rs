@@ -65,6 +65,20 @@ fn bad_dotenv_line_warns_without_echoing_it() {
     let text = warnings[0].to_string();
     assert!(!text.contains("secret-value"), "{text}");
     assert!(text.contains(":2:"), "{text}");
+    // Only that line is skipped, as python-dotenv does: the keys after it still count.
+    assert_eq!(m.get("C").map(String::as_str), Some("3"));
+    assert!(!m.contains_key("B"));
+}
+
+#[test]
+fn a_byte_order_mark_does_not_hide_the_first_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".env");
+    std::fs::write(&path, "\u{feff}OPENAI_API_KEY=sk-1\r\nB=2\r\n").unwrap();
+    let (m, warnings) = read_dotenv(&path).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(m.get("OPENAI_API_KEY").map(String::as_str), Some("sk-1"));
+    assert_eq!(m.get("B").map(String::as_str), Some("2"));
 }
 
 #[test]

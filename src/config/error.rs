@@ -13,6 +13,12 @@ pub enum ConfigError {
     InvalidProfile { name: String, reason: &'static str },
     #[error("cannot find a home directory; set HERMES_HOME")]
     NoHomeDir,
+    #[error(
+        "HERMES_HOME {} cannot be a directory: {} is a file; point HERMES_HOME at a directory",
+        home.display(),
+        file.display()
+    )]
+    HomeNotADirectory { home: PathBuf, file: PathBuf },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,

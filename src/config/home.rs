@@ -121,11 +121,23 @@ impl HermesHome {
         self.base.join("profiles")
     }
 
-    /// Creates the home (mode 0700 when this call creates it) and `logs/`. Existing
-    /// directories keep their permissions: the user may have chosen them.
+    /// Creates the home (mode 0700 when this call creates it) and, where it can, `logs/`.
+    /// Existing directories keep their permissions: the user may have chosen them. Only a
+    /// home that cannot exist is an error (a file in its place, a parent that cannot be
+    /// created); a read-only home is not — hermes runs without a log file and without
+    /// history there, and the logger reports the missing `logs/` itself.
     pub fn ensure_dirs(&self) -> Result<(), ConfigError> {
+        if let Some(file) = self.root.ancestors().find(|p| p.exists() && !p.is_dir()) {
+            return Err(ConfigError::HomeNotADirectory {
+                home: self.root.clone(),
+                file: file.to_path_buf(),
+            });
+        }
         create_private_dir_all(&self.root)?;
-        create_private_dir_all(&self.logs_dir())
+        if let Err(err) = create_private_dir_all(&self.logs_dir()) {
+            tracing::debug!(error = %err, "logs/ not created");
+        }
+        Ok(())
     }
 }
 

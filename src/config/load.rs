@@ -40,7 +40,7 @@ pub fn load(home: &HermesHome) -> LoadedConfig {
 }
 
 pub fn load_path(path: &Path) -> LoadedConfig {
-    match std::fs::read_to_string(path) {
+    match crate::util::fs::read_text(path) {
         Ok(text) => parse(&text, path),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => LoadedConfig {
             config: Config::default(),
@@ -71,6 +71,8 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
         exists: true,
         raw: Value::Null,
     };
+    // A byte order mark would read as a second YAML document (Windows editors write one).
+    let text = crate::util::fs::strip_bom(text);
     let raw: Value = match serde_norway::from_str(text) {
         Ok(v) => v,
         Err(e) => {

@@ -14,6 +14,20 @@ fn missing_file_is_defaults_without_warning() {
 }
 
 #[test]
+fn a_file_starting_with_a_byte_order_mark_loads_like_one_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.yaml");
+    std::fs::write(
+        &file,
+        "\u{feff}model:\n  default: bom-model\nprovider:\n  max_retries: 1\n",
+    )
+    .unwrap();
+    let loaded = load_path(&file);
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.config.model.default, "bom-model");
+}
+
+#[test]
 fn valid_file_loads_all_sections() {
     let text = "\
 model:

@@ -68,7 +68,10 @@ pub enum ResumeError {
 pub fn open_store(home: &HermesHome, notices: &mut Vec<String>) -> Option<Arc<SessionStore>> {
     let path = home.state_db_path();
     match SessionStore::open(&path) {
-        Ok(store) => Some(Arc::new(store)),
+        Ok(store) => {
+            notices.extend(store.schema_notice().map(str::to_string));
+            Some(Arc::new(store))
+        }
         Err(err) => {
             notices.push(format!(
                 "session history is off for this run: {err} — sessions will not be saved"

@@ -154,6 +154,7 @@ pub fn sync_from(skills_dir: &Path, files: &[(&str, &str)]) -> SyncReport {
     }
     if let Err(e) = std::fs::create_dir_all(skills_dir) {
         report.errors.push(format!("{}: {e}", skills_dir.display()));
+        once_if_read_only(&mut report, skills_dir);
         return report;
     }
     let bundled = group(files);
@@ -197,7 +198,22 @@ pub fn sync_from(skills_dir: &Path, files: &[(&str, &str)]) -> SyncReport {
     {
         report.errors.push(e.to_string());
     }
+    once_if_read_only(&mut report, skills_dir);
     report
+}
+
+/// A read-only home fails every write the same way: say so once, plainly.
+fn once_if_read_only(report: &mut SyncReport, skills_dir: &Path) {
+    let dir = match skills_dir.parent() {
+        Some(home) if !skills_dir.exists() => home,
+        _ => skills_dir,
+    };
+    if !report.errors.is_empty() && dir.is_dir() && !crate::util::fs::is_writable_dir(dir) {
+        report.errors = vec![format!(
+            "{} is read-only, so bundled skills were not installed or updated",
+            dir.display()
+        )];
+    }
 }
 
 /// One skill through Hermes's decision table (see the module docs).

@@ -1,4 +1,5 @@
-//! Messages: append (one committed transaction each), load the active history for a resume,
+//! Messages: append (one committed transaction each), load the active history for a resume
+//! (repaired so every tool call has a result),
 //! hide the last N user turns (`/undo`), branch a session, and read windows of messages for
 //! `session_search` and exports.
 //!
@@ -137,13 +138,36 @@ impl SessionStore {
     }
 
     /// The active messages of a session in order, as the engine's history (roles the engine
-    /// does not know are skipped).
+    /// does not know are skipped), repaired so every tool call has one result
+    /// (`store::repair`). The interrupted results that close the history are stored, so a
+    /// session killed during a tool call is resumable from then on; if that write fails they
+    /// are kept for this run only.
     pub fn load_history(&self, session_id: &str) -> Result<Vec<Message>> {
-        Ok(self
+        let history = self
             .messages(session_id)?
             .iter()
             .filter_map(MessageRow::to_message)
-            .collect())
+            .collect();
+        let repaired = crate::store::repair::repair_tool_results(history);
+        if repaired.changed() {
+            tracing::info!(
+                session = session_id,
+                added = repaired.added,
+                dropped = repaired.dropped,
+                "repaired the tool results of a loaded history"
+            );
+        }
+        if !repaired.trailing.is_empty() {
+            let stored: Vec<StoredMessage> = repaired
+                .trailing
+                .iter()
+                .map(StoredMessage::from_message)
+                .collect();
+            if let Err(err) = self.append_messages(session_id, &stored) {
+                tracing::warn!(error = %err, session = session_id, "could not store the interrupted tool results");
+            }
+        }
+        Ok(repaired.history)
     }
 
     /// The active messages of a session in order, with ids and times.

@@ -183,10 +183,17 @@ fn reads_tool_calls_in_other_shapes_and_survives_bad_json() {
            ('s', 'session_meta', 'ignored by the engine', NULL, 4);"#,
     );
     let history = store.load_history("s").unwrap();
-    assert_eq!(history.len(), 3);
-    assert_eq!(history[0].tool_calls, vec![call("a", "x", r#"{"k":1}"#)]);
-    assert_eq!(history[1].tool_calls, vec![call("b", "y", "{}")]);
-    assert!(history[2].tool_calls.is_empty());
+    let assistants: Vec<&Message> = history
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .collect();
+    assert_eq!(assistants.len(), 3);
+    assert_eq!(assistants[0].tool_calls, vec![call("a", "x", r#"{"k":1}"#)]);
+    assert_eq!(assistants[1].tool_calls, vec![call("b", "y", "{}")]);
+    assert!(assistants[2].tool_calls.is_empty());
+    // The two unanswered calls got interrupted results (store::repair), in memory only:
+    // they are not at the end of the history.
+    assert_eq!(history.len(), 5);
     assert_eq!(store.messages("s").unwrap().len(), 4);
 }
 
@@ -360,8 +367,10 @@ fn loads_a_ten_thousand_message_history_quickly() {
     let started = Instant::now();
     let history = store.load_history("big").unwrap();
     let took = started.elapsed();
-    assert_eq!(history.len(), 10_000);
-    assert_eq!(history[9_999].content, "message number 9999");
+    // Every assistant message's call is unanswered: each gets its interrupted result.
+    assert_eq!(history.len(), 15_000);
+    let last = history.iter().rev().find(|m| m.role == Role::Assistant);
+    assert_eq!(last.unwrap().content, "message number 9999");
     assert_eq!(history[1].tool_calls.len(), 1);
     // Generous even for an unoptimised build; the benchmark reports the real number.
     assert!(took.as_secs_f64() < 2.0, "took {took:?}");
@@ -391,4 +400,31 @@ fn append_messages_is_all_or_nothing() {
         .query_row("SELECT COUNT(*) FROM messages", [], |r| r.get(0))
         .unwrap();
     assert_eq!(n, 5);
+}
+
+#[test]
+fn a_history_killed_during_a_tool_call_is_repaired_on_load_and_the_repair_stored() {
+    let (_dir, store) = temp_store();
+    store.create_session(&new_session("s")).unwrap();
+    let c1 = call("call_1", "terminal", r#"{"command":"sleep 30"}"#);
+    for m in [
+        Message::user("wait"),
+        Message::assistant("", vec![c1.clone()]),
+    ] {
+        store
+            .append_message("s", &StoredMessage::from_message(&m))
+            .unwrap();
+    }
+    let history = store.load_history("s").unwrap();
+    assert_eq!(history.len(), 3);
+    assert_eq!(
+        history[2],
+        Message::tool_result(&c1, crate::store::repair::INTERRUPTED_RESULT)
+    );
+    // Stored: the rows themselves now end with the result, and loading again adds nothing.
+    let rows = store.messages("s").unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[2].tool_call_id.as_deref(), Some("call_1"));
+    assert_eq!(store.load_history("s").unwrap(), history);
+    assert_eq!(store.messages("s").unwrap().len(), 3);
 }

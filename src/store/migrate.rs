@@ -291,6 +291,42 @@ fn ensure_hermes_version(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// What to tell the user about a database a newer program wrote (checked before migrating):
+/// its Hermes `schema_version` or our recorded migration is newer than this build knows.
+/// hermes keeps working with it (it changes nothing it does not know, and never lowers a
+/// version), so this is a warning, not a refusal.
+pub fn newer_schema_notice(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    let has = |table: &str| -> rusqlite::Result<bool> {
+        conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+            [table],
+            |r| r.get(0),
+        )
+    };
+    if has("schema_version")? && columns(conn, "schema_version")?.contains("version") {
+        let theirs: Option<i64> =
+            conn.query_row("SELECT MAX(version) FROM schema_version", [], |r| r.get(0))?;
+        if let Some(v) = theirs.filter(|v| *v > schema::HERMES_SCHEMA_VERSION) {
+            return Ok(Some(format!(
+                "state.db was written by a newer Hermes (schema v{v}; this hermes knows v{}): \
+                 sessions are still saved, but update hermes if anything looks wrong",
+                schema::HERMES_SCHEMA_VERSION
+            )));
+        }
+    }
+    if has("state_meta")? {
+        let ours = recorded_version(conn)?;
+        if ours > current_version() {
+            return Ok(Some(format!(
+                "state.db was written by a newer hermes (migration {ours}; this one knows {}): \
+                 sessions are still saved, but update hermes if anything looks wrong",
+                current_version()
+            )));
+        }
+    }
+    Ok(None)
+}
+
 /// The migration version recorded in `state_meta` (0 when none).
 pub(crate) fn recorded_version(conn: &Connection) -> rusqlite::Result<i64> {
     let v: Option<String> = conn

@@ -479,3 +479,35 @@ fn totals_written_before_usage_rows_are_seeded_once() {
     let store = SessionStore::open(&path).unwrap();
     assert_eq!(rows(&store), want, "not seeded twice");
 }
+
+#[test]
+fn a_database_from_a_newer_program_is_used_with_one_warning_and_never_downgraded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    {
+        let store = SessionStore::open(&path).unwrap();
+        assert_eq!(store.schema_notice(), None);
+        exec(
+            &store,
+            "UPDATE schema_version SET version = 99;
+             UPDATE state_meta SET value = '50' WHERE key = 'hermes_rs_schema_version';",
+        );
+    }
+    let store = SessionStore::open(&path).unwrap();
+    let notice = store.schema_notice().unwrap();
+    assert!(notice.contains("v99"), "{notice}");
+    seed(&store, "s", &[(Role::User, "still saved")]);
+    let conn = store.conn();
+    let theirs: i64 = conn
+        .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(theirs, 99);
+    assert_eq!(recorded_version(&conn).unwrap(), 50);
+    drop(conn);
+    // Our own newer migration alone is reported too.
+    exec(&store, "UPDATE schema_version SET version = 22;");
+    drop(store);
+    let store = SessionStore::open(&path).unwrap();
+    let notice = store.schema_notice().unwrap();
+    assert!(notice.contains("migration 50"), "{notice}");
+}

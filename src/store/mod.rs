@@ -18,6 +18,7 @@ pub mod cli;
 pub mod export;
 pub mod messages;
 pub mod migrate;
+pub mod repair;
 pub mod resume;
 pub mod schema;
 pub mod search;
@@ -106,6 +107,8 @@ pub fn is_corruption(e: &rusqlite::Error) -> bool {
 pub struct SessionStore {
     conn: Mutex<Connection>,
     path: PathBuf,
+    /// Set at open when a newer program wrote the file (`migrate::newer_schema_notice`).
+    schema_notice: Option<String>,
 }
 
 impl std::fmt::Debug for SessionStore {
@@ -154,15 +157,26 @@ impl SessionStore {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.set_prepared_statement_cache_capacity(64);
+        let schema_notice = migrate::newer_schema_notice(&conn)?;
+        if let Some(notice) = &schema_notice {
+            tracing::warn!("{notice}");
+        }
         migrate::migrate(&mut conn)?;
         Ok(Self {
             conn: Mutex::new(conn),
             path: path.to_path_buf(),
+            schema_notice,
         })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// A warning for the user when a newer Hermes or hermes wrote this database; said once,
+    /// at start-up.
+    pub fn schema_notice(&self) -> Option<&str> {
+        self.schema_notice.as_deref()
     }
 
     /// The connection. A poisoned lock is taken over: SQLite rolled back whatever the

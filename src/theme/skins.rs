@@ -68,7 +68,7 @@ pub fn list(skins_dir: &Path) -> Vec<SkinInfo> {
         })
         .collect();
     for (name, path) in user_files(skins_dir) {
-        let description = std::fs::read_to_string(&path)
+        let description = crate::util::fs::read_text(&path)
             .ok()
             .and_then(|text| {
                 let label = path.display().to_string();
@@ -117,7 +117,7 @@ fn authored(skins_dir: &Path, name: &str) -> (Theme, Vec<String>) {
     let path = skins_dir.join(format!("{name}.yaml"));
     if path.is_file() {
         let label = path.display().to_string();
-        return match std::fs::read_to_string(&path) {
+        return match crate::util::fs::read_text(&path) {
             Ok(text) => match skin::parse(&text, &label, name, &default()) {
                 Ok((theme, notices)) => (theme, notices.into_iter().map(|n| n.text).collect()),
                 Err(notice) => (
@@ -153,7 +153,7 @@ fn authored(skins_dir: &Path, name: &str) -> (Theme, Vec<String>) {
 /// message`, or `file:line:column` for YAML syntax).
 pub fn validate_file(path: &Path) -> Result<Vec<String>, Vec<String>> {
     let label = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let text = crate::util::fs::read_text(path)
         .map_err(|e| vec![format!("{label}: cannot read skin: {e}")])?;
     let name = path
         .file_stem()

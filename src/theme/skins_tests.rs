@@ -299,6 +299,20 @@ fn dark_colors_overlay_applies_on_dark_only() {
 }
 
 #[test]
+fn a_user_skin_with_a_byte_order_mark_loads_like_one_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "bom.yaml",
+        "\u{feff}name: bom\ncolors:\n  ui_accent: \"#FF00FF\"\n",
+    );
+    let (theme, notices) = load(dir.path(), "bom", &LoadOptions::default());
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(theme.palette.ui_accent, Color::Rgb(0xFF, 0x00, 0xFF));
+    assert_eq!(validate_file(&path), Ok(Vec::new()));
+}
+
+#[test]
 fn a_user_skin_overriding_one_key_inherits_the_rest_from_default() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(

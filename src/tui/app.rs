@@ -358,7 +358,8 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
     let mut attach_events = app.attach_events.take();
     // The first frame, then the background query, then input: the query reads the tty
     // itself and must be done before crossterm starts reading it.
-    super::render::draw(&mut session.terminal, &mut app).map_err(TuiError::Terminal)?;
+    let drawn = super::render::draw(&mut session.terminal, &mut app);
+    app.quit |= super::terminal::hung_up(drawn).map_err(TuiError::Terminal)?;
     super::background::detect_at_start(&mut app).await;
     let mut term_events = EventStream::new();
     let mut signals = super::signals::Signals::new();
@@ -406,8 +407,8 @@ pub async fn run_app(options: TuiOptions) -> Result<(), TuiError> {
                 }
             },
             () = sleep_until(deadline), if deadline.is_some() => {
-                super::render::draw(&mut session.terminal, &mut app)
-                    .map_err(TuiError::Terminal)?;
+                let drawn = super::render::draw(&mut session.terminal, &mut app);
+                app.quit |= super::terminal::hung_up(drawn).map_err(TuiError::Terminal)?;
             }
             () = signals.next() => app.quit = true,
         }

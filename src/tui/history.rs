@@ -11,7 +11,6 @@
 //! Invariants: at most `MAX_ENTRIES` entries; no entry is empty or whitespace-only; no two
 //! consecutive entries are equal; while navigating, `nav.index < entries.len()`.
 
-use std::io::Write;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -164,9 +163,6 @@ pub fn parse_entries(text: &str) -> Vec<String> {
 /// Writes `entries` (the newest `MAX_ENTRIES`) to `path` atomically: a sibling temp file,
 /// then rename. The file is private (0600 on Unix) because prompts can hold secrets.
 pub fn save_entries(path: &Path, entries: &[String]) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
     let skip = entries.len().saturating_sub(MAX_ENTRIES);
     let mut body = String::new();
     for entry in &entries[skip..] {
@@ -174,28 +170,13 @@ pub fn save_entries(path: &Path, entries: &[String]) -> std::io::Result<()> {
         body.push_str(&line);
         body.push('\n');
     }
-    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let result = options.open(&tmp).and_then(|mut file| {
-        file.write_all(body.as_bytes())?;
-        file.sync_all()
-    });
-    match result.and_then(|()| std::fs::rename(&tmp, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            // Don't leave a stray temp file behind; the original error is what matters.
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
+    // A temp name of its own per write (not per process): a save started when a prompt was
+    // sent and the one at quit may overlap, and a shared temp file made the second rename fail.
+    crate::util::fs::atomic_write(
+        path,
+        body.as_bytes(),
+        crate::util::fs::FileMode::Exactly(0o600),
+    )
 }
 
 #[cfg(test)]

@@ -132,3 +132,35 @@ fn corrupt_lines_are_skipped_good_ones_kept() {
     let entries = parse_entries("\"ok\"\nbroken\n\n\"two\\nlines\"\n");
     assert_eq!(entries, vec!["ok".to_owned(), "two\nlines".to_owned()]);
 }
+
+#[test]
+fn overlapping_saves_of_one_process_all_succeed() {
+    // The save after a sent prompt and the one at /quit can overlap (same process).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(HISTORY_FILE);
+    let entries: Vec<String> = (0..200).map(|i| format!("prompt {i}")).collect();
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        // All started before any is joined, so the saves overlap.
+        let mut handles = Vec::new();
+        for _ in 0..8 {
+            handles.push(scope.spawn(|| {
+                (0..25)
+                    .filter_map(|_| save_entries(&path, &entries).err())
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+            }));
+        }
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert!(failures.is_empty(), "{failures:?}");
+    assert_eq!(InputHistory::load(&path).entries(), entries.as_slice());
+    let stray: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name() != HISTORY_FILE)
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}

@@ -120,6 +120,26 @@ pub fn restore() -> std::io::Result<()> {
     disable_raw_mode()
 }
 
+/// Whether a frame failed because the terminal is gone (`true`, logged): a closed window or a
+/// dropped ssh session makes writes to the tty fail with EIO before (or without) a SIGHUP, and
+/// that is a normal way to end a session, not an error. Any other failure is returned.
+pub fn hung_up(drawn: std::io::Result<()>) -> std::io::Result<bool> {
+    match drawn {
+        Ok(()) => Ok(false),
+        Err(err)
+            if err.kind() == std::io::ErrorKind::BrokenPipe
+                || matches!(
+                    err.raw_os_error(),
+                    Some(libc::EIO | libc::ENXIO | libc::EBADF)
+                ) =>
+        {
+            tracing::warn!(error = %err, "the terminal is gone; quitting");
+            Ok(true)
+        }
+        Err(err) => Err(err),
+    }
+}
+
 /// Ring the terminal bell: BEL written through the backend's writer (between frames, so it
 /// never lands inside a synchronized update).
 pub fn ring_bell(terminal: &mut Tui) -> std::io::Result<()> {
@@ -144,7 +164,12 @@ pub fn install_panic_hook(crash_dir: PathBuf) {
             std::backtrace::Backtrace::force_capture()
         );
         if std::fs::create_dir_all(&crash_dir).is_ok() && std::fs::write(&path, report).is_ok() {
-            eprintln!("hermes crashed; a report was written to {}", path.display());
+            // Not `eprintln!`: a panic while panicking (stderr gone) would abort.
+            let _ = writeln!(
+                std::io::stderr(),
+                "hermes crashed; a report was written to {}",
+                path.display()
+            );
         }
         previous(info);
     }));

@@ -1,4 +1,6 @@
-//! Atomic file replacement: write a sibling temp file, fsync, rename over the target.
+//! Atomic file replacement: write a sibling temp file, fsync, rename over the target. And
+//! reading the text files users edit ([`read_text`]): a leading UTF-8 byte order mark, which
+//! Windows editors write, is dropped, as Python Hermes reads them with `utf-8-sig`.
 //!
 //! Readers see the old file or the new one, never a torn write. The temp file is created
 //! with the final mode, so a secret file is never briefly world-readable. A symlinked
@@ -7,6 +9,41 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// The byte order mark some editors put at the start of a UTF-8 file.
+pub const BOM: char = '\u{feff}';
+
+/// `text` without a leading byte order mark.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix(BOM).unwrap_or(text)
+}
+
+/// `std::fs::read_to_string` for a file a user may have edited (config.yaml, `.env`, skins,
+/// `SKILL.md`, context files): a leading byte order mark is dropped.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    let mut text = std::fs::read_to_string(path)?;
+    if text.starts_with(BOM) {
+        text.drain(..BOM.len_utf8());
+    }
+    Ok(text)
+}
+
+/// Whether this process may create files in `dir` (`access(2)` with `W_OK`: permissions,
+/// and a read-only file system even for root). `false` when `dir` does not exist.
+#[cfg(unix)]
+pub fn is_writable_dir(dir: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `path` is a valid NUL-terminated string for the duration of the call.
+    dir.is_dir() && unsafe { libc::access(path.as_ptr(), libc::W_OK) } == 0
+}
+
+#[cfg(not(unix))]
+pub fn is_writable_dir(dir: &Path) -> bool {
+    dir.is_dir()
+}
 
 /// File permission policy for [`atomic_write`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -80,7 +80,10 @@ pub fn init_logging(logs_dir: &Path, options: &LogOptions) -> LogInit {
     let (subscriber, worker) = match build_subscriber(logs_dir, options, &mut warnings) {
         Ok(parts) => parts,
         Err(e) => {
-            warnings.push(format!("logging disabled: {e}"));
+            warnings.push(format!(
+                "running without a log file: cannot write to {} ({e})",
+                logs_dir.display()
+            ));
             return LogInit {
                 guard: LogGuard { _worker: None },
                 log_path: None,

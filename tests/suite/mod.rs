@@ -10,6 +10,7 @@ mod headless_e2e;
 mod hermes_compat;
 mod images_e2e;
 mod images_tmux;
+mod lifecycle_e2e;
 mod mcp_cli;
 mod mcp_e2e;
 mod mcp_tmux;

@@ -114,3 +114,105 @@ fn a_closed_terminal_ends_hermes_even_without_a_hangup_signal() {
     assert_gone_within_8_s(pid, "setsid");
     assert_no_crash_report(&app, "setsid");
 }
+
+/// The hermes process running in `workspace` (its working directory).
+fn hermes_in(workspace: &std::path::Path) -> Option<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .find(|pid| {
+            let exe = std::fs::read_link(format!("/proc/{pid}/exe")).unwrap_or_default();
+            let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap_or_default();
+            cwd == workspace && exe.to_string_lossy().contains("hermes") && alive(*pid)
+        })
+}
+
+/// The output terminal closes while a reply streams, and hermes learns it only from the next
+/// frame failing (EIO): no hangup signal (own session) and no hangup on stdin (a terminal this
+/// test keeps open). That is a normal end too: it must exit quietly, without a crash report
+/// and without ending as an error (the failed frame used to end the app with "terminal error:
+/// Input/output error" and exit status 2).
+#[test]
+fn a_frame_that_fails_on_a_closed_terminal_ends_hermes_quietly() {
+    if !Tmux::available() {
+        eprintln!("skipping: tmux is not installed (scripts/test.sh installs it)");
+        return;
+    }
+    let words: Vec<String> = (0..600).map(|i| format!("word{i} ")).collect();
+    let server =
+        ScriptedServer::start_on_own_thread([support::Response::text(words).with_delay_ms(20)]);
+    let app = TmuxApp::new(&server, "");
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty fills two descriptors we own and close below.
+    let opened = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0);
+    // SAFETY: termios calls on our own descriptor with a struct they fill.
+    unsafe {
+        let mut raw: libc::termios = std::mem::zeroed();
+        assert_eq!(libc::tcgetattr(slave, &mut raw), 0);
+        libc::cfmakeraw(&mut raw);
+        assert_eq!(libc::tcsetattr(slave, libc::TCSANOW, &raw), 0);
+    }
+    let stdin = std::fs::read_link(format!("/proc/self/fd/{slave}")).unwrap();
+    // hermes asks the terminal things at start-up (device attributes, the cursor position)
+    // and reads the answers from stdin, which is ours: answer until the composer is up.
+    let answering = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let answerer = {
+        let answering = std::sync::Arc::clone(&answering);
+        std::thread::spawn(move || {
+            let answers = b"\x1b[?1;2c\x1b[1;1R";
+            while answering.load(std::sync::atomic::Ordering::SeqCst) {
+                // SAFETY: writing our own buffer to our own descriptor.
+                unsafe { libc::write(master, answers.as_ptr().cast(), answers.len()) };
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
+    let command = format!(
+        "{} < {}",
+        app.command.replacen(" && ", " && setsid ", 1),
+        stdin.display()
+    );
+    let env = [
+        ("HERMES_HOME", app.home().display().to_string()),
+        ("TERM", "xterm-256color".to_string()),
+    ];
+    let tmux = Tmux::start(&command, 120, 40, &env);
+    tmux.wait_for_text("(/ for commands", Duration::from_secs(20));
+    answering.store(false, std::sync::atomic::Ordering::SeqCst);
+    answerer.join().unwrap();
+    let pid = hermes_in(app.dir.path()).expect("hermes is running");
+    let typed = b"hello\r";
+    // SAFETY: writing our own buffer to our own descriptor.
+    let written = unsafe { libc::write(master, typed.as_ptr().cast(), typed.len()) };
+    assert_eq!(written, typed.len() as isize);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server.completion_requests().is_empty() {
+        assert!(Instant::now() < deadline, "the prompt was not sent");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    drop(tmux);
+    assert_gone_within_8_s(pid, "output closed");
+    assert_no_crash_report(&app, "output closed");
+    // A normal end: not "hermes: terminal error: Input/output error" and exit status 2.
+    let logs = app.home().join("logs");
+    let stderr = std::fs::read_to_string(logs.join("stderr.log")).unwrap_or_default();
+    assert!(!stderr.contains("terminal error"), "{stderr}");
+    let log = std::fs::read_to_string(logs.join("hermes.log")).unwrap_or_default();
+    assert!(log.contains("the terminal is gone"), "{log}");
+    // SAFETY: closing our own descriptors.
+    unsafe {
+        libc::close(master);
+        libc::close(slave);
+    }
+}

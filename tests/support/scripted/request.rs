@@ -194,6 +194,34 @@ impl RecordedRequest {
     }
 }
 
+/// The ids of the tool calls in an OpenAI chat `messages` array that the messages right after
+/// their assistant message do not answer — what strict servers (OpenAI, DeepSeek) refuse with
+/// a 400 ("An assistant message with 'tool_calls' must be followed by tool messages …").
+pub fn unanswered_tool_calls(messages: &[Value]) -> Vec<String> {
+    let mut missing = Vec::new();
+    for (i, message) in messages.iter().enumerate() {
+        if message["role"] != "assistant" {
+            continue;
+        }
+        let Some(calls) = message["tool_calls"].as_array() else {
+            continue;
+        };
+        let answered: Vec<&str> = messages[i + 1..]
+            .iter()
+            .take_while(|m| m["role"] == "tool")
+            .filter_map(|m| m["tool_call_id"].as_str())
+            .collect();
+        missing.extend(
+            calls
+                .iter()
+                .filter_map(|c| c["id"].as_str())
+                .filter(|id| !answered.contains(id))
+                .map(str::to_string),
+        );
+    }
+    missing
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,6 +241,19 @@ mod tests {
         assert_eq!(
             converse_model("/model/arn%3Aaws%3Abedrock%2Fx/converse-stream").as_deref(),
             Some("arn:aws:bedrock/x")
+        );
+    }
+
+    #[test]
+    fn tool_calls_must_be_answered_by_the_tool_messages_right_after_them() {
+        let call = serde_json::json!({"role":"assistant","tool_calls":[{"id":"a"},{"id":"b"}]});
+        let tool = |id: &str| serde_json::json!({"role":"tool","tool_call_id":id});
+        let user = serde_json::json!({"role":"user","content":"x"});
+        assert!(unanswered_tool_calls(&[call.clone(), tool("a"), tool("b")]).is_empty());
+        assert_eq!(unanswered_tool_calls(&[call.clone(), tool("a")]), ["b"]);
+        assert_eq!(
+            unanswered_tool_calls(&[call, user, tool("a"), tool("b")]),
+            ["a", "b"]
         );
     }
 }

@@ -338,6 +338,21 @@ fn answer(shared: &Shared, raw: http::RawRequest) -> Reply {
             return reply::error(Dialect::OpenAi, 404, &message);
         }
     };
+    // Like strict servers: tool calls must be answered before anything else is said. The
+    // request is recorded, no script entry is used.
+    if dialect == Dialect::OpenAi {
+        let body_messages = body["messages"].as_array().map(Vec::as_slice);
+        let missing = super::request::unanswered_tool_calls(body_messages.unwrap_or_default());
+        if !missing.is_empty() {
+            let message = format!(
+                "An assistant message with 'tool_calls' must be followed by tool messages \
+                 responding to each 'tool_call_id'. The following tool_call_ids did not have \
+                 response messages: {}",
+                missing.join(", ")
+            );
+            return reply::error(dialect, 400, &message);
+        }
+    }
     let mut ctx = RequestCtx::from_body(dialect, &body, seq);
     if dialect == Dialect::Bedrock {
         if let Some(Err(why)) = auth {
