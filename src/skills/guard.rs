@@ -54,9 +54,28 @@ pub fn scan_skill(name: &str, description: &str, skill_md: &str) -> SkillFinding
     let index = injection::scan_all(&format!("{name}\n{description}"), ScanScope::Strict);
     let body = injection::scan_all(skill_md, ScanScope::Context)
         .into_iter()
-        .filter(|f| !index.iter().any(|i| i.kind == f.kind) && !is_command_pattern(f))
+        .filter(|f| {
+            !index.iter().any(|i| i.kind == f.kind)
+                && !is_command_pattern(f)
+                && !only_quoted(skill_md, &f.excerpt)
+        })
         .collect();
     SkillFindings { index, body }
+}
+
+/// A phrase a body only quotes (`models reject phrases like "ignore previous instructions"`,
+/// in Hermes's own darwinian-evolver skill) is mentioned, not used.
+fn only_quoted(text: &str, excerpt: &str) -> bool {
+    const QUOTES: [(char, char); 4] = [('"', '"'), ('\'', '\''), ('`', '`'), ('“', '”')];
+    // The scanner matches case-insensitively; so does this count.
+    let (text, excerpt) = (text.to_lowercase(), excerpt.to_lowercase());
+    let excerpt = excerpt.as_str();
+    let total = text.matches(excerpt).count();
+    let quoted: usize = QUOTES
+        .iter()
+        .map(|(open, close)| text.matches(&format!("{open}{excerpt}{close}")).count())
+        .sum();
+    total > 0 && quoted == total
 }
 
 fn is_command_pattern(finding: &Finding) -> bool {
