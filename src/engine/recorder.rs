@@ -10,11 +10,18 @@
 //! to end. Ending twice is harmless: the store keeps the first reason.
 //!
 //! Persistence is best effort for the conversation: if the database fails, the session goes
-//! on in memory and the user is told once.
+//! on in memory and the user is told once. A database another program holds locked (a
+//! long-running Hermes write, a `sqlite3` shell in a transaction) is not a failure: the
+//! write waits in a queue, in order, and is retried every `RETRY_LOCKED_EVERY` until it goes
+//! through (and once more, waiting, when the session finishes), so the reply is saved once
+//! the lock is released; while writes wait, later ones join the queue without waiting on the
+//! lock again.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::PoisonError;
+use std::time::Duration;
 
 use super::events::EventSink;
 use crate::model::Message;
@@ -47,10 +54,26 @@ pub struct Recorder {
     state: Arc<Mutex<State>>,
 }
 
+/// How often writes waiting on a locked database are retried.
+const RETRY_LOCKED_EVERY: Duration = Duration::from_secs(1);
+
+type WriteOp = Box<dyn Fn(&SessionStore, &str) -> Result<(), crate::store::StoreError> + Send>;
+
+/// A write waiting for a locked database, with the session it belongs to (a compression
+/// may move the recorder to a child session meanwhile).
+struct Waiting {
+    session_id: String,
+    op: WriteOp,
+}
+
 struct State {
     session: NewSession,
     created: Created,
     failure: Failure,
+    /// Writes not yet committed because the database was locked, oldest first.
+    waiting: VecDeque<Waiting>,
+    /// A retry task is running for `waiting`.
+    retrying: bool,
     /// A compression continuation: its title is the next one in the parent's lineage.
     title: ChildTitle,
 }
@@ -83,6 +106,8 @@ impl Recorder {
                 session,
                 created: Created::No,
                 failure: Failure::None,
+                waiting: VecDeque::new(),
+                retrying: false,
                 title: ChildTitle::AsIs,
             })),
         }
@@ -152,7 +177,16 @@ impl Recorder {
         };
         let state = Arc::clone(&self.state);
         let ended = tokio::task::spawn_blocking(move || {
-            let state = state.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+            // Last chance for writes waiting on a lock (each try waits the busy timeout).
+            if !state.waiting.is_empty()
+                && let Drained::Waiting = drain(&store, &mut state)
+            {
+                tracing::warn!(
+                    waiting = state.waiting.len(),
+                    "the session database stayed locked; the last messages were not saved"
+                );
+            }
             if state.created == Created::No {
                 return Ok(false);
             }
@@ -260,7 +294,7 @@ impl Recorder {
 
     async fn write<F>(&self, op: F)
     where
-        F: FnOnce(&SessionStore, &str) -> Result<(), crate::store::StoreError> + Send + 'static,
+        F: Fn(&SessionStore, &str) -> Result<(), crate::store::StoreError> + Send + 'static,
     {
         let Some(store) = self.store.clone() else {
             return;
@@ -268,24 +302,79 @@ impl Recorder {
         let state = Arc::clone(&self.state);
         let result = tokio::task::spawn_blocking(move || {
             let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
-            if state.created == Created::No {
-                if state.title == ChildTitle::NextInLineage
-                    && let Some(title) = state.session.title.clone()
-                {
-                    state.session.title = Some(store.next_title_in_lineage(&title)?);
-                }
-                store.create_session(&state.session)?;
-                state.created = Created::Yes;
-                state.title = ChildTitle::AsIs;
+            let session_id = state.session.id.clone();
+            state.waiting.push_back(Waiting {
+                session_id,
+                op: Box::new(op),
+            });
+            if state.retrying {
+                // Queued behind writes already waiting on the lock: the retry task writes it.
+                return Drained::Waiting;
             }
-            op(&store, &state.session.id)
+            drain(&store, &mut state)
         })
         .await;
-        let error = match result {
-            Ok(Ok(())) => return,
-            Ok(Err(err)) => err.to_string(),
-            Err(err) => err.to_string(),
+        match result {
+            Ok(Drained::Done) => {}
+            Ok(Drained::Waiting) => self.retry_in_background(),
+            Ok(Drained::Failed(err)) => self.report(&err.to_string()),
+            Err(err) => self.report(&err.to_string()),
+        }
+    }
+
+    /// Retries the waiting writes until they go through or fail for another reason.
+    fn retry_in_background(&self) {
+        let Some(store) = self.store.clone() else {
+            return;
         };
+        {
+            let mut state = self.lock();
+            if state.retrying {
+                return;
+            }
+            state.retrying = true;
+        }
+        let (state, events) = (Arc::clone(&self.state), self.events.clone());
+        let recorder = Self {
+            store: Some(Arc::clone(&store)),
+            events,
+            state: Arc::clone(&state),
+        };
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(RETRY_LOCKED_EVERY).await;
+                let (store, state) = (Arc::clone(&store), Arc::clone(&state));
+                let drained = tokio::task::spawn_blocking(move || {
+                    let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+                    let drained = drain(&store, &mut state);
+                    if !matches!(drained, Drained::Waiting) {
+                        state.retrying = false;
+                    }
+                    drained
+                })
+                .await;
+                match drained {
+                    Ok(Drained::Waiting) => continue,
+                    Ok(Drained::Done) => {
+                        tracing::info!(
+                            "the session database is writable again; waiting writes saved"
+                        );
+                        break;
+                    }
+                    Ok(Drained::Failed(err)) => {
+                        recorder.report(&err.to_string());
+                        break;
+                    }
+                    Err(err) => {
+                        recorder.report(&err.to_string());
+                        break;
+                    }
+                }
+            }
+        });
+    }
+
+    fn report(&self, error: &str) {
         tracing::warn!(error = %error, "could not save to the session database");
         let mut state = self.lock();
         if state.failure == Failure::None {
@@ -298,4 +387,51 @@ impl Recorder {
             }));
         }
     }
+}
+
+/// What a pass over the waiting writes achieved.
+enum Drained {
+    Done,
+    /// The database is still locked; the rest wait.
+    Waiting,
+    /// A write failed for another reason and was dropped.
+    Failed(crate::store::StoreError),
+}
+
+/// Writes the waiting writes in order (creating the session row first if needed).
+fn drain(store: &SessionStore, state: &mut State) -> Drained {
+    if state.created == Created::No {
+        let created = (|| {
+            if state.title == ChildTitle::NextInLineage
+                && let Some(title) = state.session.title.clone()
+            {
+                state.session.title = Some(store.next_title_in_lineage(&title)?);
+            }
+            store.create_session(&state.session)
+        })();
+        match created {
+            Ok(()) => {
+                state.created = Created::Yes;
+                state.title = ChildTitle::AsIs;
+            }
+            Err(e) if e.is_locked() => return Drained::Waiting,
+            Err(e) => {
+                state.waiting.clear();
+                return Drained::Failed(e);
+            }
+        }
+    }
+    while let Some(next) = state.waiting.front() {
+        match (next.op)(store, &next.session_id) {
+            Ok(()) => {
+                state.waiting.pop_front();
+            }
+            Err(e) if e.is_locked() => return Drained::Waiting,
+            Err(e) => {
+                state.waiting.pop_front();
+                return Drained::Failed(e);
+            }
+        }
+    }
+    Drained::Done
 }

@@ -94,6 +94,20 @@ pub enum StoreError {
     SearchSyntax(String),
 }
 
+impl StoreError {
+    /// Another connection holds the database locked (SQLite's BUSY or LOCKED, after the busy
+    /// timeout): worth retrying later, unlike every other error.
+    pub fn is_locked(&self) -> bool {
+        let (Self::Sqlite(sqlite) | Self::Open { source: sqlite, .. }) = self else {
+            return false;
+        };
+        matches!(
+            sqlite.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        )
+    }
+}
+
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// True for "file is not a database" and "database disk image is malformed".

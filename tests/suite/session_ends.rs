@@ -206,3 +206,48 @@ async fn a_compression_split_ends_the_parent_and_titles_the_child_next_in_line()
     assert_eq!(reason(&row(&store, &child)), "cli_close");
     assert_eq!(reason(&row(&store, "first")), "compression");
 }
+
+/// Another program holding `state.db` locked longer than the busy timeout (a `sqlite3` shell
+/// in a transaction): the turn goes on, and its messages are saved once the lock is released,
+/// in order, with one notice at most.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_written_while_the_database_is_locked_is_saved_once_it_is_released() {
+    let server = ScriptedServer::start([Response::text(["one"]), Response::text(["two"])]).await;
+    let (_dir, store) = store();
+    let mut s = begin(&server, &store, CompressionSettings::default());
+    say(&mut s, "a").await;
+    // Hold a write lock for 7 s from another connection (the busy timeout is 5 s).
+    let path = store.path().to_path_buf();
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+    let holder = std::thread::spawn(move || {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        locked_tx.send(()).unwrap();
+        std::thread::sleep(Duration::from_secs(7));
+        conn.execute_batch("COMMIT").unwrap();
+    });
+    locked_rx.recv().unwrap();
+    let started = std::time::Instant::now();
+    say(&mut s, "b").await;
+    assert!(
+        started.elapsed() < Duration::from_secs(12),
+        "the turn waited {:?}",
+        started.elapsed()
+    );
+    holder.join().unwrap();
+    // The retry runs every second once the lock is gone.
+    let mut contents = Vec::new();
+    for _ in 0..50 {
+        contents = store
+            .messages("first")
+            .unwrap()
+            .into_iter()
+            .map(|m| m.content)
+            .collect();
+        if contents.len() == 4 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(contents, vec!["a", "one", "b", "two"]);
+}
