@@ -72,7 +72,21 @@ pub enum ExportArg {
 
 pub fn sessions_command(home: &HermesHome, action: SessionsAction) -> anyhow::Result<i32> {
     use hermes::store::cli;
-    let store = hermes::store::SessionStore::open(&home.state_db_path())?;
+    let path = home.state_db_path();
+    let reads_only = matches!(
+        action,
+        SessionsAction::List { .. } | SessionsAction::Show { .. } | SessionsAction::Export { .. }
+    );
+    let store = match hermes::store::SessionStore::open(&path) {
+        Ok(store) => store,
+        // A read-only home (or a database file without write permission) still lists.
+        Err(hermes::store::StoreError::Open { .. } | hermes::store::StoreError::Io { .. })
+            if reads_only =>
+        {
+            hermes::store::SessionStore::open_read_only(&path)?
+        }
+        Err(e) => return Err(e.into()),
+    };
     let text = match action {
         SessionsAction::List { search, limit } => cli::list(&store, search.as_deref(), limit)?,
         SessionsAction::Show { id } => cli::show_with(&store, &id, &redactor(home)?)?,

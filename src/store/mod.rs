@@ -151,6 +151,35 @@ impl SessionStore {
         Ok(store)
     }
 
+    /// The database at `path` for reading only, where it cannot be opened for writing (a
+    /// read-only `HERMES_HOME`): opened `immutable` (SQLite then needs no `-shm` file, which a
+    /// read-only directory cannot hold), never migrated or written. A missing file reads as
+    /// an empty store. Blocking.
+    pub fn open_read_only(path: &Path) -> Result<Self> {
+        if !path.exists() {
+            return Self::open_in_memory();
+        }
+        let mut uri = reqwest::Url::from_file_path(path).map_err(|()| StoreError::Open {
+            path: path.to_path_buf(),
+            source: rusqlite::Error::InvalidPath(path.to_path_buf()),
+        })?;
+        uri.set_query(Some("immutable=1"));
+        let flags =
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(uri.as_str(), flags)
+            .map_err(|source| classify(path, source))?;
+        conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map_err(|source| classify(path, source))?;
+        let schema_notice = migrate::newer_schema_notice(&conn)?;
+        Ok(Self {
+            conn: Mutex::new(conn),
+            path: path.to_path_buf(),
+            schema_notice,
+        })
+    }
+
     /// A private in-memory database (tests, benchmarks, `--no-persist` style runs).
     pub fn open_in_memory() -> Result<Self> {
         let conn = Connection::open_in_memory()?;
