@@ -14,7 +14,6 @@ mod support;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
-use std::time::Instant;
 
 use support::Response;
 use support::ScriptedCall;
@@ -52,25 +51,11 @@ fn measure(home: &Path, work: &Path, extra: &[&str], scratch: &Path) -> Run {
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(scratch.join("stdout")).unwrap())
         .stderr(std::fs::File::create(scratch.join("stderr")).unwrap());
-    let started = Instant::now();
-    // Reaped by `wait4` below, which also reports the peak RSS `Child::wait` would not.
-    #[allow(clippy::zombie_processes)]
-    let child = cmd.spawn().unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not waited for yet; both out-pointers are valid.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4 failed");
+    let measured = support::peak_rss::run(&mut cmd);
     Run {
-        peak_kib: usage.ru_maxrss as u64,
-        elapsed: started.elapsed(),
-        code: if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            -1
-        },
+        peak_kib: measured.peak_kib,
+        elapsed: measured.elapsed,
+        code: measured.code,
     }
 }
 

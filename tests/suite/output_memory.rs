@@ -74,28 +74,11 @@ fn spawn_measured(home: &Path, work: &Path, extra: &[&str], scratch: &Path) -> M
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&stdout_path).unwrap())
         .stderr(std::fs::File::create(scratch.join("stderr")).unwrap());
-    let started = Instant::now();
-    // Reaped by `wait4` below, which also reports the peak RSS `Child::wait` would not.
-    #[allow(clippy::zombie_processes)]
-    let child = cmd.spawn().unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not waited for yet; both out-pointers are valid.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let elapsed = started.elapsed();
-    assert_eq!(waited, pid, "wait4 failed");
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
+    let run = support::peak_rss::run(&mut cmd);
     Measured {
-        code,
-        // Linux reports kilobytes.
-        peak_kib: usage.ru_maxrss as u64,
-        elapsed,
+        code: run.code,
+        peak_kib: run.peak_kib,
+        elapsed: run.elapsed,
         stdout: std::fs::read_to_string(stdout_path).unwrap_or_default(),
     }
 }

@@ -14,6 +14,7 @@ pub mod display;
 pub mod engine;
 pub mod env;
 pub mod mcp;
+pub mod peak_rss;
 pub mod scripted;
 pub mod tmux;
 pub mod tmux_app;
