@@ -21,6 +21,8 @@ pub mod tools;
 pub mod tui;
 pub mod util;
 pub mod voice;
+pub mod web;
+
 
 /// The one scripted HTTP test server (`tests/support/scripted`, shared with the integration
 /// suite) for the unit tests.

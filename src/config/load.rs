@@ -111,6 +111,8 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.stt = section(text, &raw, path, "stt", w);
             config.tts = section(text, &raw, path, "tts", w);
             config.vision = section(text, &raw, path, "vision", w);
+            config.web = section(text, &raw, path, "web", w);
+            config.browser = section(text, &raw, path, "browser", w);
             config.prompt_caching = section(text, &raw, path, "prompt_caching", w);
             config.memory = section(text, &raw, path, "memory", w);
             config.tool_output = section(text, &raw, path, "tool_output", w);

@@ -20,6 +20,7 @@ mod schema_memory;
 mod schema_providers;
 mod schema_sandbox;
 mod schema_vision;
+mod schema_web;
 mod schema_voice;
 pub mod used_keys;
 pub mod view;

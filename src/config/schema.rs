@@ -12,6 +12,7 @@ pub use super::schema_memory::*;
 pub use super::schema_providers::*;
 pub use super::schema_sandbox::*;
 pub use super::schema_vision::*;
+pub use super::schema_web::*;
 pub use super::schema_voice::*;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -38,6 +39,10 @@ pub struct Config {
     pub stt: SttConfig,
     pub tts: TtsConfig,
     pub vision: VisionConfig,
+    /// `web:` — `web_search` / `web_extract` backends and page budget.
+    pub web: WebConfig,
+    /// `browser:` — only its `allow_private_urls` so far (Hermes's legacy spelling).
+    pub browser: PrivateUrlsFlag,
     pub prompt_caching: PromptCachingConfig,
     pub memory: MemoryConfig,
     pub tool_output: ToolOutputConfig,
@@ -309,12 +314,15 @@ impl<'de> Deserialize<'de> for ApprovalMode {
 pub struct SecurityConfig {
     /// Mask API keys, tokens and private keys in tool output, logs and exports.
     pub redact_secrets: bool,
+    /// Let the web tools reach loopback/private addresses (Hermes's key).
+    pub allow_private_urls: bool,
 }
 
 impl Default for SecurityConfig {
     fn default() -> Self {
         Self {
             redact_secrets: true,
+            allow_private_urls: false,
         }
     }
 }

@@ -35,6 +35,7 @@ const LAYERS: [(&str, &[&str]); 5] = [
             "voice",
             "clipboard",
             "images",
+            "web",
         ],
     ),
     ("engine", &["engine"]),
@@ -43,7 +44,7 @@ const LAYERS: [(&str, &[&str]); 5] = [
 
 /// Edges allowed between modules of the same layer, each with its reason. Keep it short:
 /// anything several siblings need belongs a layer lower. These edges must stay acyclic.
-const SIBLING_EDGES: [(&str, &str, &str); 13] = [
+const SIBLING_EDGES: [(&str, &str, &str); 14] = [
     (
         "config",
         "util",
@@ -93,6 +94,11 @@ const SIBLING_EDGES: [(&str, &str, &str); 13] = [
         "tools",
         "voice",
         "text_to_speech synthesizes with voice's TTS",
+    ),
+    (
+        "tools",
+        "web",
+        "web_search and web_extract wrap the web service",
     ),
     (
         "skills",
