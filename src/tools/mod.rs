@@ -27,6 +27,8 @@ pub mod terminal;
 pub mod text_to_speech;
 pub mod todo;
 pub mod vision;
+pub mod web_cache;
+pub mod web_page_text;
 pub mod write_file;
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ mod bench;
 pub mod cell;
 mod handler;
 mod mcp_labels;
+mod web_summary;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -8,6 +8,7 @@
 //! Invariant: nothing here imports another hermes module; `util` is the bottom layer.
 
 pub mod allocator;
+pub mod digits;
 pub mod file_lock;
 pub mod fs;
 pub mod http;

@@ -75,7 +75,10 @@ impl EventHandler for Transcript {
         };
         self.modify(index, |cell| {
             if let Cell::Tool(tool) = cell {
-                tool.finish(complete.status, &complete.output, complete.duration_ms);
+                // Web tools answer the model in JSON; people get titles, sizes and reasons.
+                let summary = super::web_summary::summarize(&complete.name, &complete.output);
+                let shown = summary.as_deref().unwrap_or(&complete.output);
+                tool.finish(complete.status, shown, complete.duration_ms);
             }
         });
     }
