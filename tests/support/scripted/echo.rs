@@ -4,7 +4,8 @@
 //! Rules, on the last message of the request: a tool result → "Tool said: <first 200 chars>";
 //! a user message starting with `run:` → a `terminal` tool call running the rest;
 //! `delegate: A ;; B` → a `delegate_task` call with one task per `;;`-separated goal;
-//! `orchestrate: A ;; B` → one orchestrator child whose goal is `delegate: A ;; B`; any other
+//! `orchestrate: A ;; B` → one orchestrator child whose goal is `delegate: A ;; B`;
+//! `call: NAME {json}` → a call of tool NAME with those arguments (`{}` when left out); any other
 //! user message → "You said: <text>", plus "[I see 1 image: 320×200 image/png]" when it carries
 //! images (OpenAI `image_url` data URLs or Anthropic base64 `image` blocks). A subagent's task message (`Goal: …`) follows the same
 //! rules for the goal. Works for OpenAI and Anthropic message shapes. Never runs out.
@@ -61,6 +62,15 @@ pub fn echo_response(body: &Value, seq: u64) -> Response {
             &format!("call_echo_{seq}"),
             "delegate_task",
             &arguments,
+        )]);
+    }
+    if let Some(call) = asked.strip_prefix("call:") {
+        let call = call.lines().next().unwrap_or_default().trim();
+        let (name, arguments) = call.split_once(char::is_whitespace).unwrap_or((call, "{}"));
+        return Response::tool_calls([ScriptedCall::new(
+            &format!("call_echo_{seq}"),
+            name,
+            arguments.trim(),
         )]);
     }
     match asked.strip_prefix("run:") {
@@ -159,6 +169,18 @@ mod tests {
         match &resp.kind {
             ResponseKind::Text { chunks, .. } => chunks.concat(),
             other => panic!("not text: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn call_makes_a_call_of_any_tool() {
+        let body = json!({"messages": [{"role": "user", "content": "call: web_search {\"query\": \"rust\"}"}]});
+        match echo_response(&body, 3).kind {
+            ResponseKind::ToolCalls { calls, .. } => {
+                assert_eq!(calls[0].name, "web_search");
+                assert_eq!(calls[0].arguments, r#"{"query": "rust"}"#);
+            }
+            other => panic!("not a tool call: {other:?}"),
         }
     }
 
