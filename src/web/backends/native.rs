@@ -95,7 +95,3 @@ impl ExtractBackend for NativeExtract {
         results
     }
 }
-
-#[cfg(test)]
-#[path = "native_tests.rs"]
-mod tests;

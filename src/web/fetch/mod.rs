@@ -20,6 +20,8 @@
 pub mod charset;
 mod resolve;
 
+use std::net::IpAddr;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -51,6 +53,10 @@ pub struct FetchOptions {
     pub timeout: Duration,
     pub max_bytes: u64,
     pub max_redirects: usize,
+    /// Exact `ip:port`s given as literal-IP URLs that may be fetched although private (a
+    /// user's own server, the loopback test site). Only a literal IP in the URL matches: a
+    /// name that resolves to one of these is still checked. Metadata addresses never match.
+    pub trusted: Vec<SocketAddr>,
 }
 
 impl Default for FetchOptions {
@@ -60,6 +66,7 @@ impl Default for FetchOptions {
             timeout: Duration::from_secs(30),
             max_bytes: MAX_BYTES,
             max_redirects: MAX_REDIRECTS,
+            trusted: Vec::new(),
         }
     }
 }
@@ -191,14 +198,19 @@ impl Fetcher {
 
     /// One request, after checking a literal IP host (names are checked by the resolver).
     async fn send(&self, url: &Url) -> Result<reqwest::Response, WebError> {
-        match url.host() {
-            Some(url::Host::Ipv4(ip)) => {
-                guard::check_addr(&ip.to_string(), ip.into(), self.options.private)?
-            }
-            Some(url::Host::Ipv6(ip)) => {
-                guard::check_addr(&ip.to_string(), ip.into(), self.options.private)?
-            }
-            Some(url::Host::Domain(_)) | None => {}
+        let literal: Option<IpAddr> = match url.host() {
+            Some(url::Host::Ipv4(ip)) => Some(ip.into()),
+            Some(url::Host::Ipv6(ip)) => Some(ip.into()),
+            Some(url::Host::Domain(_)) | None => None,
+        };
+        if let Some(ip) = literal {
+            let port = url.port_or_known_default().unwrap_or(80);
+            let private = if self.options.trusted.contains(&SocketAddr::new(ip, port)) {
+                PrivateAddresses::Allowed
+            } else {
+                self.options.private
+            };
+            guard::check_addr(&ip.to_string(), ip, private)?;
         }
         self.client
             .get(url.clone())
