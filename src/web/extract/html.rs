@@ -41,10 +41,17 @@ pub(super) fn extract(html: &str, url: Option<&str>) -> Extracted {
         }
     });
     match article {
-        Some(a) if a.text_content.trim().chars().count() >= MIN_ARTICLE_CHARS => Extracted {
-            title: non_empty(a.title).unwrap_or_else(|| first_h1(&Document::from(html))),
-            text: a.text_content.to_string(),
-        },
+        Some(a) if a.text_content.trim().chars().count() >= MIN_ARTICLE_CHARS => {
+            // Readability lifts the byline out of the content; who wrote it is content.
+            let text = match a.byline.and_then(non_empty) {
+                Some(byline) => format!("{byline}\n\n{}", a.text_content),
+                None => a.text_content.to_string(),
+            };
+            Extracted {
+                title: non_empty(a.title).unwrap_or_else(|| first_h1(&Document::from(html))),
+                text,
+            }
+        }
         other => {
             // Readability changed its copy of the tree; the fallback starts from the source.
             let document = Document::from(html);
