@@ -60,4 +60,10 @@ pub enum WebError {
         backend: &'static str,
         detail: String,
     },
+    /// A PDF without a text layer (a scan, or pages that are only images).
+    #[error("the PDF has no text layer (scanned or image-only pages; it would need OCR)")]
+    PdfNoText,
+    /// A PDF the reader could not parse (damaged, encrypted, or a feature it lacks).
+    #[error("could not read the PDF: {detail}")]
+    BadPdf { detail: String },
 }

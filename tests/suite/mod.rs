@@ -36,4 +36,5 @@ mod voice_audio;
 mod voice_service;
 mod voice_stt;
 mod voice_tts;
+mod web_fetch;
 mod wire_formats;

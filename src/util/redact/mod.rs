@@ -167,6 +167,15 @@ pub fn redact_if<'a>(
     }
 }
 
+/// Whether `text` holds a secret recognisable by its shape alone (a provider key format, a
+/// JWT, a bot token, a URL password), without looking at names: for checks that refuse a
+/// text rather than mask it (`web::guard` refusing a URL, as Hermes's `_PREFIX_RE` check).
+pub fn has_shaped_secret(text: &str) -> bool {
+    let mut spans = Vec::new();
+    tokens::find(text, &mut spans);
+    !spans.is_empty()
+}
+
 /// Whether `name` (`GATEWAY_TOKEN`, `db_password`, `clientSecret`) marks its value as a
 /// secret, by the rules of `docs/redaction.md` ("Which names count as secret").
 pub fn is_secret_name(name: &str) -> bool {

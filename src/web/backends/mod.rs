@@ -6,6 +6,8 @@
 //! Invariants: a backend never panics on a malformed response (it is a `WebError`); an API
 //! key is sent only to its own service's base URL and never appears in an error.
 
+pub mod native;
+
 use async_trait::async_trait;
 
 use super::PageResult;
