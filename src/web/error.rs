@@ -60,4 +60,11 @@ pub enum WebError {
         backend: &'static str,
         detail: String,
     },
+    /// A service answered with a bot check (DuckDuckGo's anomaly/CAPTCHA page) instead of
+    /// results.
+    #[error("{backend} refused the search: {detail}")]
+    Challenge {
+        backend: &'static str,
+        detail: String,
+    },
 }
