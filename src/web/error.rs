@@ -66,4 +66,11 @@ pub enum WebError {
     /// A PDF the reader could not parse (damaged, encrypted, or a feature it lacks).
     #[error("could not read the PDF: {detail}")]
     BadPdf { detail: String },
+    /// A service answered with a bot check (DuckDuckGo's anomaly/CAPTCHA page) instead of
+    /// results.
+    #[error("{backend} refused the search: {detail}")]
+    Challenge {
+        backend: &'static str,
+        detail: String,
+    },
 }

@@ -10,6 +10,29 @@ pub mod native;
 
 use async_trait::async_trait;
 
+pub mod brave;
+pub mod ddgs;
+pub mod exa;
+pub mod firecrawl;
+pub mod parallel;
+pub mod searxng;
+pub mod select;
+mod service;
+pub mod tavily;
+
+pub use select::BackendStatus;
+pub use select::Capability;
+pub use select::EnvLookup;
+pub use select::ExtractChoice;
+pub use select::SelectError;
+pub use service::service_client;
+
+/// The loopback fakes of the services (`tests/support/web_fakes`), shared with the
+/// integration suite.
+#[cfg(test)]
+#[path = "../../../tests/support/web_fakes/mod.rs"]
+pub(crate) mod fakes;
+
 use super::PageResult;
 use super::SearchHit;
 use super::WebError;
@@ -52,6 +75,31 @@ impl BackendName {
             Self::Exa => "exa",
             Self::Firecrawl => "firecrawl",
             Self::Parallel => "parallel",
+        }
+    }
+
+    /// The service's own name, as errors and `hermes tools` show it (Hermes's display names).
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Self::Native => "native",
+            Self::Ddgs => "DuckDuckGo",
+            Self::Searxng => "SearXNG",
+            Self::BraveFree => "Brave Search",
+            Self::Tavily => "Tavily",
+            Self::Exa => "Exa",
+            Self::Firecrawl => "Firecrawl",
+            Self::Parallel => "Parallel",
+        }
+    }
+
+    /// Whether the backend can serve `web_search` (`Search`) or `web_extract` (`Extract`).
+    pub fn supports(self, capability: Capability) -> bool {
+        match capability {
+            Capability::Search => self != Self::Native,
+            Capability::Extract => matches!(
+                self,
+                Self::Native | Self::Tavily | Self::Exa | Self::Firecrawl | Self::Parallel
+            ),
         }
     }
 
