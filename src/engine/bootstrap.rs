@@ -115,7 +115,14 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     };
     let skills = skill_loader(options.home, &config.skills, options.env, &mut notices);
     let memory = crate::knowledge::MemorySettings::from_config(&config.memory);
-    let tools = Arc::new(build_tools(options.home, store.as_ref(), &skills, &memory));
+    let web = super::spec_parts::web_settings(options.home, config, options.env);
+    let tools = Arc::new(build_tools(
+        options.home,
+        store.as_ref(),
+        &skills,
+        &memory,
+        &web,
+    ));
     let (skills_index, slash_commands) = skills_overview(&skills, &tools, &mut notices);
     let (soul, source) = load_soul(&options.home.soul_path());
     if let SoulSource::DefaultAfterError(why) = source {

@@ -13,6 +13,7 @@ use super::guard::HookSetup;
 use super::guard::SafetySpec;
 use super::guard::SmartApprover;
 use super::session::ResumedSession;
+use crate::config::Config;
 use crate::config::HermesHome;
 use crate::config::SkillsConfig;
 use crate::config::env::EnvLookup;
@@ -40,8 +41,12 @@ use crate::tools::session_search::SessionSearchTool;
 use crate::tools::skills::SkillManageTool;
 use crate::tools::skills::SkillViewTool;
 use crate::tools::skills::SkillsListTool;
+use crate::tools::web_extract::WebExtractTool;
+use crate::tools::web_search::WebSearchTool;
+use crate::tools::web_settings::WebSettings;
 use crate::util::redact::RedactSecrets;
 use crate::util::redact::Redactor;
+use crate::web::guard::PrivateAddresses;
 
 /// Which stored session to continue.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +91,7 @@ pub fn build_tools(
     store: Option<&Arc<SessionStore>>,
     skills: &Arc<SkillLoader>,
     memory: &MemorySettings,
+    web: &Arc<WebSettings>,
 ) -> ToolRegistry {
     let mut tools = ToolRegistry::core();
     // Names are unique by construction, so registration cannot collide. With both memory
@@ -109,7 +115,25 @@ pub fn build_tools(
     let _ = tools.register(Arc::new(crate::tools::vision::VisionAnalyzeTool::new(
         home.clone(),
     )));
+    let _ = tools.register(Arc::new(WebSearchTool::new(Arc::clone(web))));
+    let _ = tools.register(Arc::new(WebExtractTool::new(Arc::clone(web))));
     tools
+}
+
+/// The web tools' settings: `web:`, the private-address opt-ins (Hermes's precedence) and the
+/// page cache under `HERMES_HOME/cache/web`.
+pub fn web_settings(home: &HermesHome, config: &Config, env: &EnvLookup) -> Arc<WebSettings> {
+    let private = crate::config::private_urls_allowed(
+        env.get("HERMES_ALLOW_PRIVATE_URLS").as_deref(),
+        &config.web,
+        config.security.allow_private_urls,
+        config.browser.allow_private_urls,
+    );
+    Arc::new(WebSettings::new(
+        config.web.clone(),
+        PrivateAddresses::from(private),
+        crate::tools::web_cache::cache_dir(home.root()),
+    ))
 }
 
 /// Seed the bundled skills (never overwriting the user's edits) and set up the loader the
@@ -150,7 +174,12 @@ pub fn default_availability(
     skills: &Arc<SkillLoader>,
     memory: &crate::knowledge::MemorySettings,
 ) -> Availability {
-    let tools = build_tools(home, None, skills, memory);
+    let web = Arc::new(WebSettings::new(
+        crate::config::WebConfig::default(),
+        PrivateAddresses::Refused,
+        crate::tools::web_cache::cache_dir(home.root()),
+    ));
+    let tools = build_tools(home, None, skills, memory, &web);
     let mut names = tools.names();
     let mut toolsets = tools.toolsets();
     names.push("session_search");

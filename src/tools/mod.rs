@@ -28,7 +28,10 @@ pub mod text_to_speech;
 pub mod todo;
 pub mod vision;
 pub mod web_cache;
+pub mod web_extract;
 pub mod web_page_text;
+pub mod web_search;
+pub mod web_settings;
 pub mod write_file;
 
 #[cfg(test)]

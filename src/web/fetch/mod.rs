@@ -20,6 +20,8 @@
 pub mod charset;
 mod resolve;
 
+pub use resolve::checked_addrs;
+
 use std::net::IpAddr;
 use std::net::SocketAddr;
 use std::sync::Arc;
