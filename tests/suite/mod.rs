@@ -36,5 +36,6 @@ mod voice_audio;
 mod voice_service;
 mod voice_stt;
 mod voice_tts;
+mod web_e2e;
 mod web_fetch;
 mod wire_formats;

@@ -18,6 +18,7 @@ pub mod peak_rss;
 pub mod scripted;
 pub mod tmux;
 pub mod tmux_app;
+pub mod web_fakes;
 pub mod web_site;
 
 pub use scripted::*;
