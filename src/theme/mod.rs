@@ -350,6 +350,11 @@ fn default_tool_emoji(tool: &str) -> &'static str {
         "search_files" => "🔎",
         "todo" => "📋",
         "clarify" => "❓",
+        // Hermes's emojis for its web, memory and delegation tools.
+        "web_search" => "🔍",
+        "web_extract" => "📄",
+        "memory" => "🧠",
+        "delegate_task" => "🔀",
         _ => "🔌",
     }
 }

@@ -132,6 +132,10 @@ fn tool_emoji_have_one_width_in_every_terminal() {
         "search_files",
         "todo",
         "clarify",
+        "web_search",
+        "web_extract",
+        "memory",
+        "delegate_task",
         "mcp_files_read",
     ] {
         let emoji = theme.tool_emoji(tool);

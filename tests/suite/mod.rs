@@ -38,4 +38,5 @@ mod voice_stt;
 mod voice_tts;
 mod web_e2e;
 mod web_fetch;
+mod web_tmux;
 mod wire_formats;

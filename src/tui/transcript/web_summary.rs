@@ -1,6 +1,7 @@
 //! What a `web_search` / `web_extract` cell shows instead of the JSON the model got: the result
-//! count and titles with their sites, or per URL its title and size (and whether the page was
-//! cut and saved), or the reason it failed.
+//! count and each result's site and title, or per URL its site, size (and whether the page was
+//! cut and saved) and title, or the reason it failed. Site and size lead, so a narrow pane
+//! cuts the title, not them.
 //!
 //! Reads the tools' Hermes-shaped results (`{"success", "data": {"web": [...]}}` and
 //! `{"results": [{url, title, content, error}]}`); anything else (an old or foreign result, a
@@ -68,7 +69,7 @@ fn extract(value: &Value) -> Option<String> {
         } else {
             ""
         };
-        lines.push(format!("✓ {title} — {size} · {}{warning}", site(url)));
+        lines.push(format!("✓ {} · {size}{warning} — {title}", site(url)));
     }
     Some(lines.join("\n"))
 }

@@ -29,10 +29,10 @@ fn extract_results_show_size_cut_and_failures() {
     ]})
     .to_string();
     insta::assert_snapshot!(summarize("web_extract", &output).unwrap(), @r"
-    ✓ An article — 1,234 chars · example.com
-    ✓ A long page — 48,210 chars, cut to fit (full text saved) · example.com
+    ✓ example.com · 1,234 chars — An article
+    ✓ example.com · 48,210 chars, cut to fit (full text saved) — A long page
     ✗ nowhere.invalid/ — DNS lookup for nowhere.invalid failed: no such host
-    ✓ Evil — 1 char · example.com ⚠ reads like a prompt injection
+    ✓ example.com · 1 char ⚠ reads like a prompt injection — Evil
     ");
 }
 
