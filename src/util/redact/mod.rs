@@ -26,6 +26,7 @@
 mod assign;
 mod known;
 mod names;
+mod stream;
 mod tokens;
 mod url;
 mod values;
@@ -38,6 +39,7 @@ pub use known::register_known_secret;
 pub use known::register_known_secrets;
 pub use known::register_named_secret;
 pub use known::register_secrets_in_json;
+pub use stream::KnownStream;
 pub use url::strip_url_credentials;
 
 use std::borrow::Cow;
