@@ -104,6 +104,8 @@ impl KnownSet {
 static REGISTRY: RwLock<Option<Arc<KnownSet>>> = RwLock::new(None);
 
 pub(super) fn snapshot() -> Option<Arc<KnownSet>> {
+    // The environment's and AWS files' secrets join on first use (once; cheap after).
+    super::ambient::load_once();
     REGISTRY
         .read()
         .unwrap_or_else(PoisonError::into_inner)

@@ -23,6 +23,7 @@
 //! each other's output and the work is one pass per detector plus one copy. A kept prefix
 //! (`sk-ant-`, `Bearer `, the name of an assignment) is never part of a range.
 
+mod ambient;
 mod assign;
 mod known;
 mod names;
