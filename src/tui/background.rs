@@ -23,7 +23,6 @@ use std::time::Instant;
 
 use crossterm::event::Event as TermEvent;
 use crossterm::event::KeyCode;
-use crossterm::event::KeyEvent;
 use crossterm::event::KeyModifiers;
 
 use super::app::App;

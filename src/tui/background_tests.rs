@@ -3,6 +3,7 @@
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crossterm::event::KeyEvent;
 
 const WHITE_ST: &[u8] = b"\x1b]11;rgb:ffff/ffff/ffff\x1b\\";
 const DA1: &[u8] = b"\x1b[?64;1;2;6;22c";

@@ -80,9 +80,7 @@ fn escape_len(bytes: &[u8]) -> Option<usize> {
         b'[' => {
             // Parameters and intermediates (0x20–0x3F), then the final byte (0x40–0x7E). A byte
             // outside both ends a malformed sequence without being part of it.
-            let body = bytes[2..]
-                .iter()
-                .position(|b| !(0x20..=0x3f).contains(b))?;
+            let body = bytes[2..].iter().position(|b| !(0x20..=0x3f).contains(b))?;
             let end = 2 + body;
             Some(if (0x40..=0x7e).contains(&bytes[end]) {
                 end + 1

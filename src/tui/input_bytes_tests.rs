@@ -58,7 +58,14 @@ fn a_report_cut_at_the_end_types_nothing_and_is_reported_as_cut() {
 
 #[test]
 fn typed_text_around_sequences_is_kept() {
-    assert_eq!(typed("aB é\x1b[A\r\x1bxz\t\x03".as_bytes()), "aB é⏎z<Tab>^c");
-    assert_eq!(typed(b"ok\xffgo"), "okgo", "an invalid byte is dropped alone");
+    assert_eq!(
+        typed("aB é\x1b[A\r\x1bxz\t\x03".as_bytes()),
+        "aB é⏎z<Tab>^c"
+    );
+    assert_eq!(
+        typed(b"ok\xffgo"),
+        "okgo",
+        "an invalid byte is dropped alone"
+    );
     assert_eq!(typed(b"\x1bOPq"), "q", "SS3 (F1)");
 }

@@ -39,7 +39,9 @@ pub struct MouseTailFilter {
 enum Shape {
     Complete,
     /// A prefix; `strong` once it is more than a lone `[`.
-    Partial { strong: bool },
+    Partial {
+        strong: bool,
+    },
     Not,
 }
 
@@ -80,7 +82,10 @@ impl MouseTailFilter {
         let chars: Vec<char> = self.held.iter().map(|(c, _)| *c).collect();
         match shape(&chars) {
             Shape::Complete => {
-                tracing::debug!(keys = chars.len(), "dropped the tail of a split mouse report");
+                tracing::debug!(
+                    keys = chars.len(),
+                    "dropped the tail of a split mouse report"
+                );
                 self.held.clear();
                 self.until = None;
             }
@@ -94,7 +99,10 @@ impl MouseTailFilter {
     fn expire(&mut self, out: &mut Vec<TermEvent>) {
         let chars: Vec<char> = self.held.iter().map(|(c, _)| *c).collect();
         if let Shape::Partial { strong: true } = shape(&chars) {
-            tracing::debug!(keys = chars.len(), "dropped the start of a cut mouse report");
+            tracing::debug!(
+                keys = chars.len(),
+                "dropped the start of a cut mouse report"
+            );
             self.held.clear();
         }
         self.release(out);

@@ -40,7 +40,14 @@ fn through(events: Vec<TermEvent>, gap: Duration) -> Vec<TermEvent> {
 #[test]
 fn the_tail_of_every_report_encoding_is_dropped() {
     let fast = Duration::from_millis(1);
-    for tail in ["[M !!", "[M#!!", "[M`*+", "[<0;1;1M", "[<0;120;40m", "[32;1;1M"] {
+    for tail in [
+        "[M !!",
+        "[M#!!",
+        "[M`*+",
+        "[<0;1;1M",
+        "[<0;120;40m",
+        "[32;1;1M",
+    ] {
         let mut events = vec![esc()];
         events.extend(keys(tail));
         events.extend(keys("ok"));

@@ -250,12 +250,20 @@ fn a_known_key_streamed_in_two_deltas_is_masked_in_every_json_event() {
         .find(|e| e["type"] == "message_complete")
         .unwrap_or_else(|| panic!("no message_complete:\n{}", json.stdout));
     assert_eq!(streamed, "Your key is ***, keep it safe.");
-    assert_eq!(complete["text"], streamed.as_str(), "the deltas add up to the message");
+    assert_eq!(
+        complete["text"],
+        streamed.as_str(),
+        "the deltas add up to the message"
+    );
 
     let plain = run(&home, &["-z", "hi"]);
     assert_eq!(plain.code, 0, "stderr: {}", plain.stderr);
     assert_nowhere(&plain, &KEY[..6]);
-    assert!(plain.stdout.contains("Your key is ***, keep"), "{}", plain.stdout);
+    assert!(
+        plain.stdout.contains("Your key is ***, keep"),
+        "{}",
+        plain.stdout
+    );
 }
 
 #[test]

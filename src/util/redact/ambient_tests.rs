@@ -13,7 +13,10 @@ fn vars(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 fn secret_named_variables_are_offered_and_ordinary_ones_are_not() {
     let env = vars(&[
         ("MY_GATEWAY_TOKEN", "gw-Tq83mZp0Lx"),
-        ("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+        (
+            "AWS_SECRET_ACCESS_KEY",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ),
         ("DB_PASSWORD", "hunter2hunter2"),
         ("INTERNAL_SECRET_VALUE", "Zx81kLm20qPw"),
         ("HOME", "/home/u"),
@@ -61,7 +64,8 @@ fn the_default_and_the_chosen_profile_give_their_secrets() {
             "W0rkSess1onT0kenQ2mP7vR4tL8wN3"
         ]
     );
-    let config = "[default]\nregion = eu-west-1\n[profile work]\naws_session_token = Cfg5ess1onT0kenQ2mP7\n";
+    let config =
+        "[default]\nregion = eu-west-1\n[profile work]\naws_session_token = Cfg5ess1onT0kenQ2mP7\n";
     assert_eq!(
         profile_secrets(config, &profiles, Dialect::Config),
         ["Cfg5ess1onT0kenQ2mP7"]

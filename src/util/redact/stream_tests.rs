@@ -20,7 +20,10 @@ fn a_value_split_across_two_pieces_is_masked() {
     assert_eq!(joined, "the key is ***, done");
     // The start of the value waited for the second piece; the text before it did not.
     assert_eq!(released[0], "the key is ");
-    assert!(released.iter().all(|r| !r.contains("Ⓠq9xK2")), "{released:?}");
+    assert!(
+        released.iter().all(|r| !r.contains("Ⓠq9xK2")),
+        "{released:?}"
+    );
 }
 
 #[test]
