@@ -171,6 +171,8 @@ pub struct App {
     /// Small images drawn next to the badges, on terminals that can show them.
     pub thumbnails: super::thumbnails::Thumbnails,
     pub quit: bool,
+    /// Keys that may be the tail of a split mouse report (`input_mouse`).
+    pub mouse_tail: super::input_mouse::MouseTailFilter,
 }
 
 impl App {
@@ -232,6 +234,7 @@ impl App {
             attach_events,
             thumbnails: super::thumbnails::Thumbnails::from_env(),
             quit: false,
+            mouse_tail: Default::default(),
         }
     }
 

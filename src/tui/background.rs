@@ -23,10 +23,10 @@ use std::time::Instant;
 
 use crossterm::event::Event as TermEvent;
 use crossterm::event::KeyCode;
-use crossterm::event::KeyEvent;
 use crossterm::event::KeyModifiers;
 
 use super::app::App;
+pub use super::input_bytes::stray_keys;
 use crate::theme::ColorDepth;
 use crate::theme::ThemeMode;
 use crate::theme::background::OSC11_QUERY;
@@ -39,6 +39,9 @@ const DA1_QUERY: &str = "\x1b[c";
 const LATE_REPLY_WINDOW: Duration = Duration::from_secs(3);
 /// Keys a late reply can take at most (`Alt+]`, `11;rgba:ffff/ffff/ffff/ffff`, terminator).
 const LATE_REPLY_MAX_KEYS: u8 = 40;
+/// How much longer the query reads when what it read ends inside an escape sequence (a mouse
+/// report cut between two reads): the rest must not reach crossterm as typed text.
+const CUT_GRACE: Duration = Duration::from_millis(50);
 
 /// What one query found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,17 +137,26 @@ pub fn query(
     output.write_all(DA1_QUERY.as_bytes())?;
     output.flush()?;
     let deadline = Instant::now() + timeout;
+    let mut grace_until: Option<Instant> = None;
     let mut bytes = Vec::new();
     let mut chunk = [0u8; 256];
     loop {
         let scan = scan(&bytes);
-        if scan.da1 {
-            return Ok(scan.into_probe(Answered::Complete));
+        let now = Instant::now();
+        let mut wait_until = deadline;
+        if scan.da1 || now >= deadline {
+            let until = *grace_until.get_or_insert(now + CUT_GRACE);
+            if !super::input_bytes::ends_mid_sequence(&scan.stray) || now >= until {
+                let answered = if scan.da1 {
+                    Answered::Complete
+                } else {
+                    Answered::TimedOut
+                };
+                return Ok(scan.into_probe(answered));
+            }
+            wait_until = until;
         }
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Ok(scan.into_probe(Answered::TimedOut));
-        }
+        let left = wait_until.saturating_duration_since(now);
         let ms = libc::c_int::try_from(left.as_millis().max(1)).unwrap_or(libc::c_int::MAX);
         let mut fds = libc::pollfd {
             fd: input,
@@ -249,56 +261,6 @@ fn osc_len(bytes: &[u8]) -> Option<usize> {
         }
     }
     None
-}
-
-/// Typed bytes as key presses: printable characters, Enter, Tab, Backspace and Ctrl+letter
-/// are kept (so a command typed ahead still runs); escape sequences (arrows, Alt chords) and
-/// other control bytes are dropped (counted). Invalid UTF-8 counts as dropped.
-pub fn stray_keys(bytes: &[u8]) -> (Vec<KeyEvent>, usize) {
-    let text = String::from_utf8_lossy(bytes);
-    let mut keys = Vec::new();
-    let mut dropped = 0;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\x1b' {
-            dropped += 1;
-            // CSI / SS3: skip to the final byte.
-            if chars.next_if(|n| *n == '[' || *n == 'O').is_some() {
-                while chars.next_if(|n| !('\x40'..='\x7e').contains(n)).is_some() {}
-                chars.next();
-            } else {
-                // Alt+key: the key goes with it.
-                chars.next();
-            }
-        } else if let Some(key) = control_key(c) {
-            keys.push(key);
-        } else if c.is_control() || c == char::REPLACEMENT_CHARACTER {
-            dropped += 1;
-        } else {
-            let modifiers = if c.is_uppercase() {
-                KeyModifiers::SHIFT
-            } else {
-                KeyModifiers::NONE
-            };
-            keys.push(KeyEvent::new(KeyCode::Char(c), modifiers));
-        }
-    }
-    (keys, dropped)
-}
-
-/// The key a terminal sends as one control byte: Enter, Tab, Backspace, Ctrl+letter.
-fn control_key(c: char) -> Option<KeyEvent> {
-    let key = match c {
-        '\r' | '\n' => KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE),
-        '\t' => KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE),
-        '\x7f' | '\x08' => KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
-        '\x01'..='\x1a' => {
-            let letter = char::from(b'a' + (c as u8) - 1);
-            KeyEvent::new(KeyCode::Char(letter), KeyModifiers::CONTROL)
-        }
-        _ => return None,
-    };
-    Some(key)
 }
 
 /// Drops the keys crossterm makes of an OSC 11 reply that arrives after the query timed out:

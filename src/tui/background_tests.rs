@@ -3,6 +3,7 @@
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crossterm::event::KeyEvent;
 
 const WHITE_ST: &[u8] = b"\x1b]11;rgb:ffff/ffff/ffff\x1b\\";
 const DA1: &[u8] = b"\x1b[?64;1;2;6;22c";
@@ -215,4 +216,50 @@ fn a_silent_terminal_costs_the_timeout_and_no_more() {
     assert!(waited < Duration::from_millis(600), "{waited:?}");
     assert_eq!(probe.answered, Answered::TimedOut);
     assert_eq!(probe.rgb, None);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_mouse_report_in_the_reply_window_types_nothing() {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    let (input, mut terminal) = pipe();
+    // A stale X10 click at 1,1, a report cut between two reads, then the answers.
+    terminal.write_all(b"x\x1b[M !!\x1b[M ").unwrap();
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(20));
+        terminal.write_all(b"!!").unwrap();
+        terminal.write_all(DA1).unwrap();
+        terminal
+    });
+    let probe = query(input.as_raw_fd(), &mut Vec::new(), Duration::from_secs(5)).unwrap();
+    drop(writer.join().unwrap());
+    let (keys, _) = stray_keys(&probe.stray);
+    let typed: Vec<KeyCode> = keys.iter().map(|k| k.code).collect();
+    assert_eq!(typed, [KeyCode::Char('x')]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_report_cut_at_the_timeout_is_read_to_its_end() {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    let (input, mut terminal) = pipe();
+    terminal.write_all(b"x\x1b[M").unwrap();
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(45));
+        terminal.write_all(b" !!").unwrap();
+        terminal
+    });
+    let probe = query(
+        input.as_raw_fd(),
+        &mut Vec::new(),
+        Duration::from_millis(30),
+    )
+    .unwrap();
+    let _terminal = writer.join().unwrap();
+    assert_eq!(probe.answered, Answered::TimedOut);
+    // The rest of the report was read here, so crossterm never sees `" !!"` as typing.
+    assert_eq!(probe.stray, b"x\x1b[M !!".to_vec());
+    assert_eq!(stray_keys(&probe.stray).0.len(), 1);
 }

@@ -37,6 +37,13 @@ use crate::protocol::Op;
 const DOUBLE_CTRL_C: Duration = Duration::from_secs(1);
 
 pub fn on_terminal_event(app: &mut App, event: TermEvent) {
+    // The tail of a split mouse report is never typing.
+    for event in app.mouse_tail.filter(event, Instant::now()) {
+        on_filtered_event(app, event);
+    }
+}
+
+fn on_filtered_event(app: &mut App, event: TermEvent) {
     if app.skin.late_reply.swallow(&event, Instant::now()) {
         return;
     }

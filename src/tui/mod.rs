@@ -20,6 +20,8 @@ pub mod frame;
 pub mod goals_flow;
 pub mod history;
 pub mod input;
+mod input_bytes;
+pub mod input_mouse;
 pub mod layout;
 pub mod markdown;
 pub mod mcp_flow;

@@ -31,6 +31,7 @@ mod skills_compat;
 mod skins_e2e;
 mod subagents_e2e;
 mod tui_hangup;
+mod tui_mouse_pty;
 mod tui_tmux;
 mod voice_audio;
 mod voice_service;

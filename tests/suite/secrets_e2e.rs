@@ -226,3 +226,78 @@ fn the_tui_shows_neither_an_echoed_key_nor_url_credentials() {
     assert!(!screen.contains("admin"), "{screen}");
     assert!(!screen.contains(&KEY[..10]), "{screen}");
 }
+
+#[test]
+fn a_known_key_streamed_in_two_deltas_is_masked_in_every_json_event() {
+    // The model streams the key cut in two: neither delta holds the whole key.
+    let reply = || Response::text(["Your key is Zq9xK2", "mP7vR4tL8wN3bH, keep it safe."]);
+    let server = ScriptedServer::start_on_own_thread([reply(), reply()]);
+    let home = home_for(&server.base_url(), "");
+    std::fs::write(home.home().join(".env"), format!("CUSTOM_API_KEY={KEY}\n")).unwrap();
+
+    let json = run(&home, &["-z", "hi", "--json"]);
+    assert_eq!(json.code, 0, "stderr: {}", json.stderr);
+    assert_nowhere(&json, KEY);
+    assert_nowhere(&json, &KEY[..6]);
+    let events = events(&json.stdout);
+    let streamed: String = events
+        .iter()
+        .filter(|e| e["type"] == "message_delta")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    let complete = events
+        .iter()
+        .find(|e| e["type"] == "message_complete")
+        .unwrap_or_else(|| panic!("no message_complete:\n{}", json.stdout));
+    assert_eq!(streamed, "Your key is ***, keep it safe.");
+    assert_eq!(
+        complete["text"],
+        streamed.as_str(),
+        "the deltas add up to the message"
+    );
+
+    let plain = run(&home, &["-z", "hi"]);
+    assert_eq!(plain.code, 0, "stderr: {}", plain.stderr);
+    assert_nowhere(&plain, &KEY[..6]);
+    assert!(
+        plain.stdout.contains("Your key is ***, keep"),
+        "{}",
+        plain.stdout
+    );
+}
+
+#[test]
+fn aws_credentials_and_unknown_secret_variables_are_known_values() {
+    let aws_secret = "Aw5SecretQ2mP7vR4tL8wN3bHxYz01";
+    let aws_session = "Aw5SessionT0kenQ2mP7vR4tL8wN3bH";
+    let gateway = "gwT0ken-Hq4nT8vB2xL6";
+    let body = format!("denied: {aws_secret} / {aws_session} / {gateway}");
+    let server = ScriptedServer::start_on_own_thread([Response::status(401).with_body(&body)]);
+    let home = home_for(&server.base_url(), &format!("  api_key: {KEY}\n"));
+    let credentials = home.home().join("aws-credentials");
+    std::fs::write(
+        &credentials,
+        format!(
+            "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n[work]\n\
+             aws_secret_access_key = {aws_secret}\naws_session_token = {aws_session}\n"
+        ),
+    )
+    .unwrap();
+    let json: Run = home
+        .command(&["-z", "hi", "--json"])
+        .env("AWS_SHARED_CREDENTIALS_FILE", &credentials)
+        .env("AWS_PROFILE", "work")
+        .env("MY_GATEWAY_TOKEN", gateway)
+        .output()
+        .unwrap()
+        .into();
+    assert_eq!(json.code, 3, "stderr: {}", json.stderr);
+    for secret in [aws_secret, aws_session, gateway] {
+        assert_nowhere(&json, secret);
+    }
+    assert!(
+        json.stdout.contains("denied: *** / *** / ***"),
+        "{}",
+        json.stdout
+    );
+}

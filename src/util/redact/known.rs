@@ -36,10 +36,14 @@ const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "bot", "apikey", "ke
 const AUTH_HEADERS: &[&str] = &["authorization", "proxy-authorization"];
 
 /// The registered values and one regex matching any of them.
-struct KnownSet {
+pub(super) struct KnownSet {
     values: Vec<String>,
     /// `None` when the values are too many for one regex; each is then searched in turn.
     matcher: Option<Regex>,
+    /// The longest value's length in bytes: a stream never holds back more than this.
+    max_len: usize,
+    /// Which bytes begin some value (a tail starting anywhere else cannot begin a secret).
+    first_bytes: [bool; 256],
 }
 
 impl KnownSet {
@@ -49,10 +53,40 @@ impl KnownSet {
         sorted.sort_by_key(|s| std::cmp::Reverse(s.len()));
         let alternatives: Vec<String> = sorted.iter().map(|s| regex::escape(s)).collect();
         let matcher = Regex::new(&alternatives.join("|")).ok();
-        Self { values, matcher }
+        let max_len = values.iter().map(String::len).max().unwrap_or(0);
+        let mut first_bytes = [false; 256];
+        for value in &values {
+            if let Some(&b) = value.as_bytes().first() {
+                first_bytes[usize::from(b)] = true;
+            }
+        }
+        Self {
+            values,
+            matcher,
+            max_len,
+            first_bytes,
+        }
     }
 
-    fn find(&self, text: &str, spans: &mut Vec<Range<usize>>) {
+    /// The earliest byte offset from which the rest of `text` is a proper prefix of a value
+    /// (the start of a secret the next piece of a stream may complete); `None` when no tail
+    /// of `text` can start one. Only the last `max_len - 1` bytes can, and only at a byte
+    /// that begins some value, so ordinary text costs one byte comparison per position.
+    pub(super) fn open_tail(&self, text: &str) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let from = bytes.len().saturating_sub(self.max_len.saturating_sub(1));
+        (from..bytes.len()).find(|&at| {
+            if !self.first_bytes[usize::from(bytes[at])] {
+                return false;
+            }
+            let tail = &bytes[at..];
+            self.values
+                .iter()
+                .any(|v| v.len() > tail.len() && v.as_bytes().starts_with(tail))
+        })
+    }
+
+    pub(super) fn find(&self, text: &str, spans: &mut Vec<Range<usize>>) {
         match &self.matcher {
             Some(re) => spans.extend(re.find_iter(text).map(|m| m.range())),
             None => {
@@ -69,7 +103,9 @@ impl KnownSet {
 
 static REGISTRY: RwLock<Option<Arc<KnownSet>>> = RwLock::new(None);
 
-fn snapshot() -> Option<Arc<KnownSet>> {
+pub(super) fn snapshot() -> Option<Arc<KnownSet>> {
+    // The environment's and AWS files' secrets join on first use (once; cheap after).
+    super::ambient::load_once();
     REGISTRY
         .read()
         .unwrap_or_else(PoisonError::into_inner)

@@ -23,9 +23,11 @@
 //! each other's output and the work is one pass per detector plus one copy. A kept prefix
 //! (`sk-ant-`, `Bearer `, the name of an assignment) is never part of a range.
 
+mod ambient;
 mod assign;
 mod known;
 mod names;
+mod stream;
 mod tokens;
 mod url;
 mod values;
@@ -38,6 +40,7 @@ pub use known::register_known_secret;
 pub use known::register_known_secrets;
 pub use known::register_named_secret;
 pub use known::register_secrets_in_json;
+pub use stream::KnownStream;
 pub use url::strip_url_credentials;
 
 use std::borrow::Cow;
