@@ -86,6 +86,7 @@ pub trait EventHandler {
     fn goal_update(&mut self, _update: &GoalUpdate) {}
     fn goal_progress(&mut self, _progress: &GoalProgress) {}
     fn mcp_status(&mut self, _status: &McpStatus) {}
+    fn toolsets(&mut self, _list: &crate::protocol::ToolsetList) {}
     fn shutdown_complete(&mut self) {}
 }
 
@@ -119,6 +120,7 @@ pub fn route(handler: &mut impl EventHandler, event: &Event) {
         Event::GoalUpdate(update) => handler.goal_update(update),
         Event::GoalProgress(progress) => handler.goal_progress(progress),
         Event::McpStatus(status) => handler.mcp_status(status),
+        Event::Toolsets(list) => handler.toolsets(list),
         Event::ShutdownComplete => handler.shutdown_complete(),
     }
 }
