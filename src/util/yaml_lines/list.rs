@@ -1,7 +1,8 @@
 //! Setting one list of a YAML file in place (`hermes tools enable|disable` writes
 //! `platform_toolsets.cli`): the key's value — a block list under it, a flow list or a scalar
-//! on its line — is replaced by a block list of the given items, written as PyYAML writes
-//! one (`- item` at the key's indentation) unless the file's old list had its items deeper.
+//! on its line — is replaced by a block list of the given items, indented as the old list's
+//! items were, else one indentation step under the key (as Python Hermes's `save_config`
+//! writes lists).
 //!
 //! A missing key is inserted first, where `set_scalar` would insert it. Comments on the
 //! key's line and after the list are kept; everything else is byte for byte. Like
@@ -12,6 +13,7 @@ use super::block_end;
 use super::edit::LineEditError;
 use super::edit::set_scalar;
 use super::find_child;
+use super::indent_unit;
 use super::split_lines;
 
 /// Sets `path` to a block list of `items` (already-rendered YAML scalars).
@@ -46,7 +48,7 @@ pub(crate) fn set_list(text: &str, path: &[&str], items: &[String]) -> Result<St
     let pad = lines[children.clone()]
         .iter()
         .find(|l| l.kind == Kind::Item)
-        .map_or(lines[i].indent, |l| l.indent);
+        .map_or(lines[i].indent + indent_unit(&lines), |l| l.indent);
     let newline = super::newline_of(text);
     let mut block = if items.is_empty() {
         format!("{key_part} []{comment}")
