@@ -62,14 +62,16 @@ pub fn toolset_list(
         let listed = toolset_catalog::get(label.name)
             .map(|d| d.tools.clone())
             .unwrap_or_default();
+        // A toolset is hermes's when one of hermes's tools is in it (`browser` lists
+        // `web_search` too, but hermes has no browser tool).
+        if !hermes_tools.iter().any(|(_, toolset)| toolset == label.name) {
+            continue;
+        }
         let ours: BTreeSet<&str> = hermes_tools
             .iter()
             .filter(|(name, toolset)| listed.contains(&name.as_str()) || toolset == label.name)
             .map(|(name, _)| name.as_str())
             .collect();
-        if ours.is_empty() {
-            continue;
-        }
         let mut tools: Vec<ToolEntry> = Vec::new();
         for name in listed.iter().copied().chain(ours.iter().copied()) {
             if tools.iter().any(|t| t.name == name) {
@@ -119,12 +121,7 @@ pub fn not_in_hermes(hermes_tools: &[(String, String)]) -> Vec<&'static str> {
     toolset_catalog::configurable()
         .iter()
         .filter(|l| !matches!(l.name, "discord" | "discord_admin"))
-        .filter(|l| {
-            let listed = toolset_catalog::resolve(l.name);
-            !hermes_tools
-                .iter()
-                .any(|(name, toolset)| listed.contains(name.as_str()) || toolset == l.name)
-        })
+        .filter(|l| !hermes_tools.iter().any(|(_, toolset)| toolset == l.name))
         .map(|l| l.name)
         .collect()
 }
