@@ -30,6 +30,7 @@ mod sessions_e2e;
 mod skills_compat;
 mod skins_e2e;
 mod subagents_e2e;
+mod toolsets_e2e;
 mod tui_hangup;
 mod tui_tmux;
 mod voice_audio;
