@@ -23,9 +23,8 @@ use crate::protocol::ToolsetEntry;
 use crate::protocol::ToolsetList;
 
 /// When a change made in `/tools` or with `hermes tools` takes effect.
-pub const APPLIES: &str = "saved to config.yaml; applies to new sessions (/new, or the next \
-                           start of hermes) — this session keeps its tools so the provider's \
-                           prompt cache stays valid";
+pub const APPLIES: &str = "saved to config.yaml; applies to sessions started from now on (in a \
+                           running app: switch with /tools, then /new)";
 
 /// Why `tool` cannot be offered with this configuration even when its toolset is on, or
 /// `None` when it can. The hook for tools that need a key or a backend (the web tools

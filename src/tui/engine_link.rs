@@ -271,6 +271,9 @@ impl EventHandler for Main<'_> {
     }
 
     fn notice(&mut self, notice: &Notice) {
+        if notice.text.starts_with("/tools:") {
+            super::tools_flow::on_refused(self.app);
+        }
         self.app.transcript.notice(notice);
     }
 
@@ -327,6 +330,10 @@ impl EventHandler for Main<'_> {
         self.app.transcript.mcp_status(status);
         self.app.side.agents.set_mcp_status(status);
         self.app.mcp_servers.clone_from(&status.servers);
+    }
+
+    fn toolsets(&mut self, list: &crate::protocol::ToolsetList) {
+        super::tools_flow::on_list(self.app, list);
     }
 
     fn shutdown_complete(&mut self) {

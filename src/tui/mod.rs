@@ -39,6 +39,7 @@ pub mod spawn_trees_link;
 pub mod status_bar;
 pub mod subagents;
 pub mod terminal;
+pub mod tools_flow;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod thumbnails;
