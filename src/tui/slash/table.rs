@@ -201,7 +201,7 @@ pub static COMMANDS: &[SlashCommand] = &[
     cmd(
         "tools",
         &[],
-        "[list|enable NAME|disable NAME]",
+        "[enable|disable NAME]",
         "Switch toolsets on or off (saved to config.yaml; applies from /new)",
         Category::Configuration,
     ),
