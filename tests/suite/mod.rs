@@ -31,6 +31,7 @@ mod skills_compat;
 mod skins_e2e;
 mod subagents_e2e;
 mod toolsets_e2e;
+mod toolsets_tmux;
 mod tui_hangup;
 mod tui_tmux;
 mod voice_audio;
