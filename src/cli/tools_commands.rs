@@ -48,7 +48,9 @@ pub fn tools_command(home: &HermesHome, action: Option<ToolsAction>) -> anyhow::
     | ToolsAction::Enable { platform, .. }
     | ToolsAction::Disable { platform, .. }) = &action;
     if platform != "cli" {
-        say(&format!("hermes: unknown platform '{platform}' (hermes is the cli platform)"));
+        say(&format!(
+            "hermes: unknown platform '{platform}' (hermes is the cli platform)"
+        ));
         return Ok(exit_code::CONFIG);
     }
     let mut stdout = std::io::stdout();
@@ -115,7 +117,13 @@ fn render(list: &ToolsetList, missing: &[&str], disabled: &[String]) -> String {
         .map(|t| t.name.chars().count())
         .max()
         .unwrap_or(0);
-    let state = |enabled: bool| if enabled { "✓ enabled " } else { "✗ disabled" };
+    let state = |enabled: bool| {
+        if enabled {
+            "✓ enabled "
+        } else {
+            "✗ disabled"
+        }
+    };
     let mut mcp = String::new();
     for toolset in &list.toolsets {
         let line = format!(

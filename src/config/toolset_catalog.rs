@@ -59,7 +59,10 @@ fn list(field: &'static str) -> Vec<&'static str> {
 fn parse(table: &'static str) -> Catalog {
     let mut defs = Vec::new();
     let mut labels = Vec::new();
-    for line in table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let fields: Vec<&'static str> = line.split('\t').collect();
         match fields.as_slice() {
             ["LABEL", name, label, summary] => labels.push(Label {
@@ -170,12 +173,7 @@ pub fn tools_removed_by_disabling(name: &str) -> BTreeSet<&'static str> {
 /// user most likely meant), then the rest.
 pub fn valid_names_hint() -> String {
     let mut names: Vec<&str> = configurable().iter().map(|l| l.name).collect();
-    names.extend(
-        all()
-            .iter()
-            .filter(|d| !d.configurable)
-            .map(|d| d.name),
-    );
+    names.extend(all().iter().filter(|d| !d.configurable).map(|d| d.name));
     names.join(", ")
 }
 

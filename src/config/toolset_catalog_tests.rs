@@ -6,7 +6,11 @@ use super::*;
 fn every_include_names_a_toolset_and_configurable_follows_hermes_order() {
     for def in all() {
         for include in &def.includes {
-            assert!(get(include).is_some(), "{} includes unknown {include}", def.name);
+            assert!(
+                get(include).is_some(),
+                "{} includes unknown {include}",
+                def.name
+            );
         }
     }
     let names: Vec<&str> = configurable().iter().map(|l| l.name).collect();
@@ -35,7 +39,13 @@ fn resolve_expands_includes_and_the_all_alias() {
     assert_eq!(debugging, expected);
     assert_eq!(
         resolve("safe"),
-        ["web_search", "web_extract", "vision_analyze", "image_generate"].into()
+        [
+            "web_search",
+            "web_extract",
+            "vision_analyze",
+            "image_generate"
+        ]
+        .into()
     );
     assert!(resolve("nope").is_empty());
     assert!(resolve("all").is_superset(&resolve("hermes-cli")));
@@ -48,7 +58,10 @@ fn disabling_a_bundle_keeps_the_core_tools() {
     assert!(tools_removed_by_disabling("hermes-cli").is_empty());
     let discord = tools_removed_by_disabling("hermes-discord");
     assert_eq!(discord, ["discord", "discord_admin"].into());
-    assert!(tools_removed_by_disabling("coding").is_empty(), "a posture toolset");
+    assert!(
+        tools_removed_by_disabling("coding").is_empty(),
+        "a posture toolset"
+    );
     assert_eq!(tools_removed_by_disabling("memory"), ["memory"].into());
 }
 

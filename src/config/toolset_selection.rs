@@ -69,7 +69,10 @@ pub fn enabled_toolsets(
                 .cloned(),
         );
         let mut composite = BTreeSet::new();
-        for name in names.iter().filter(|n| !toolset_catalog::is_configurable(n)) {
+        for name in names
+            .iter()
+            .filter(|n| !toolset_catalog::is_configurable(n))
+        {
             if toolset_catalog::get(name).is_some() {
                 composite.extend(static_tools(name));
             }
@@ -232,9 +235,7 @@ impl ToolSelection {
             return false;
         }
         let listed = toolset_catalog::toolsets_of(tool).next().is_some();
-        self.everything
-            || self.tools.contains(tool)
-            || (!listed && self.enabled.contains(toolset))
+        self.everything || self.tools.contains(tool) || (!listed && self.enabled.contains(toolset))
     }
 
     /// Whether the MCP server `server`'s tools are offered (its name, or `mcp-<name>`).

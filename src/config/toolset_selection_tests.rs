@@ -44,7 +44,11 @@ fn the_default_is_the_hermes_cli_preset_minus_the_default_off_toolsets() {
 
 #[test]
 fn an_explicit_list_is_taken_as_written() {
-    let enabled = enabled_toolsets(&config(Some(&["terminal", "file"]), &[]), &[], DefaultMcp::Include);
+    let enabled = enabled_toolsets(
+        &config(Some(&["terminal", "file"]), &[]),
+        &[],
+        DefaultMcp::Include,
+    );
     // `kanban` is recovered: the preset lists its tools and no configurable toolset owns them.
     assert_eq!(enabled, set(&["file", "kanban", "terminal"]));
     let none = enabled_toolsets(&config(Some(&[]), &[]), &[], DefaultMcp::Include);
@@ -62,7 +66,9 @@ fn a_preset_beside_configurable_names_adds_what_it_covers_but_not_default_off_to
     expected.insert("spotify".into());
     assert_eq!(enabled, expected);
     let debugging = enabled_toolsets(&config(Some(&["debugging"]), &[]), &[], DefaultMcp::Include);
-    assert!(debugging.contains("web") && debugging.contains("file") && debugging.contains("terminal"));
+    assert!(
+        debugging.contains("web") && debugging.contains("file") && debugging.contains("terminal")
+    );
     assert!(!debugging.contains("memory"));
 }
 
@@ -70,7 +76,11 @@ fn a_preset_beside_configurable_names_adds_what_it_covers_but_not_default_off_to
 fn disabled_toolsets_go_last_whatever_else_says() {
     let enabled = enabled_toolsets(&config(None, &["memory", "web"]), &[], DefaultMcp::Include);
     assert!(!enabled.contains("memory") && !enabled.contains("web"));
-    let enabled = enabled_toolsets(&config(Some(&["memory"]), &["memory"]), &[], DefaultMcp::Include);
+    let enabled = enabled_toolsets(
+        &config(Some(&["memory"]), &["memory"]),
+        &[],
+        DefaultMcp::Include,
+    );
     assert!(!enabled.contains("memory"));
 }
 
@@ -81,9 +91,17 @@ fn mcp_servers_are_all_on_unless_the_list_names_some_or_says_no_mcp() {
     assert!(all.contains("github") && all.contains("fs"));
     let edit_view = enabled_toolsets(&config(None, &[]), &servers, DefaultMcp::Exclude);
     assert!(!edit_view.contains("github"));
-    let allow = enabled_toolsets(&config(Some(&["file", "github"]), &[]), &servers, DefaultMcp::Include);
+    let allow = enabled_toolsets(
+        &config(Some(&["file", "github"]), &[]),
+        &servers,
+        DefaultMcp::Include,
+    );
     assert!(allow.contains("github") && !allow.contains("fs"));
-    let none = enabled_toolsets(&config(Some(&["file", "no_mcp"]), &[]), &servers, DefaultMcp::Include);
+    let none = enabled_toolsets(
+        &config(Some(&["file", "no_mcp"]), &[]),
+        &servers,
+        DefaultMcp::Include,
+    );
     assert!(!none.contains("github") && !none.contains("fs") && !none.contains("no_mcp"));
     let disabled = enabled_toolsets(&config(None, &["fs"]), &servers, DefaultMcp::Include);
     assert!(disabled.contains("github") && !disabled.contains("fs"));
@@ -97,8 +115,14 @@ fn a_selection_offers_tools_by_name_and_mcp_tools_by_server() {
     assert!(selection.offers("todo", "todo"));
     assert!(!selection.offers("terminal", "terminal"));
     assert!(!selection.offers("memory", "memory"));
-    assert!(selection.offers("mcp_github_x", "mcp-github"), "a list naming no server has them all");
-    assert!(!selection.offers("hermes_only", "unknown"), "an unlisted tool goes by its toolset");
+    assert!(
+        selection.offers("mcp_github_x", "mcp-github"),
+        "a list naming no server has them all"
+    );
+    assert!(
+        !selection.offers("hermes_only", "unknown"),
+        "an unlisted tool goes by its toolset"
+    );
 
     let selection = ToolSelection::from_config(&config(None, &["memory"]), &servers);
     assert!(selection.offers("mcp_github_x", "mcp-github"));
@@ -118,6 +142,9 @@ fn the_flag_replaces_the_config_but_disabled_toolsets_still_go() {
     assert!(all.offers("read_file", "file") && all.offers_mcp("github"));
     assert!(!all.offers("memory", "memory"));
     let bundle = ToolSelection::from_flag(&["all".into()], &config(None, &["hermes-cli"]));
-    assert!(bundle.offers("terminal", "terminal"), "disabling a bundle keeps core tools");
+    assert!(
+        bundle.offers("terminal", "terminal"),
+        "disabling a bundle keeps core tools"
+    );
     assert!(ToolSelection::everything().offers("anything", "anywhere"));
 }

@@ -68,7 +68,11 @@ pub fn change_toolsets(
         Err(e) => return Err(ConfigError::io(&file, e)),
     };
     let old_doc: Value = serde_norway::from_str(&old_text).map_err(|e| {
-        ConfigError::Malformed(yaml_warning(&file, &e, "fix the file before `hermes tools`"))
+        ConfigError::Malformed(yaml_warning(
+            &file,
+            &e,
+            "fix the file before `hermes tools`",
+        ))
     })?;
     let loaded = super::load::parse(&old_text, &file);
     let config = &loaded.config.toolsets;

@@ -9,8 +9,11 @@ const PRESET_MINUS: &str = "  cli:\n    - browser\n    - clarify\n    - code_exe
 
 #[test]
 fn disable_writes_the_list_hermes_writes_and_keeps_comments_and_unknown_keys() {
-    let (_dir, home) = home_with(Some("# my settings\nmodel:\n  default: x  # pinned\nmy_plugin:\n  answer: 42\n"));
-    let outcome = change_toolsets(&home, &names(&["memory", "tts"]), ToolsetAction::Disable).unwrap();
+    let (_dir, home) = home_with(Some(
+        "# my settings\nmodel:\n  default: x  # pinned\nmy_plugin:\n  answer: 42\n",
+    ));
+    let outcome =
+        change_toolsets(&home, &names(&["memory", "tts"]), ToolsetAction::Disable).unwrap();
     assert_eq!(outcome.method, EditMethod::InPlace);
     let text = read(&home);
     assert_eq!(
@@ -21,7 +24,11 @@ fn disable_writes_the_list_hermes_writes_and_keeps_comments_and_unknown_keys() {
     );
     // Enabling one again puts it back in place, sorted.
     change_toolsets(&home, &names(&["tts"]), ToolsetAction::Enable).unwrap();
-    assert!(read(&home).contains("    - todo\n    - tts\n    - vision\n"), "{}", read(&home));
+    assert!(
+        read(&home).contains("    - todo\n    - tts\n    - vision\n"),
+        "{}",
+        read(&home)
+    );
 }
 
 #[test]
@@ -31,7 +38,10 @@ fn enable_takes_the_toolset_out_of_agent_disabled_toolsets() {
     ));
     change_toolsets(&home, &names(&["memory"]), ToolsetAction::Enable).unwrap();
     let text = read(&home);
-    assert!(text.starts_with("agent:\n  max_turns: 9\n  disabled_toolsets:\n  - web\n"), "{text}");
+    assert!(
+        text.starts_with("agent:\n  max_turns: 9\n  disabled_toolsets:\n  - web\n"),
+        "{text}"
+    );
     assert!(text.contains("    - memory\n"), "{text}");
     assert!(!text.contains("    - web\n"), "web stays disabled: {text}");
 }
@@ -45,19 +55,35 @@ fn mcp_servers_are_preserved_and_switched_through_disabled_toolsets() {
     let loaded = crate::config::load::load(&home);
     let cli = loaded.config.toolsets.cli.unwrap();
     assert!(cli.contains(&"github".to_string()), "{cli:?}");
-    assert!(!cli.contains(&"no_mcp".to_string()), "saving clears no_mcp, as Hermes does");
+    assert!(
+        !cli.contains(&"no_mcp".to_string()),
+        "saving clears no_mcp, as Hermes does"
+    );
     assert!(!cli.contains(&"hermes-cli".to_string()) && !cli.contains(&"web".to_string()));
     change_toolsets(&home, &names(&["github"]), ToolsetAction::Disable).unwrap();
-    assert_eq!(crate::config::load::load(&home).config.toolsets.disabled, ["github"]);
+    assert_eq!(
+        crate::config::load::load(&home).config.toolsets.disabled,
+        ["github"]
+    );
     change_toolsets(&home, &names(&["github"]), ToolsetAction::Enable).unwrap();
-    assert!(crate::config::load::load(&home).config.toolsets.disabled.is_empty());
+    assert!(
+        crate::config::load::load(&home)
+            .config
+            .toolsets
+            .disabled
+            .is_empty()
+    );
 }
 
 #[test]
 fn unknown_names_and_malformed_files_are_refused_untouched() {
     let (_dir, home) = home_with(Some("model: x\n"));
     let err = change_toolsets(&home, &names(&["bogus"]), ToolsetAction::Enable).unwrap_err();
-    assert!(err.to_string().starts_with("unknown toolset 'bogus' (valid: web, browser"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("unknown toolset 'bogus' (valid: web, browser"),
+        "{err}"
+    );
     assert!(
         change_toolsets(&home, &names(&["discord"]), ToolsetAction::Enable).is_err(),
         "discord is the discord platform's"
@@ -73,7 +99,18 @@ fn a_file_the_line_editor_cannot_edit_is_rewritten_with_a_backup() {
     let (_dir, home) = home_with(Some("platform_toolsets: {cli: [web]}  # flow\n"));
     let outcome = change_toolsets(&home, &names(&["file"]), ToolsetAction::Enable).unwrap();
     assert_eq!(outcome.method, EditMethod::Reserialized);
-    assert!(outcome.notices[0].contains("config.yaml.bak"), "{:?}", outcome.notices);
+    assert!(
+        outcome.notices[0].contains("config.yaml.bak"),
+        "{:?}",
+        outcome.notices
+    );
     let loaded = crate::config::load::load(&home);
-    assert!(loaded.config.toolsets.cli.unwrap().contains(&"file".to_string()));
+    assert!(
+        loaded
+            .config
+            .toolsets
+            .cli
+            .unwrap()
+            .contains(&"file".to_string())
+    );
 }

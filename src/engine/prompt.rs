@@ -63,7 +63,10 @@ const fn line(needs: &'static [&'static str], text: &'static str) -> Guidance {
 }
 
 const TOOL_GUIDANCE: &[Guidance] = &[
-    line(&[], "- Use the tools to act; do not describe a command when you can run it."),
+    line(
+        &[],
+        "- Use the tools to act; do not describe a command when you can run it.",
+    ),
     line(
         &["read_file", "patch"],
         "- Read a file before you patch it. `patch` replaces one exact occurrence; include enough context to make it unique.",

@@ -41,7 +41,10 @@ fn without_a_skills_tool_the_index_leaves_the_prompt() {
     let loader = SkillLoader::new(&root);
     let (index, commands) = skills_overview(&loader, &ToolRegistry::core(), &mut Vec::new());
     assert_eq!(index, "", "the skills toolset is off");
-    assert!(commands.iter().any(|c| c.name == "needs-terminal"), "/skill still works");
+    assert!(
+        commands.iter().any(|c| c.name == "needs-terminal"),
+        "/skill still works"
+    );
 }
 
 fn registry() -> (tempfile::TempDir, ToolRegistry) {
@@ -82,5 +85,8 @@ fn apply_toolsets_keeps_only_the_selected_tools() {
         ["read_file", "write_file", "patch", "search_files", "todo"]
     );
     let all = hermes_tools(&tools);
-    assert!(all.iter().any(|(n, t)| n == "session_search" && t == "session_search"));
+    assert!(
+        all.iter()
+            .any(|(n, t)| n == "session_search" && t == "session_search")
+    );
 }

@@ -31,9 +31,9 @@ pub const APPLIES: &str = "saved to config.yaml; applies to sessions started fro
 /// answer here, e.g. "needs TAVILY_API_KEY for backend tavily").
 pub fn unavailable_reason(config: &Config, _env: &EnvLookup, tool: &str) -> Option<String> {
     match tool {
-        "memory" if !config.memory.memory_enabled && !config.memory.user_profile_enabled => Some(
-            "memory.memory_enabled and memory.user_profile_enabled are both false".to_string(),
-        ),
+        "memory" if !config.memory.memory_enabled && !config.memory.user_profile_enabled => {
+            Some("memory.memory_enabled and memory.user_profile_enabled are both false".to_string())
+        }
         _ => None,
     }
 }
@@ -63,7 +63,10 @@ pub fn toolset_list(
             .unwrap_or_default();
         // A toolset is hermes's when one of hermes's tools is in it (`browser` lists
         // `web_search` too, but hermes has no browser tool).
-        if !hermes_tools.iter().any(|(_, toolset)| toolset == label.name) {
+        if !hermes_tools
+            .iter()
+            .any(|(_, toolset)| toolset == label.name)
+        {
             continue;
         }
         let ours: BTreeSet<&str> = hermes_tools

@@ -33,10 +33,22 @@ fn lists_the_toolsets_hermes_has_with_state_tools_and_reasons() {
     assert!(web.enabled && web.label.contains("Web Search"));
     assert_eq!(web.tools[0].name, "web_search");
     assert_eq!(web.tools[0].unavailable, None);
-    assert_eq!(web.tools[1].unavailable.as_deref(), Some("not in hermes yet"));
-    assert!(!list.toolsets[2].enabled, "todo is in agent.disabled_toolsets");
+    assert_eq!(
+        web.tools[1].unavailable.as_deref(),
+        Some("not in hermes yet")
+    );
+    assert!(
+        !list.toolsets[2].enabled,
+        "todo is in agent.disabled_toolsets"
+    );
     let memory = &list.toolsets[3].tools[0];
-    assert!(memory.unavailable.as_deref().unwrap().contains("memory.memory_enabled"));
+    assert!(
+        memory
+            .unavailable
+            .as_deref()
+            .unwrap()
+            .contains("memory.memory_enabled")
+    );
     assert!(list.toolsets[4].enabled && list.toolsets[4].tools.is_empty());
     assert_eq!(list.applies, APPLIES);
     assert!(not_in_hermes(&ours).contains(&"browser"));

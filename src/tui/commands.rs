@@ -182,7 +182,10 @@ fn new_session(app: &mut App, message: &str) {
     if std::mem::take(&mut app.tools_changed) {
         // The tool list is fixed per session: a fresh start reads the toolsets anew.
         app.start_session();
-        return notice(app, &format!("{message} with the toolsets from config.yaml"));
+        return notice(
+            app,
+            &format!("{message} with the toolsets from config.yaml"),
+        );
     }
     app.send(Op::NewSession);
     app.status.session_started = Instant::now();

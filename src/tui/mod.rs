@@ -39,10 +39,10 @@ pub mod spawn_trees_link;
 pub mod status_bar;
 pub mod subagents;
 pub mod terminal;
-pub mod tools_flow;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod thumbnails;
+pub mod tools_flow;
 pub mod transcript;
 pub mod voice_keys;
 pub mod voice_link;

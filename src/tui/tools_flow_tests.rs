@@ -34,7 +34,10 @@ async fn tools_enable_and_disable_switch_at_once_and_say_when_it_applies() {
     answer.changed = "memory disabled".into();
     on_engine_event(&mut app, Event::Toolsets(answer));
     let notice = last_notice(&app).unwrap();
-    assert!(notice.starts_with("memory disabled — Saved to config.yaml; applies from /new"), "{notice}");
+    assert!(
+        notice.starts_with("memory disabled — Saved to config.yaml; applies from /new"),
+        "{notice}"
+    );
     assert!(app.tools_changed);
     crate::tui::commands::execute(&mut app, "tools", "frobnicate");
     assert_eq!(last_notice(&app).as_deref(), Some(USAGE));
@@ -45,10 +48,17 @@ async fn tools_enable_and_disable_switch_at_once_and_say_when_it_applies() {
 async fn new_after_a_switch_restarts_the_session_from_config() {
     let (_dir, mut app, mut ops) = setup();
     crate::tui::commands::execute(&mut app, "new", "");
-    assert_eq!(ops_sent(&mut ops), vec![Op::NewSession], "nothing switched: a plain /new");
+    assert_eq!(
+        ops_sent(&mut ops),
+        vec![Op::NewSession],
+        "nothing switched: a plain /new"
+    );
     app.tools_changed = true;
     crate::tui::commands::execute(&mut app, "new", "");
-    assert!(ops_sent(&mut ops).is_empty(), "no Op::NewSession: the session is started anew");
+    assert!(
+        ops_sent(&mut ops).is_empty(),
+        "no Op::NewSession: the session is started anew"
+    );
     assert!(!app.tools_changed);
     // The test factory hands out one session; asking it again is what opens onboarding.
     assert!(app.overlays.contains::<Onboarding>());

@@ -219,7 +219,12 @@ fn items(names: &[&str]) -> Vec<String> {
 #[test]
 fn set_list_replaces_a_block_list_keeping_comments_and_indentation() {
     let text = "# top\nplatform_toolsets:\n  cli:  # mine\n    - web\n    - memory\n  # after the list\n  telegram:\n  - hermes-telegram\nother: 1\n";
-    let out = set_list(text, &["platform_toolsets", "cli"], &items(&["file", "terminal"])).unwrap();
+    let out = set_list(
+        text,
+        &["platform_toolsets", "cli"],
+        &items(&["file", "terminal"]),
+    )
+    .unwrap();
     assert_eq!(
         out,
         "# top\nplatform_toolsets:\n  cli: # mine\n    - file\n    - terminal\n  # after the list\n  telegram:\n  - hermes-telegram\nother: 1\n"
@@ -242,7 +247,10 @@ fn set_list_inserts_a_missing_key_one_step_under_its_parent() {
 fn set_list_rewrites_a_flow_list_and_an_indentless_one() {
     let text = "agent:\n  disabled_toolsets: [memory, tts]  # off\n  max_turns: 9\n";
     let out = set_list(text, &["agent", "disabled_toolsets"], &items(&["tts"])).unwrap();
-    assert_eq!(out, "agent:\n  disabled_toolsets: # off\n    - tts\n  max_turns: 9\n");
+    assert_eq!(
+        out,
+        "agent:\n  disabled_toolsets: # off\n    - tts\n  max_turns: 9\n"
+    );
     let text = "a:\n  cli:\n  - x\n  - y\n  b: 2\n";
     let out = set_list(text, &["a", "cli"], &items(&["z"])).unwrap();
     assert_eq!(out, "a:\n  cli:\n  - z\n  b: 2\n");

@@ -46,7 +46,9 @@ fn switch_a_toolset_off_in_the_overlay_and_new_sessions_lose_its_tools() {
     assert!(config.contains("platform_toolsets:\n  cli:\n"), "{config}");
     assert!(!config.contains(&format!("    - {first}\n")), "{config}");
     tmux.keys(&["Escape"]);
-    tmux.wait_for("the overlay to close", WAIT, |s| !s.contains("Space/Enter switch"));
+    tmux.wait_for("the overlay to close", WAIT, |s| {
+        !s.contains("Space/Enter switch")
+    });
 
     let gone: Vec<String> = hermes::config::toolset_catalog::get(&first)
         .unwrap()
@@ -72,6 +74,9 @@ fn switch_a_toolset_off_in_the_overlay_and_new_sessions_lose_its_tools() {
     let after = server.completion_requests()[1].tool_names();
     assert!(!after.is_empty());
     for tool in &gone {
-        assert!(!after.contains(tool), "{tool} still offered after /new: {after:?}");
+        assert!(
+            !after.contains(tool),
+            "{tool} still offered after /new: {after:?}"
+        );
     }
 }

@@ -33,8 +33,7 @@ use crate::tui::popup::draw_menu_rows;
 
 const TITLE: &str = " Toolsets ";
 /// When a switch takes effect (the engine's `toolsets_view::APPLIES`, shortened).
-pub const APPLIES: &str =
-    "Saved to config.yaml; applies from /new (this session keeps its tools).";
+pub const APPLIES: &str = "Saved to config.yaml; applies from /new (this session keeps its tools).";
 const LEGEND: &str = "↑↓ choose · Space/Enter switch · Esc close";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +103,11 @@ impl ToolsPicker {
 
     fn row_meta(&self, entry: &ToolsetEntry) -> String {
         let count = entry.tools.len();
-        let unavailable = entry.tools.iter().filter(|t| t.unavailable.is_some()).count();
+        let unavailable = entry
+            .tools
+            .iter()
+            .filter(|t| t.unavailable.is_some())
+            .count();
         let mut meta = match count {
             0 => String::new(),
             1 => "1 tool".to_string(),

@@ -29,11 +29,24 @@ fn entry(name: &str, label: &str, enabled: bool, tools: &[(&str, Option<&str>)])
 pub(crate) fn list() -> ToolsetList {
     ToolsetList {
         toolsets: vec![
-            entry("web", "🔍 Web Search & Scraping", true, &[
-                ("web_search", Some("needs TAVILY_API_KEY for backend tavily")),
-                ("web_extract", None),
-            ]),
-            entry("terminal", "💻 Terminal & Processes", true, &[("terminal", None), ("process", None)]),
+            entry(
+                "web",
+                "🔍 Web Search & Scraping",
+                true,
+                &[
+                    (
+                        "web_search",
+                        Some("needs TAVILY_API_KEY for backend tavily"),
+                    ),
+                    ("web_extract", None),
+                ],
+            ),
+            entry(
+                "terminal",
+                "💻 Terminal & Processes",
+                true,
+                &[("terminal", None), ("process", None)],
+            ),
             entry("memory", "💾 Memory", false, &[("memory", None)]),
             entry("github", "MCP server (toolset mcp-github)", true, &[]),
         ],
@@ -57,7 +70,11 @@ fn screen(picker: &mut ToolsPicker) -> TestBackend {
 #[test]
 fn space_and_enter_switch_the_selected_toolset_once_until_the_list_returns() {
     let mut picker = ToolsPicker::new();
-    assert_eq!(picker.handle_key(key(KeyCode::Enter)), OverlayAction::None, "loading");
+    assert_eq!(
+        picker.handle_key(key(KeyCode::Enter)),
+        OverlayAction::None,
+        "loading"
+    );
     picker.set_list(&list());
     picker.handle_key(key(KeyCode::Down));
     picker.handle_key(key(KeyCode::Char('j')));
@@ -65,8 +82,15 @@ fn space_and_enter_switch_the_selected_toolset_once_until_the_list_returns() {
         name: "memory".into(),
         enabled: true,
     });
-    assert_eq!(picker.handle_key(key(KeyCode::Char(' '))), OverlayAction::Send(off_to_on));
-    assert_eq!(picker.handle_key(key(KeyCode::Enter)), OverlayAction::None, "still saving");
+    assert_eq!(
+        picker.handle_key(key(KeyCode::Char(' '))),
+        OverlayAction::Send(off_to_on)
+    );
+    assert_eq!(
+        picker.handle_key(key(KeyCode::Enter)),
+        OverlayAction::None,
+        "still saving"
+    );
     let mut after = list();
     after.toolsets[2].enabled = true;
     after.changed = "memory enabled".into();
@@ -75,7 +99,10 @@ fn space_and_enter_switch_the_selected_toolset_once_until_the_list_returns() {
         name: "memory".into(),
         enabled: false,
     });
-    assert_eq!(picker.handle_key(key(KeyCode::Enter)), OverlayAction::Send(on_to_off));
+    assert_eq!(
+        picker.handle_key(key(KeyCode::Enter)),
+        OverlayAction::Send(on_to_off)
+    );
     picker.clear_saving();
     picker.handle_key(key(KeyCode::Char('k')));
     picker.handle_key(key(KeyCode::Up));

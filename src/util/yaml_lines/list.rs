@@ -17,7 +17,11 @@ use super::indent_unit;
 use super::split_lines;
 
 /// Sets `path` to a block list of `items` (already-rendered YAML scalars).
-pub(crate) fn set_list(text: &str, path: &[&str], items: &[String]) -> Result<String, LineEditError> {
+pub(crate) fn set_list(
+    text: &str,
+    path: &[&str],
+    items: &[String],
+) -> Result<String, LineEditError> {
     let inserted;
     let text = if find_path(text, path)?.is_some() {
         text
@@ -27,7 +31,9 @@ pub(crate) fn set_list(text: &str, path: &[&str], items: &[String]) -> Result<St
     };
     let lines = split_lines(text);
     let Some(i) = find_path(text, path)? else {
-        return Err(LineEditError::Unsupported("a key that could not be inserted".into()));
+        return Err(LineEditError::Unsupported(
+            "a key that could not be inserted".into(),
+        ));
     };
     let Kind::Key { colon_end, .. } = lines[i].kind else {
         return Err(LineEditError::Unsupported("an unexpected line".into()));
@@ -78,12 +84,18 @@ fn trailing_comment(after: &str) -> Result<String, LineEditError> {
     let rest = if let Some(flow) = v.strip_prefix('[') {
         match flow.rfind(']') {
             Some(close) => &flow[close + 1..],
-            None => return Err(LineEditError::Unsupported("a flow list spanning lines".into())),
+            None => {
+                return Err(LineEditError::Unsupported(
+                    "a flow list spanning lines".into(),
+                ));
+            }
         }
     } else if v.starts_with('#') || v.is_empty() {
         v
     } else if v.starts_with(['{', '|', '>', '&', '*', '!', '"', '\'']) {
-        return Err(LineEditError::Unsupported("a value this editor does not rewrite".into()));
+        return Err(LineEditError::Unsupported(
+            "a value this editor does not rewrite".into(),
+        ));
     } else {
         let cut = [" #", "\t#"].iter().filter_map(|p| v.find(p)).min();
         cut.map_or("", |c| &v[c..])

@@ -30,7 +30,9 @@ fn states(list: &str) -> BTreeMap<String, bool> {
 
 fn compare(h: &SharedHome, step: &str, ours: &str, python: &str) {
     let (ours, python) = (states(ours), states(python));
-    h.check(!ours.is_empty(), || format!("{step}: hermes listed no toolsets"));
+    h.check(!ours.is_empty(), || {
+        format!("{step}: hermes listed no toolsets")
+    });
     for (name, enabled) in &ours {
         h.check(python.get(name) == Some(enabled), || {
             format!(
@@ -57,7 +59,11 @@ fn both_programs_read_the_toolsets_the_other_wrote() {
          save_config(cfg, strip_defaults=False)"
     ))
     .ok();
-    let comments = |text: &str| text.lines().filter(|l| l.trim_start().starts_with('#')).count();
+    let comments = |text: &str| {
+        text.lines()
+            .filter(|l| l.trim_start().starts_with('#'))
+            .count()
+    };
     let written = std::fs::read_to_string(h.path("config.yaml")).unwrap();
 
     h.python(&work, &["tools", "disable", "memory", "tts"]).ok();
@@ -80,7 +86,12 @@ fn both_programs_read_the_toolsets_the_other_wrote() {
     h.hermes(&work, &["tools", "enable", "tts"]).ok();
     let ours = h.hermes(&work, &["tools", "list"]).ok();
     let python = h.python(&work, &["tools", "list"]).ok();
-    compare(&h, "after hermes's enable/disable", &ours.stdout, &python.stdout);
+    compare(
+        &h,
+        "after hermes's enable/disable",
+        &ours.stdout,
+        &python.stdout,
+    );
     let python_states = states(&python.stdout);
     h.check(
         python_states.get("todo") == Some(&false) && python_states.get("tts") == Some(&true),
@@ -108,6 +119,11 @@ fn both_programs_read_the_toolsets_the_other_wrote() {
     .unwrap();
     let ours = h.hermes(&work, &["tools", "list"]).ok();
     let python = h.python(&work, &["tools", "list"]).ok();
-    compare(&h, "a preset, an opt-in and disabled_toolsets", &ours.stdout, &python.stdout);
+    compare(
+        &h,
+        "a preset, an opt-in and disabled_toolsets",
+        &ours.stdout,
+        &python.stdout,
+    );
     h.finish();
 }
