@@ -75,7 +75,10 @@ fn both_programs_read_the_toolsets_the_other_wrote() {
     });
     h.hermes(&work, &["-z", "hi"]).ok();
     let requests = h.server.completion_requests();
-    let tools = requests.last().map(|r| r.tool_names()).unwrap_or_default();
+    let tools = requests
+        .last()
+        .map(crate::support::scripted::request::RecordedRequest::tool_names)
+        .unwrap_or_default();
     h.check(
         tools.iter().any(|t| t == "terminal")
             && !tools.iter().any(|t| t == "memory" || t == "text_to_speech"),
