@@ -416,6 +416,7 @@ impl Printer<'_> {
             | Event::HistoryReplay(_)
             | Event::GoalUpdate(_)
             | Event::McpStatus(_)
+            | Event::Toolsets(_)
             | Event::ShutdownComplete => {}
             Event::GoalProgress(progress) => self.goal_progress(progress),
             Event::SecretRequest(request) => self.line_err(&format!(

@@ -2,6 +2,8 @@
 //! the frontends live in the library; this file turns flags into calls and errors into exit
 //! codes (`anyhow` is used here, at the edge, and nowhere else).
 
+#[path = "cli/config_commands.rs"]
+mod config_commands;
 #[path = "cli/data_commands.rs"]
 mod data_commands;
 #[path = "cli/login_commands.rs"]
@@ -14,6 +16,8 @@ mod run_setup;
 mod safety_commands;
 #[path = "cli/skins_commands.rs"]
 mod skins_commands;
+#[path = "cli/tools_commands.rs"]
+mod tools_commands;
 #[path = "cli/voice_commands.rs"]
 mod voice_commands;
 
@@ -25,7 +29,6 @@ use clap::Parser;
 use clap::Subcommand;
 
 use hermes::config::HermesHome;
-use hermes::config::edit;
 use hermes::config::env::EnvLookup;
 use hermes::config::load;
 use hermes::engine::bootstrap::ModelOverrides;
@@ -97,6 +100,10 @@ struct GlobalArgs {
     /// Continue the most recent session started in this directory.
     #[arg(short = 'c', long = "continue", global = true)]
     continue_last: bool,
+    /// Use these toolsets for this run instead of `platform_toolsets.cli` (comma-separated,
+    /// e.g. `terminal,file`; `all` for every tool).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', global = true)]
+    toolsets: Option<Vec<String>>,
     /// Attach an image file to the -z prompt (repeatable; png, jpg, gif, webp, bmp).
     #[arg(long = "image", value_name = "PATH", global = true)]
     images: Vec<std::path::PathBuf>,
@@ -113,7 +120,7 @@ enum Command {
     /// Show or change config.yaml.
     Config {
         #[command(subcommand)]
-        action: ConfigAction,
+        action: config_commands::ConfigAction,
     },
     /// List, show, export, delete or prune stored sessions (HERMES_HOME/state.db).
     Sessions {
@@ -145,6 +152,11 @@ enum Command {
         #[command(subcommand)]
         action: mcp_commands::McpAction,
     },
+    /// List the toolsets, or enable or disable them (`platform_toolsets.cli` in config.yaml).
+    Tools {
+        #[command(subcommand)]
+        action: Option<tools_commands::ToolsAction>,
+    },
     /// Transcribe, speak, list audio devices, test the microphone, manage whisper models.
     Voice {
         #[command(subcommand)]
@@ -164,16 +176,6 @@ enum Command {
         #[command(subcommand)]
         action: login_commands::AuthAction,
     },
-}
-
-#[derive(Subcommand, Debug)]
-enum ConfigAction {
-    /// Print the effective configuration (secrets masked).
-    Show,
-    /// Print one value, e.g. `hermes config get model.default`.
-    Get { key: String },
-    /// Set one value, keeping the file's comments and other keys.
-    Set { key: String, value: String },
 }
 
 fn main() -> ExitCode {
@@ -213,7 +215,8 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let process_env = |key: &str| std::env::var(key).ok();
     let home = HermesHome::resolve(cli.global.profile.as_deref(), &process_env)?;
     match cli.command {
-        Some(Command::Config { action }) => config_command(&home, action),
+        Some(Command::Config { action }) => config_commands::config_command(&home, action),
+        Some(Command::Tools { action }) => tools_commands::tools_command(&home, action),
         Some(Command::Sessions { action }) => data_commands::sessions_command(&home, action),
         Some(Command::Skills { action }) => data_commands::skills_command(&home, action),
         Some(Command::Hooks { action }) => safety_commands::hooks_command(&home, action),
@@ -240,31 +243,6 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             None => run_tui(&home, &cli.global),
         },
     }
-}
-
-fn config_command(home: &HermesHome, action: ConfigAction) -> anyhow::Result<i32> {
-    let mut stdout = std::io::stdout();
-    match action {
-        ConfigAction::Show => {
-            write!(stdout, "{}", hermes::config::view::config_show(home)?)?;
-            // Provider names are checked here: the config layer does not know providers.
-            let loaded = hermes::config::load::load(home);
-            for warning in hermes::providers::config_check::provider_warnings(&loaded) {
-                writeln!(stdout, "# warning: {warning}")?;
-            }
-        }
-        ConfigAction::Get { key } => {
-            writeln!(stdout, "{}", hermes::config::view::config_get(home, &key)?)?
-        }
-        ConfigAction::Set { key, value } => {
-            let outcome = edit::config_set(home, &key, &value)?;
-            for notice in outcome.notices {
-                say(&format!("note: {notice}"));
-            }
-            writeln!(stdout, "{key} = {value}")?;
-        }
-    }
-    Ok(exit_code::OK)
 }
 
 /// Home directories, logging, `.env` and `config.yaml`: what every run mode needs first.
@@ -319,6 +297,17 @@ fn resume_target(global: &GlobalArgs) -> Option<ResumeTarget> {
         (None, true) => Some(ResumeTarget::MostRecent),
         (None, false) => None,
     }
+}
+
+/// `--toolsets a,b`, names trimmed, empty ones dropped.
+fn toolsets_flag(global: &GlobalArgs) -> Option<Vec<String>> {
+    global.toolsets.as_ref().map(|names| {
+        names
+            .iter()
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect()
+    })
 }
 
 fn accept_hooks(global: &GlobalArgs) -> hermes::safety::hooks::AcceptHooks {
@@ -412,6 +401,7 @@ impl hermes::tui::SessionFactory for TuiSessionFactory {
             // Resume only once: a later restart (after onboarding) starts fresh.
             resume: self.resume.take(),
             exit_reason: hermes::store::EndReason::CliClose,
+            toolsets: toolsets_flag(&self.global),
         });
         match started {
             Ok(session) => Ok(hermes::tui::StartedSession {
@@ -456,6 +446,7 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
             launch_dir: std::env::current_dir()?,
             resume: resume_target(global),
             exit_reason: hermes::store::EndReason::AgentClose,
+            toolsets: toolsets_flag(global),
         });
         let session = match started_session {
             Ok(session) => session,

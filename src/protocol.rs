@@ -17,10 +17,12 @@ mod goals;
 mod images;
 mod mcp;
 mod subagents;
+mod toolsets;
 mod voice;
 
 pub use events::ApprovalResolved;
 pub use events::CheckpointDiff;
+pub use events::CheckpointInfo;
 pub use events::CheckpointList;
 pub use events::ErrorEvent;
 pub use events::GoalUpdate;
@@ -57,6 +59,7 @@ pub use mcp::McpServerState;
 pub use mcp::McpServerStatus;
 pub use mcp::McpTransport;
 pub use mcp::split_mcp_tool_name;
+pub use toolsets::{ToolEntry, ToolsetEntry, ToolsetList, ToolsetsOp};
 
 pub use subagents::SpawnTreeInfo;
 pub use subagents::Spawning;
@@ -156,6 +159,8 @@ pub enum Op {
     /// Disconnect every MCP server, re-read `mcp_servers` from config.yaml and connect again
     /// (`/reload-mcp`). Answered with `Event::McpStatus` updates and a `Notice`.
     ReloadMcp,
+    /// `/tools`: list the toolsets or switch one in config.yaml.
+    Toolsets(ToolsetsOp),
     /// Stop the session: cancel everything and end the event stream.
     Shutdown,
 }
@@ -303,6 +308,8 @@ pub enum Event {
     /// Every configured MCP server and its state, in config order; sent when the session
     /// starts (when any server is configured) and after every change.
     McpStatus(McpStatus),
+    /// The toolsets and their state (answer to `Op::Toolsets`).
+    Toolsets(ToolsetList),
     /// The session ended (after `Op::Shutdown`); no more events follow.
     ShutdownComplete,
 }
@@ -390,19 +397,6 @@ pub struct ApprovalRequest {
     pub choices: Vec<ApprovalDecision>,
     /// Seconds until the request is denied unanswered (`approvals.timeout`).
     pub timeout_secs: u64,
-}
-
-/// One file checkpoint: the working directory as it was before a turn changed it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckpointInfo {
-    pub id: String,
-    /// `YYYY-MM-DD HH:MM` (UTC).
-    pub created: String,
-    /// What it was taken before, e.g. "before turn 3: write_file src/main.rs".
-    pub label: String,
-    /// Files that differ between this checkpoint and the next one (or the working directory,
-    /// for the newest): what the turn changed.
-    pub changed_files: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

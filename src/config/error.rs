@@ -52,6 +52,8 @@ pub enum ConfigError {
         /// The configured names, comma-separated, or "none".
         configured: String,
     },
+    #[error("unknown toolset '{name}' (valid: {valid})")]
+    UnknownToolset { name: String, valid: String },
     #[error("invalid MCP server name {name:?}: {reason}")]
     InvalidMcpServerName { name: String, reason: String },
 }

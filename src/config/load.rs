@@ -120,6 +120,8 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.hooks = raw.get("hooks").cloned().unwrap_or(Value::Null);
             config.hooks_auto_accept = section(text, &raw, path, "hooks_auto_accept", w);
             config.mcp_servers = super::mcp_servers::parse_mcp_servers(text, &raw, path, w);
+            config.toolsets =
+                super::toolsets::parse_toolsets(text, &raw, path, &config.mcp_servers, w);
             super::hermes_names::apply(text, &raw, path, config, w);
             warn_unsupported(text, path, config, w);
             config.provider_endpoints =

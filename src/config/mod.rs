@@ -22,6 +22,10 @@ mod schema_sandbox;
 mod schema_vision;
 mod schema_voice;
 mod schema_web;
+pub mod toolset_catalog;
+pub mod toolset_selection;
+pub mod toolsets;
+pub mod toolsets_edit;
 pub mod used_keys;
 pub mod view;
 

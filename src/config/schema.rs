@@ -58,6 +58,10 @@ pub struct Config {
     /// warning (see `config::mcp_servers`).
     #[serde(skip)]
     pub mcp_servers: Vec<NamedMcpServer>,
+    /// `toolsets`, `platform_toolsets.cli` and `agent.disabled_toolsets` (see
+    /// `config::toolsets`).
+    #[serde(skip)]
+    pub toolsets: super::toolsets::ToolsetsConfig,
     /// `providers:`, `custom_providers:` and `bedrock.region` (see `config::schema_providers`).
     #[serde(skip)]
     pub provider_endpoints: ProviderEndpoints,

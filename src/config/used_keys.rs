@@ -23,6 +23,10 @@ const READ_RAW: &[&str] = &[
     "bedrock.region",
     // Skills the loader leaves out (skills::catalog).
     "skills.disabled",
+    // The toolset selection (config::toolsets).
+    "toolsets",
+    "platform_toolsets",
+    "agent.disabled_toolsets",
 ];
 
 /// Whether hermes reads `key` (dotted), or something inside it, or the subtree it is in.

@@ -31,11 +31,13 @@ use super::session_spec::GoalSettings;
 use super::spec_parts::ResumeError;
 use super::spec_parts::ResumeTarget;
 use super::spec_parts::SafetyInputs;
+use super::spec_parts::apply_toolsets;
 use super::spec_parts::build_tools;
 use super::spec_parts::load_resumed;
 use super::spec_parts::open_store;
 use super::spec_parts::prompt_sections;
 use super::spec_parts::safety_spec;
+use super::spec_parts::session_toolsets;
 use super::spec_parts::skill_loader;
 use super::spec_parts::skills_overview;
 use crate::config::ApprovalMode;
@@ -78,6 +80,8 @@ pub struct StartOptions<'a> {
     /// How the stored session ends when the session stops (`cli_close` for the app,
     /// `agent_close` for `-z`, as Hermes records them).
     pub exit_reason: crate::store::EndReason,
+    /// `--toolsets a,b`: the run's toolsets instead of `platform_toolsets.cli`.
+    pub toolsets: Option<Vec<String>>,
 }
 
 pub struct StartedSession {
@@ -115,14 +119,16 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     };
     let skills = skill_loader(options.home, &config.skills, options.env, &mut notices);
     let memory = crate::knowledge::MemorySettings::from_config(&config.memory);
+    let selection = session_toolsets(config, options.toolsets.as_deref(), &mut notices);
     let web = super::spec_parts::web_settings(options.home, config, options.env);
-    let tools = Arc::new(build_tools(
-        options.home,
-        store.as_ref(),
-        &skills,
-        &memory,
-        &web,
-    ));
+    let built = build_tools(options.home, store.as_ref(), &skills, &memory, &web);
+    let tools = Arc::new(apply_toolsets(&built, &selection));
+    let toolsets_link = crate::engine::toolsets_view::ToolsetsLink {
+        home: options.home.clone(),
+        env: options.env.clone(),
+        hermes_tools: Arc::new(super::spec_parts::hermes_tools(&built)),
+        selection: Arc::new(selection.clone()),
+    };
     let (skills_index, slash_commands) = skills_overview(&skills, &tools, &mut notices);
     let (soul, source) = load_soul(&options.home.soul_path());
     if let SoulSource::DefaultAfterError(why) = source {
@@ -232,7 +238,13 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         smart,
     });
     let mcp = crate::engine::McpLaunch {
-        servers: config.mcp_servers.clone(),
+        servers: config
+            .mcp_servers
+            .iter()
+            .filter(|s| selection.offers_mcp(&s.name))
+            .cloned()
+            .collect(),
+        selection: Some(Arc::new(selection)),
         config_path: options.home.config_path(),
         media_dir: options.home.images_dir(),
         http: Some(client.clone()),
@@ -278,6 +290,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         },
         vision: crate::engine::images::VisionSettings::from_config(&config.vision, describer),
         mcp: Some(mcp),
+        toolsets: Some(toolsets_link),
         exit_reason: options.exit_reason,
     };
     Ok(StartedSession {

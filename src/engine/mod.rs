@@ -16,6 +16,7 @@ pub mod recorder;
 pub mod session;
 pub mod session_spec;
 pub mod spec_parts;
+pub mod toolsets_view;
 pub mod turn;
 mod turn_budget;
 mod turn_hooks;

@@ -45,14 +45,72 @@ pub fn load_soul(path: &Path) -> (String, SoulSource) {
     }
 }
 
-const TOOL_GUIDANCE: &str = "\
-## Using tools
-- Use the tools to act; do not describe a command when you can run it.
-- Read a file before you patch it. `patch` replaces one exact occurrence; include enough context to make it unique.
-- Prefer `search_files` over shelling out to grep or find, and `read_file` over cat.
-- Long-running commands: start them with `terminal` and `background=true`, then follow them with `process`.
-- Use `todo` to plan and track multi-step work. Use `clarify` only when you truly need the user's decision.
-- Tool output may be truncated; page with offsets rather than re-running whole commands.";
+/// One line of the tool guidance: shown when the session has every tool of `needs` and not
+/// all of `unless` (the line that covers both says it then), so a toolset switched off takes
+/// its instructions with it.
+struct Guidance {
+    needs: &'static [&'static str],
+    unless: &'static [&'static str],
+    text: &'static str,
+}
+
+const fn line(needs: &'static [&'static str], text: &'static str) -> Guidance {
+    Guidance {
+        needs,
+        unless: &[],
+        text,
+    }
+}
+
+const TOOL_GUIDANCE: &[Guidance] = &[
+    line(
+        &[],
+        "- Use the tools to act; do not describe a command when you can run it.",
+    ),
+    line(
+        &["read_file", "patch"],
+        "- Read a file before you patch it. `patch` replaces one exact occurrence; include enough context to make it unique.",
+    ),
+    line(
+        &["search_files", "read_file"],
+        "- Prefer `search_files` over shelling out to grep or find, and `read_file` over cat.",
+    ),
+    line(
+        &["terminal", "process"],
+        "- Long-running commands: start them with `terminal` and `background=true`, then follow them with `process`.",
+    ),
+    line(
+        &["todo", "clarify"],
+        "- Use `todo` to plan and track multi-step work. Use `clarify` only when you truly need the user's decision.",
+    ),
+    Guidance {
+        needs: &["todo"],
+        unless: &["todo", "clarify"],
+        text: "- Use `todo` to plan and track multi-step work.",
+    },
+    Guidance {
+        needs: &["clarify"],
+        unless: &["todo", "clarify"],
+        text: "- Use `clarify` only when you truly need the user's decision.",
+    },
+    line(
+        &[],
+        "- Tool output may be truncated; page with offsets rather than re-running whole commands.",
+    ),
+];
+
+/// The `## Using tools` section for the session's tools.
+fn tool_guidance(tool_names: &[String]) -> String {
+    let has = |names: &[&str]| names.iter().all(|n| tool_names.iter().any(|t| t == n));
+    let mut out = String::from("## Using tools");
+    for g in TOOL_GUIDANCE {
+        if has(g.needs) && (g.unless.is_empty() || !has(g.unless)) {
+            out.push('\n');
+            out.push_str(g.text);
+        }
+    }
+    out
+}
 
 pub struct PromptEnvironment<'a> {
     pub cwd: &'a Path,
@@ -68,7 +126,7 @@ pub fn build_system_prompt(soul: &str, env: &PromptEnvironment<'_>) -> String {
     let mut prompt = soul.trim_end().to_string();
     if !env.tool_names.is_empty() {
         prompt.push_str("\n\n");
-        prompt.push_str(TOOL_GUIDANCE);
+        prompt.push_str(&tool_guidance(env.tool_names));
         prompt.push_str("\nAvailable tools: ");
         prompt.push_str(&env.tool_names.join(", "));
         prompt.push('.');

@@ -49,3 +49,34 @@ fn prompt_lists_tools_and_environment() {
     // Built twice from the same inputs, the prompt is byte-identical.
     assert_eq!(prompt, build_system_prompt("You are Hermes.\n", &env));
 }
+
+#[test]
+fn tool_guidance_names_only_the_tools_the_session_has() {
+    let names = |list: &[&str]| list.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let all = tool_guidance(&names(&[
+        "terminal",
+        "process",
+        "read_file",
+        "patch",
+        "search_files",
+        "todo",
+        "clarify",
+    ]));
+    assert!(all.contains("- Read a file before you patch it."));
+    assert!(all.contains("- Prefer `search_files`"));
+    assert!(all.contains("`background=true`"));
+    assert!(all.contains(
+        "- Use `todo` to plan and track multi-step work. Use `clarify` only when you truly need the user's decision."
+    ));
+    // The toolsets `file` and `todo` switched off: their lines go with them.
+    let some = tool_guidance(&names(&["terminal", "process", "clarify"]));
+    for gone in ["patch", "search_files", "read_file", "`todo`"] {
+        assert!(!some.contains(gone), "{gone} in {some}");
+    }
+    assert!(some.contains("\n- Use `clarify` only when you truly need the user's decision."));
+    assert!(some.contains("`background=true`"));
+    assert!(some.contains("- Tool output may be truncated"));
+    let todo_only = tool_guidance(&names(&["todo"]));
+    assert!(todo_only.contains("\n- Use `todo` to plan and track multi-step work.\n"));
+    assert!(!todo_only.contains("clarify"));
+}

@@ -80,6 +80,7 @@ mod shell_ops;
 mod skill_ops;
 mod stored;
 mod subagent_ops;
+mod toolsets_ops;
 
 /// A stored session's state, loaded to continue it.
 pub struct ResumedSession {
@@ -257,6 +258,7 @@ impl Actor {
             Op::SetYolo(yolo) => self.set_yolo(yolo),
             Op::Goal(command) => self.goal_command(command),
             Op::ReloadMcp => self.reload_mcp(),
+            Op::Toolsets(op) => self.toolsets_op(op),
             // Handled by the run loop before dispatch.
             Op::Shutdown => {}
         }

@@ -103,6 +103,9 @@ pub struct SessionSpec {
     pub vision: super::images::VisionSettings,
     /// MCP servers to connect; `None`: no MCP in this session (subagents, tests).
     pub mcp: Option<McpLaunch>,
+    /// `/tools`: listing and switching toolsets in config.yaml; `None`: not offered
+    /// (subagents, tests).
+    pub toolsets: Option<super::toolsets_view::ToolsetsLink>,
     /// How the stored session ends when the session stops (`Op::Shutdown`): `cli_close` for
     /// the app, `agent_close` for a one-shot run or a subagent, as Hermes records them.
     pub exit_reason: crate::store::EndReason,
@@ -111,8 +114,11 @@ pub struct SessionSpec {
 /// What a session needs to run its MCP servers.
 #[derive(Clone)]
 pub struct McpLaunch {
-    /// `mcp_servers:` as loaded at start.
+    /// `mcp_servers:` as loaded at start (the servers the toolset selection offers).
     pub servers: Vec<crate::config::schema::NamedMcpServer>,
+    /// The session's toolset selection, which `/reload-mcp` applies to the servers it
+    /// re-reads; `None`: every server.
+    pub selection: Option<std::sync::Arc<crate::config::toolset_selection::ToolSelection>>,
     /// config.yaml, re-read by `/reload-mcp`.
     pub config_path: PathBuf,
     /// Where images and blobs from MCP results are saved.

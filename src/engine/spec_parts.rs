@@ -136,6 +136,69 @@ pub fn web_settings(home: &HermesHome, config: &Config, env: &EnvLookup) -> Arc<
     ))
 }
 
+/// The tools of a built registry that the session's toolset selection offers (Hermes's
+/// `platform_toolsets.cli`, `--toolsets`, `agent.disabled_toolsets`; see
+/// `config::toolset_selection`). Applied once, at session start, so the tool list stays
+/// byte-identical for the session's provider cache.
+pub fn apply_toolsets(
+    tools: &ToolRegistry,
+    selection: &crate::config::toolset_selection::ToolSelection,
+) -> ToolRegistry {
+    tools.retain(|name, toolset| selection.offers(name, toolset))
+}
+
+/// Every tool hermes has, as `(name, toolset)`, from a registry `build_tools` made: with the
+/// tools that depend on settings (memory, with both stores off; session search, without a
+/// store) added, for `hermes tools` and `/tools`.
+pub fn hermes_tools(built: &ToolRegistry) -> Vec<(String, String)> {
+    let mut tools: Vec<(String, String)> = built
+        .tools()
+        .iter()
+        .map(|t| (t.name().to_string(), t.toolset().to_string()))
+        .collect();
+    for name in ["memory", "session_search"] {
+        if !tools.iter().any(|(n, _)| n == name) {
+            tools.push((name.to_string(), name.to_string()));
+        }
+    }
+    tools
+}
+
+/// The session's toolset selection: `--toolsets` when given (unknown names get a notice,
+/// as Hermes warns), else `config.yaml`'s keys (their warnings came with the config).
+pub fn session_toolsets(
+    config: &crate::config::Config,
+    flag: Option<&[String]>,
+    notices: &mut Vec<String>,
+) -> crate::config::toolset_selection::ToolSelection {
+    use crate::config::toolset_selection::ToolSelection;
+    let servers: Vec<String> = config
+        .mcp_servers
+        .iter()
+        .filter(|s| s.config.enabled)
+        .map(|s| s.name.clone())
+        .collect();
+    match flag {
+        Some(names) => {
+            let known: Vec<&str> = config.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+            let unknown: Vec<&str> = names
+                .iter()
+                .map(String::as_str)
+                .filter(|n| !crate::config::toolsets::is_valid_name(n, &known))
+                .collect();
+            if !unknown.is_empty() {
+                notices.push(format!(
+                    "--toolsets: unknown toolset(s) {} (valid: {})",
+                    unknown.join(", "),
+                    crate::config::toolset_catalog::valid_names_hint()
+                ));
+            }
+            ToolSelection::from_flag(names, &config.toolsets)
+        }
+        None => ToolSelection::from_config(&config.toolsets, &servers),
+    }
+}
+
 /// Seed the bundled skills (never overwriting the user's edits) and set up the loader the
 /// skill tools and slash commands share.
 pub fn skill_loader(
@@ -204,7 +267,17 @@ pub fn skills_overview(
         .into_iter()
         .map(|(name, description)| SlashCommandInfo { name, description })
         .collect();
-    (catalog.render_index_for_prompt(), commands)
+    // As in Hermes, the index (which tells the model to call skill_view) is only there
+    // when a skills tool is.
+    let has_skill_tools = ["skills_list", "skill_view", "skill_manage"]
+        .iter()
+        .any(|name| tools.get(name).is_some());
+    let index = if has_skill_tools {
+        catalog.render_index_for_prompt()
+    } else {
+        String::new()
+    };
+    (index, commands)
 }
 
 /// Frozen system-prompt sections: the memory snapshot (of the stores switched on) and the

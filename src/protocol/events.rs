@@ -10,7 +10,6 @@ use serde::Deserialize;
 use serde::Serialize;
 
 use super::ApprovalDecision;
-use super::CheckpointInfo;
 use super::DecidedBy;
 use super::ErrorKind;
 use super::GoalSnapshot;
@@ -165,4 +164,17 @@ pub struct GoalUpdate {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct McpStatus {
     pub servers: Vec<McpServerStatus>,
+}
+
+/// One file checkpoint: the working directory as it was before a turn changed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointInfo {
+    pub id: String,
+    /// `YYYY-MM-DD HH:MM` (UTC).
+    pub created: String,
+    /// What it was taken before, e.g. "before turn 3: write_file src/main.rs".
+    pub label: String,
+    /// Files that differ between this checkpoint and the next one (or the working directory,
+    /// for the newest): what the turn changed.
+    pub changed_files: Vec<String>,
 }

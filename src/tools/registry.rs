@@ -117,6 +117,18 @@ impl ToolRegistry {
         }
     }
 
+    /// Only the tools `keep(name, toolset)` accepts (a session's toolset selection).
+    pub fn retain(&self, keep: impl Fn(&str, &str) -> bool) -> Self {
+        Self {
+            tools: self
+                .tools
+                .iter()
+                .filter(|t| keep(t.name(), t.toolset()))
+                .cloned()
+                .collect(),
+        }
+    }
+
     /// The distinct toolset names, in first-appearance order.
     pub fn toolsets(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();

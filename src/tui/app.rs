@@ -148,6 +148,8 @@ pub struct App {
     pub info: Option<SessionInfo>,
     /// The MCP servers and their state, from the last `Event::McpStatus`.
     pub mcp_servers: Vec<crate::protocol::McpServerStatus>,
+    /// A `/tools` switch was saved: the next `/new` restarts the session from config.yaml.
+    pub tools_changed: bool,
     /// Whether `/reload-mcp` asks first, and its confirmation dialog.
     pub mcp: super::mcp_flow::McpUi,
     pub last_status: StatusUpdate,
@@ -218,6 +220,7 @@ impl App {
             new_events: None,
             info: None,
             mcp_servers: Vec::new(),
+            tools_changed: false,
             mcp: super::mcp_flow::McpUi::new(&config.approvals),
             last_status: StatusUpdate::default(),
             turn_running: false,

@@ -123,6 +123,7 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
             ),
         },
         "reload-mcp" => super::mcp_flow::command(app, args),
+        "tools" => super::tools_flow::command(app, args),
         "goal" => super::goals_flow::goal_command(app, args),
         "subgoal" => super::goals_flow::subgoal_command(app, args),
         "quit" => app.quit = true,
@@ -178,6 +179,14 @@ fn help_body(skills: &[super::slash::SkillCommand]) -> String {
 fn new_session(app: &mut App, message: &str) {
     app.queue.clear();
     app.pending_clarify = None;
+    if std::mem::take(&mut app.tools_changed) {
+        // The tool list is fixed per session: a fresh start reads the toolsets anew.
+        app.start_session();
+        return notice(
+            app,
+            &format!("{message} with the toolsets from config.yaml"),
+        );
+    }
     app.send(Op::NewSession);
     app.status.session_started = Instant::now();
     notice(app, message);

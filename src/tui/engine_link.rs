@@ -86,6 +86,7 @@ pub trait EventHandler {
     fn goal_update(&mut self, _update: &GoalUpdate) {}
     fn goal_progress(&mut self, _progress: &GoalProgress) {}
     fn mcp_status(&mut self, _status: &McpStatus) {}
+    fn toolsets(&mut self, _list: &crate::protocol::ToolsetList) {}
     fn shutdown_complete(&mut self) {}
 }
 
@@ -119,6 +120,7 @@ pub fn route(handler: &mut impl EventHandler, event: &Event) {
         Event::GoalUpdate(update) => handler.goal_update(update),
         Event::GoalProgress(progress) => handler.goal_progress(progress),
         Event::McpStatus(status) => handler.mcp_status(status),
+        Event::Toolsets(list) => handler.toolsets(list),
         Event::ShutdownComplete => handler.shutdown_complete(),
     }
 }
@@ -269,6 +271,9 @@ impl EventHandler for Main<'_> {
     }
 
     fn notice(&mut self, notice: &Notice) {
+        if notice.text.starts_with("/tools:") {
+            super::tools_flow::on_refused(self.app);
+        }
         self.app.transcript.notice(notice);
     }
 
@@ -325,6 +330,10 @@ impl EventHandler for Main<'_> {
         self.app.transcript.mcp_status(status);
         self.app.side.agents.set_mcp_status(status);
         self.app.mcp_servers.clone_from(&status.servers);
+    }
+
+    fn toolsets(&mut self, list: &crate::protocol::ToolsetList) {
+        super::tools_flow::on_list(self.app, list);
     }
 
     fn shutdown_complete(&mut self) {

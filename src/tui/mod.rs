@@ -44,6 +44,7 @@ pub mod terminal;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod thumbnails;
+pub mod tools_flow;
 pub mod transcript;
 pub mod voice_keys;
 pub mod voice_link;

@@ -49,6 +49,8 @@ fn registry_holds_exactly_the_implemented_commands() {
         "skin",
         // MCP servers.
         "reload-mcp",
+        // Toolsets.
+        "tools",
     ];
     want.sort_unstable();
     assert_eq!(have, want);

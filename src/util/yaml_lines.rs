@@ -1,7 +1,7 @@
 //! The line-preserving model of a YAML file that config and skins share: the text split into
 //! lines classified by block structure (`Line`, `split_lines`, `block_end`, `indent_unit`,
 //! `rebuild`), lookups of a key path's line (`locate`, `nearest_key_line`, `key_lines`) so
-//! warnings can say `file:line`, and (`edit`) setting one scalar in place.
+//! warnings can say `file:line`, and (`edit`, `list`) setting one scalar or one list in place.
 //!
 //! `serde_norway::Value` carries no positions, hence this scan. It understands block
 //! mappings, comments, quoted keys and skips block-scalar bodies (banner art, prompts); a key
@@ -10,9 +10,11 @@
 //! `Line::eol` concatenated over all lines give back the input exactly.
 
 mod edit;
+mod list;
 
 pub(crate) use edit::LineEditError;
 pub(crate) use edit::set_scalar;
+pub(crate) use list::set_list;
 
 /// What a line is, as far as the block structure goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

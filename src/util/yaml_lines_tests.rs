@@ -211,3 +211,53 @@ fn key_lines_finds_every_line_of_a_repeated_key() {
     assert_eq!(key_lines(text, &["status_bar_bg"]), vec![5]);
     assert!(key_lines(text, &["colors", "missing"]).is_empty());
 }
+
+fn items(names: &[&str]) -> Vec<String> {
+    names.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn set_list_replaces_a_block_list_keeping_comments_and_indentation() {
+    let text = "# top\nplatform_toolsets:\n  cli:  # mine\n    - web\n    - memory\n  # after the list\n  telegram:\n  - hermes-telegram\nother: 1\n";
+    let out = set_list(
+        text,
+        &["platform_toolsets", "cli"],
+        &items(&["file", "terminal"]),
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "# top\nplatform_toolsets:\n  cli: # mine\n    - file\n    - terminal\n  # after the list\n  telegram:\n  - hermes-telegram\nother: 1\n"
+    );
+}
+
+#[test]
+fn set_list_inserts_a_missing_key_one_step_under_its_parent() {
+    let text = "model:\n  default: x # keep\n";
+    let out = set_list(text, &["platform_toolsets", "cli"], &items(&["web"])).unwrap();
+    assert_eq!(
+        out,
+        "model:\n  default: x # keep\nplatform_toolsets:\n  cli:\n    - web\n"
+    );
+    let out = set_list("", &["agent", "disabled_toolsets"], &items(&[])).unwrap();
+    assert_eq!(out, "agent:\n  disabled_toolsets: []\n");
+}
+
+#[test]
+fn set_list_rewrites_a_flow_list_and_an_indentless_one() {
+    let text = "agent:\n  disabled_toolsets: [memory, tts]  # off\n  max_turns: 9\n";
+    let out = set_list(text, &["agent", "disabled_toolsets"], &items(&["tts"])).unwrap();
+    assert_eq!(
+        out,
+        "agent:\n  disabled_toolsets: # off\n    - tts\n  max_turns: 9\n"
+    );
+    let text = "a:\n  cli:\n  - x\n  - y\n  b: 2\n";
+    let out = set_list(text, &["a", "cli"], &items(&["z"])).unwrap();
+    assert_eq!(out, "a:\n  cli:\n  - z\n  b: 2\n");
+}
+
+#[test]
+fn set_list_refuses_what_it_cannot_rewrite() {
+    assert!(set_list("a:\n  cli: {x: 1}\n", &["a", "cli"], &items(&["y"])).is_err());
+    assert!(set_list("a:\n  cli: |\n    text\n", &["a", "cli"], &items(&["y"])).is_err());
+}

@@ -43,6 +43,7 @@ fn named(name: &str, yaml: &str) -> NamedMcpServer {
 
 fn launch(servers: Vec<NamedMcpServer>, media: &Path) -> McpLaunch {
     McpLaunch {
+        selection: None,
         servers,
         config_path: media.join("config.yaml"),
         media_dir: media.to_path_buf(),

@@ -30,6 +30,8 @@ mod sessions_e2e;
 mod skills_compat;
 mod skins_e2e;
 mod subagents_e2e;
+mod toolsets_e2e;
+mod toolsets_tmux;
 mod tui_hangup;
 mod tui_mouse_pty;
 mod tui_tmux;

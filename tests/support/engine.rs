@@ -153,6 +153,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
         goals: hermes::engine::session_spec::GoalSettings::default(),
         vision: Default::default(),
         mcp: None,
+        toolsets: None,
         exit_reason: hermes::store::EndReason::CliClose,
     }
 }

@@ -88,6 +88,7 @@ pub fn child_spec(
         goals: crate::engine::session_spec::GoalSettings::default(),
         vision: base.vision.clone(),
         mcp: None,
+        toolsets: None,
         exit_reason: crate::store::EndReason::AgentClose,
     }
 }

@@ -376,6 +376,7 @@ impl Watch {
             | Event::GoalUpdate(_)
             | Event::GoalProgress(_)
             | Event::McpStatus(_)
+            | Event::Toolsets(_)
             | Event::ShutdownComplete => {}
         }
         None

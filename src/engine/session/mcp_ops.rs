@@ -95,6 +95,7 @@ impl Actor {
             return;
         };
         let path = launch.config_path.clone();
+        let selection = launch.selection.clone();
         let events = self.events.clone();
         tokio::spawn(async move {
             let loaded =
@@ -115,7 +116,13 @@ impl Actor {
                     text: warning.to_string(),
                 }));
             }
-            mcp.reload(loaded.config.mcp_servers).await;
+            let servers = loaded
+                .config
+                .mcp_servers
+                .into_iter()
+                .filter(|s| selection.as_ref().is_none_or(|sel| sel.offers_mcp(&s.name)))
+                .collect();
+            mcp.reload(servers).await;
             mcp.settled().await;
             events.send(crate::protocol::Event::Notice(crate::protocol::Notice {
                 level: NoticeLevel::Info,

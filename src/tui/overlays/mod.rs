@@ -11,6 +11,7 @@ pub mod skin_picker;
 pub mod spawn_trees;
 pub mod stack;
 pub mod subagent;
+pub mod tools_picker;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

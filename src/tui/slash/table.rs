@@ -199,6 +199,13 @@ pub static COMMANDS: &[SlashCommand] = &[
         Category::Configuration,
     ),
     cmd(
+        "tools",
+        &[],
+        "[enable|disable NAME]",
+        "Switch toolsets on or off (saved to config.yaml; applies from /new)",
+        Category::Configuration,
+    ),
+    cmd(
         "reload-mcp",
         &[],
         "[now]",

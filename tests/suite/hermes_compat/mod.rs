@@ -27,3 +27,4 @@ mod run;
 mod sessions;
 mod skills;
 mod skins;
+mod toolsets;
