@@ -23,7 +23,6 @@ pub mod util;
 pub mod voice;
 pub mod web;
 
-
 /// The one scripted HTTP test server (`tests/support/scripted`, shared with the integration
 /// suite) for the unit tests.
 #[cfg(test)]

@@ -20,8 +20,8 @@ mod schema_memory;
 mod schema_providers;
 mod schema_sandbox;
 mod schema_vision;
-mod schema_web;
 mod schema_voice;
+mod schema_web;
 pub mod used_keys;
 pub mod view;
 

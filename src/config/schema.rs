@@ -12,8 +12,8 @@ pub use super::schema_memory::*;
 pub use super::schema_providers::*;
 pub use super::schema_sandbox::*;
 pub use super::schema_vision::*;
-pub use super::schema_web::*;
 pub use super::schema_voice::*;
+pub use super::schema_web::*;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

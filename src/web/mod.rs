@@ -15,10 +15,10 @@
 //! says what happened in words a user or model can act on; no API key appears in an error.
 
 pub mod backends;
+mod error;
 pub mod extract;
 pub mod fetch;
 pub mod guard;
-mod error;
 
 pub use error::WebError;
 
