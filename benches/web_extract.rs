@@ -46,7 +46,11 @@ fn time(html: &str) -> Vec<Duration> {
     let mut times: Vec<Duration> = (0..RUNS)
         .map(|_| {
             let started = Instant::now();
-            let out = extract(html.as_bytes(), Some("text/html"), Some("https://example.com/a"));
+            let out = extract(
+                html.as_bytes(),
+                Some("text/html"),
+                Some("https://example.com/a"),
+            );
             let elapsed = started.elapsed();
             assert!(out.is_ok_and(|e| !e.text.is_empty()));
             elapsed
@@ -69,13 +73,24 @@ fn row(name: &str, html: &str) -> f64 {
 }
 
 fn main() {
-    println!("{:<28} {:>9} {:>9} {:>9}", "page", "bytes", "p50 ms", "p95 ms");
+    println!(
+        "{:<28} {:>9} {:>9} {:>9}",
+        "page", "bytes", "p50 ms", "p95 ms"
+    );
     let big = big_article();
     let p50 = row("article, 1 MB", &big);
     // The same bulk with no article structure: Readability gives up, the fallback runs.
-    let flat = big.replace("<article class=\"story\">", "<div>").replace("</article>", "</div>");
+    let flat = big
+        .replace("<article class=\"story\">", "<div>")
+        .replace("</article>", "</div>");
     row("1 MB, no <article>", &flat);
-    for name in ["article.html", "docs.html", "hub.html", "zh.html", "ar.html"] {
+    for name in [
+        "article.html",
+        "docs.html",
+        "hub.html",
+        "zh.html",
+        "ar.html",
+    ] {
         row(name, &fixture(name));
     }
     let verdict = if p50 <= 50.0 { "within" } else { "OVER" };

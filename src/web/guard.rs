@@ -215,8 +215,16 @@ fn classify_v6(ip: Ipv6Addr) -> AddrClass {
         (Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0), 10, LinkLocalV6),
         (Ipv6Addr::new(0xfec0, 0, 0, 0, 0, 0, 0, 0), 10, Private),
         (Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0), 8, Multicast),
-        (Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 0), 32, Documentation),
-        (Ipv6Addr::new(0x3fff, 0, 0, 0, 0, 0, 0, 0), 20, Documentation),
+        (
+            Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 0),
+            32,
+            Documentation,
+        ),
+        (
+            Ipv6Addr::new(0x3fff, 0, 0, 0, 0, 0, 0, 0),
+            20,
+            Documentation,
+        ),
         // IETF protocol assignments: Teredo, ORCHID, benchmarking (2001:2::/48), …
         (Ipv6Addr::new(0x2001, 0, 0, 0, 0, 0, 0, 0), 23, Reserved),
     ];
@@ -286,7 +294,10 @@ pub fn check_url(raw: &str) -> Result<Url, WebError> {
 pub fn check_parsed(raw: &str, url: &Url) -> Result<(), WebError> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(WebError::Blocked {
-            reason: format!("only http and https URLs can be fetched, not {}:", url.scheme()),
+            reason: format!(
+                "only http and https URLs can be fetched, not {}:",
+                url.scheme()
+            ),
         });
     }
     let Some(host) = url.host_str() else {
@@ -339,9 +350,9 @@ fn normalize(raw: &str) -> Cow<'_, str> {
 /// is secret, in `text` as is or percent-decoded (`%73k-` is `sk-`).
 fn carries_secret(text: &str) -> bool {
     let decoded = percent_encoding::percent_decode_str(text).decode_utf8_lossy();
-    [text, decoded.as_ref()].into_iter().any(|t| {
-        redact::has_shaped_secret(t) || matches!(redact::redact_known(t), Cow::Owned(_))
-    })
+    [text, decoded.as_ref()]
+        .into_iter()
+        .any(|t| redact::has_shaped_secret(t) || matches!(redact::redact_known(t), Cow::Owned(_)))
 }
 
 /// The first query parameter with a credential's name and a value (Hermes's

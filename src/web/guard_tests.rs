@@ -97,8 +97,14 @@ fn non_public_addresses_are_refused_unless_allowed() {
         }
     }
     for v6 in ["::1", "fd12::1", "fe80::1", "ff02::1"] {
-        assert!(check_addr("h", ip(v6), PrivateAddresses::Refused).is_err(), "{v6}");
-        assert!(check_addr("h", ip(v6), PrivateAddresses::Allowed).is_ok(), "{v6}");
+        assert!(
+            check_addr("h", ip(v6), PrivateAddresses::Refused).is_err(),
+            "{v6}"
+        );
+        assert!(
+            check_addr("h", ip(v6), PrivateAddresses::Allowed).is_ok(),
+            "{v6}"
+        );
     }
     assert!(check_addr("h", ip("fd00:ec2::254"), PrivateAddresses::Allowed).is_err());
 }
@@ -107,11 +113,18 @@ fn non_public_addresses_are_refused_unless_allowed() {
 fn refusals_say_what_the_address_is_and_how_to_allow_it() {
     let err = check_addr("localhost", ip("127.0.0.1"), PrivateAddresses::Refused).unwrap_err();
     let text = err.to_string();
-    assert!(text.contains("localhost resolves to 127.0.0.1, a loopback address"), "{text}");
+    assert!(
+        text.contains("localhost resolves to 127.0.0.1, a loopback address"),
+        "{text}"
+    );
     assert!(text.contains("web.allow_private_urls"), "{text}");
-    let err = check_addr("169.254.169.254", ip("169.254.169.254"), PrivateAddresses::Allowed)
-        .unwrap_err()
-        .to_string();
+    let err = check_addr(
+        "169.254.169.254",
+        ip("169.254.169.254"),
+        PrivateAddresses::Allowed,
+    )
+    .unwrap_err()
+    .to_string();
     assert_eq!(err, "blocked: 169.254.169.254 is a cloud metadata endpoint");
 }
 
@@ -130,14 +143,25 @@ fn metadata_host_names_are_refused() {
 
 #[test]
 fn only_http_and_https() {
-    for url in ["file:///etc/passwd", "ftp://example.com/x", "gopher://x/", "data:text/plain,hi"] {
+    for url in [
+        "file:///etc/passwd",
+        "ftp://example.com/x",
+        "gopher://x/",
+        "data:text/plain,hi",
+    ] {
         assert!(
-            matches!(check_url(url), Err(WebError::Blocked { .. } | WebError::BadUrl { .. })),
+            matches!(
+                check_url(url),
+                Err(WebError::Blocked { .. } | WebError::BadUrl { .. })
+            ),
             "{url}"
         );
     }
     assert!(check_url("HTTPS://Example.COM/a").is_ok());
-    assert!(matches!(check_url("not a url"), Err(WebError::BadUrl { .. })));
+    assert!(matches!(
+        check_url("not a url"),
+        Err(WebError::BadUrl { .. })
+    ));
 }
 
 #[test]

@@ -52,7 +52,10 @@ async fn article_keeps_the_story_and_drops_the_furniture() {
     let site = WebSite::start().await;
     let result = page(&site, "/article").await;
     let text = ok(&result);
-    assert_eq!(result.title, "How the Harbour Bridge Was Repainted Without Closing a Lane");
+    assert_eq!(
+        result.title,
+        "How the Harbour Bridge Was Repainted Without Closing a Lane"
+    );
     for kept in [
         "A crew of sixty abseilers",
         "## Working at night, in the wind",
@@ -63,9 +66,15 @@ async fn article_keeps_the_story_and_drops_the_furniture() {
     ] {
         assert!(text.contains(kept), "missing {kept:?} in:\n{text}");
     }
-    let link = format!("[Ferry timetables change in June]({})", site.url("/city/ferry-timetable-changes"));
+    let link = format!(
+        "[Ferry timetables change in June]({})",
+        site.url("/city/ferry-timetable-changes")
+    );
     assert!(text.contains(&link), "links kept, absolute:\n{text}");
-    assert!(text.starts_with("By Mira Okafor"), "the byline leads:\n{text}");
+    assert!(
+        text.starts_with("By Mira Okafor"),
+        "the byline leads:\n{text}"
+    );
     for dropped in [
         "Refinance today",
         "Accept all",
@@ -76,7 +85,10 @@ async fn article_keeps_the_story_and_drops_the_furniture() {
         "All rights reserved",
         "dataLayer",
     ] {
-        assert!(!text.contains(dropped), "boilerplate {dropped:?} kept:\n{text}");
+        assert!(
+            !text.contains(dropped),
+            "boilerplate {dropped:?} kept:\n{text}"
+        );
     }
     assert_eq!(result.content_type.as_deref(), Some("text/html"));
     assert_eq!(result.final_url, None);
@@ -90,11 +102,23 @@ async fn docs_page_keeps_code_blocks_with_language_tables_and_lists() {
     assert!(text.contains("```rust\nuse tidepool::Client;"), "{text}");
     assert!(text.contains("```toml\n[server]\nport = 8420"), "{text}");
     assert!(text.contains("```bash\ntidepool serve"), "{text}");
-    assert!(text.contains("async fn main() -> Result<(), tidepool::Error> {"), "{text}");
-    assert!(text.contains("| Key | Type | Default | Meaning |"), "{text}");
+    assert!(
+        text.contains("async fn main() -> Result<(), tidepool::Error> {"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| Key | Type | Default | Meaning |"),
+        "{text}"
+    );
     assert!(text.contains("| `port` | integer | 8420 |"), "{text}");
-    assert!(text.contains("1. Points older than `retention_days`"), "{text}");
-    assert!(!text.contains("Search docs") && !text.contains("Built with Sphinx"), "{text}");
+    assert!(
+        text.contains("1. Points older than `retention_days`"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Search docs") && !text.contains("Built with Sphinx"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
@@ -105,7 +129,10 @@ async fn an_index_page_falls_back_to_the_body_without_nav_and_footer() {
     assert_eq!(result.title, "Tidepool documentation");
     assert!(text.contains("Configuration reference"), "{text}");
     assert!(text.contains("Every key of tidepool.toml"), "{text}");
-    assert!(!text.contains("Community") && !text.contains("© 2024"), "{text}");
+    assert!(
+        !text.contains("Community") && !text.contains("© 2024"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
@@ -114,9 +141,18 @@ async fn windows_1251_pages_decode_from_meta_or_header() {
     for path in ["/ru", "/ru-header"] {
         let result = page(&site, path).await;
         let text = ok(&result);
-        assert_eq!(result.title, "Байкал замерзает всё позже - Новости науки", "{path}");
-        assert!(text.contains("Исследователи Лимнологического института"), "{path}: {text}");
-        assert!(text.contains("байкальского омуля и нерпу"), "{path}: {text}");
+        assert_eq!(
+            result.title, "Байкал замерзает всё позже - Новости науки",
+            "{path}"
+        );
+        assert!(
+            text.contains("Исследователи Лимнологического института"),
+            "{path}: {text}"
+        );
+        assert!(
+            text.contains("байкальского омуля и нерпу"),
+            "{path}: {text}"
+        );
     }
 }
 
@@ -124,10 +160,16 @@ async fn windows_1251_pages_decode_from_meta_or_header() {
 async fn chinese_and_arabic_text_survive() {
     let site = WebSite::start().await;
     let zh = page(&site, "/zh").await;
-    assert!(ok(&zh).contains("三峡水库蓄水以来，库区泥沙淤积一直是工程界关注的焦点。"), "{zh:?}");
+    assert!(
+        ok(&zh).contains("三峡水库蓄水以来，库区泥沙淤积一直是工程界关注的焦点。"),
+        "{zh:?}"
+    );
     assert!(!zh.content.contains("广告"), "{zh:?}");
     let ar = page(&site, "/ar").await;
-    assert!(ok(&ar).contains("تقع مكتبة الإسكندرية الجديدة على شاطئ البحر الأبيض المتوسط"), "{ar:?}");
+    assert!(
+        ok(&ar).contains("تقع مكتبة الإسكندرية الجديدة على شاطئ البحر الأبيض المتوسط"),
+        "{ar:?}"
+    );
     assert!(!ar.content.contains("إعلان"), "{ar:?}");
 }
 
@@ -136,19 +178,35 @@ async fn pdf_json_and_text_documents() {
     let site = WebSite::start().await;
     let pdf = page(&site, "/report.pdf").await;
     let text = ok(&pdf);
-    assert!(text.contains("The widget factory produced 1,204 widgets"), "{text}");
+    assert!(
+        text.contains("The widget factory produced 1,204 widgets"),
+        "{text}"
+    );
     assert!(text.contains("Zürich and Kraków"), "{text}");
-    assert!(text.contains("Appendix: the inspection line"), "second page: {text}");
+    assert!(
+        text.contains("Appendix: the inspection line"),
+        "second page: {text}"
+    );
     assert_eq!(pdf.title, "Quarterly Widget Report");
     assert_eq!(pdf.content_type.as_deref(), Some("application/pdf"));
 
     let scan = page(&site, "/scanned.pdf").await;
-    assert_eq!(scan.error, Some(WebError::PdfNoText.to_string()), "{scan:?}");
+    assert_eq!(
+        scan.error,
+        Some(WebError::PdfNoText.to_string()),
+        "{scan:?}"
+    );
 
     let json = page(&site, "/data.json").await;
-    assert!(ok(&json).contains("\n  \"station\": \"harbour-north\",\n"), "{json:?}");
+    assert!(
+        ok(&json).contains("\n  \"station\": \"harbour-north\",\n"),
+        "{json:?}"
+    );
     let txt = page(&site, "/notes.txt").await;
-    assert!(ok(&txt).starts_with("Release checklist for Tidepool 2.3\n\n1. Bump"), "{txt:?}");
+    assert!(
+        ok(&txt).starts_with("Release checklist for Tidepool 2.3\n\n1. Bump"),
+        "{txt:?}"
+    );
 }
 
 #[tokio::test]
@@ -156,7 +214,10 @@ async fn binary_and_error_statuses_say_what_happened() {
     let site = WebSite::start().await;
     let cases = [
         ("/image.png", "not a text document (image/png)"),
-        ("/download", "not a text document (application/octet-stream)"),
+        (
+            "/download",
+            "not a text document (application/octet-stream)",
+        ),
         ("/missing", "HTTP 404 Not Found"),
         ("/forbidden", "HTTP 403 Forbidden"),
     ];
@@ -171,7 +232,10 @@ async fn binary_and_error_statuses_say_what_happened() {
 async fn gzip_encoded_pages_are_decoded() {
     let site = WebSite::start().await;
     let result = page(&site, "/gzip").await;
-    assert!(ok(&result).contains("A crew of sixty abseilers"), "{result:?}");
+    assert!(
+        ok(&result).contains("A crew of sixty abseilers"),
+        "{result:?}"
+    );
 }
 
 #[tokio::test]
@@ -185,7 +249,11 @@ async fn pages_over_the_cap_are_abandoned() {
             Some("larger than the 10 MB download cap"),
             "{path}: {result:?}"
         );
-        assert!(started.elapsed() < Duration::from_secs(8), "{path} took {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(8),
+            "{path} took {:?}",
+            started.elapsed()
+        );
     }
 }
 
@@ -200,7 +268,11 @@ async fn a_page_that_never_finishes_times_out() {
     let started = Instant::now();
     let err = fetcher.fetch(&site.url("/slow")).await.unwrap_err();
     assert_eq!(err, WebError::Timeout { seconds: 2 });
-    assert!(started.elapsed() < Duration::from_secs(6), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[tokio::test]
@@ -240,12 +312,22 @@ async fn redirects_to_private_addresses_are_refused_on_the_hop() {
     let fetcher = Fetcher::new(refused_but_site(&site)).unwrap();
     let port = site.addr().port();
 
-    let err = fetcher.fetch(&site.url("/redirect/localhost")).await.unwrap_err().to_string();
-    let expected = format!("blocked: redirect to http://localhost:{port}/secret refused: localhost resolves to ");
+    let err = fetcher
+        .fetch(&site.url("/redirect/localhost"))
+        .await
+        .unwrap_err()
+        .to_string();
+    let expected = format!(
+        "blocked: redirect to http://localhost:{port}/secret refused: localhost resolves to "
+    );
     assert!(err.starts_with(&expected), "{err}");
     assert!(err.contains("a loopback address"), "{err}");
 
-    let err = fetcher.fetch(&site.url("/redirect/literal")).await.unwrap_err().to_string();
+    let err = fetcher
+        .fetch(&site.url("/redirect/literal"))
+        .await
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         err,
         format!(
@@ -253,15 +335,27 @@ async fn redirects_to_private_addresses_are_refused_on_the_hop() {
              loopback address (set web.allow_private_urls: true to allow private addresses)"
         )
     );
-    assert_eq!(site.hits("/secret"), 0, "the refused hop was never requested");
-    assert_eq!(site.hits("/redirect/localhost2"), 1, "the chain was followed up to it");
+    assert_eq!(
+        site.hits("/secret"),
+        0,
+        "the refused hop was never requested"
+    );
+    assert_eq!(
+        site.hits("/redirect/localhost2"),
+        1,
+        "the chain was followed up to it"
+    );
 }
 
 #[tokio::test]
 async fn a_redirect_to_cloud_metadata_is_refused_even_with_private_allowed() {
     let site = WebSite::start().await;
     let fetcher = Fetcher::new(allowed()).unwrap();
-    let err = fetcher.fetch(&site.url("/redirect/metadata")).await.unwrap_err().to_string();
+    let err = fetcher
+        .fetch(&site.url("/redirect/metadata"))
+        .await
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         err,
         "blocked: redirect to http://metadata.google.internal/computeMetadata/v1/instance/ \
@@ -279,15 +373,30 @@ impl ExtractProgress for Recorder {
         self.events.lock().unwrap().push(format!("start {url}"));
     }
     fn finished(&self, result: &PageResult) {
-        let state = if result.error.is_some() { "failed" } else { "ok" };
-        self.events.lock().unwrap().push(format!("{state} {}", result.url));
+        let state = if result.error.is_some() {
+            "failed"
+        } else {
+            "ok"
+        };
+        self.events
+            .lock()
+            .unwrap()
+            .push(format!("{state} {}", result.url));
     }
 }
 
 #[tokio::test]
 async fn many_urls_come_back_in_order_with_per_url_errors_and_progress() {
     let site = WebSite::start().await;
-    let paths = ["/article", "/missing", "/docs", "/image.png", "/zh", "/ar", "/data.json"];
+    let paths = [
+        "/article",
+        "/missing",
+        "/docs",
+        "/image.png",
+        "/zh",
+        "/ar",
+        "/data.json",
+    ];
     let urls: Vec<String> = paths.iter().map(|p| site.url(p)).collect();
     let native = NativeExtract::new(allowed()).unwrap();
     let recorder = Recorder::default();

@@ -20,7 +20,7 @@
 //!
 //! `hits()` counts requests per path, so a test can show that a refused hop was never asked.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -47,7 +47,9 @@ impl Drop for WebSite {
 }
 
 pub fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/web").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/web")
+        .join(name)
 }
 
 fn read_fixture(name: &str) -> Vec<u8> {
@@ -57,7 +59,9 @@ fn read_fixture(name: &str) -> Vec<u8> {
 impl WebSite {
     /// Listens on 127.0.0.1, an ephemeral port.
     pub async fn start() -> WebSite {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind loopback");
         let addr = listener.local_addr().expect("local addr");
         let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
         let counter = Arc::clone(&hits);
@@ -82,7 +86,10 @@ impl WebSite {
 
     /// Requests served for `path` so far.
     pub fn hits(&self, path: &str) -> usize {
-        self.hits.lock().map(|h| h.get(path).copied().unwrap_or(0)).unwrap_or(0)
+        self.hits
+            .lock()
+            .map(|h| h.get(path).copied().unwrap_or(0))
+            .unwrap_or(0)
     }
 }
 
@@ -131,7 +138,14 @@ async fn serve(
         "/report.pdf" => ok(&mut stream, "application/pdf", &read_fixture("report.pdf")).await,
         "/scanned.pdf" => ok(&mut stream, "application/pdf", &read_fixture("scanned.pdf")).await,
         "/data.json" => ok(&mut stream, "application/json", &read_fixture("data.json")).await,
-        "/notes.txt" => ok(&mut stream, "text/plain; charset=utf-8", &read_fixture("notes.txt")).await,
+        "/notes.txt" => {
+            ok(
+                &mut stream,
+                "text/plain; charset=utf-8",
+                &read_fixture("notes.txt"),
+            )
+            .await
+        }
         "/image.png" => ok(&mut stream, "image/png", PNG).await,
         "/download" => {
             let body: Vec<u8> = (0..4096u32).map(|i| (i * 7 % 256) as u8).collect();
@@ -153,7 +167,8 @@ async fn serve(
         "/redirect/loop" => redirect(&mut stream, 302, "/redirect/loop").await,
         "/secret" => ok(&mut stream, "text/plain", b"internal admin token page").await,
         "/big" => {
-            let head = format!("HTTP/1.1 200 OK\r\nContent-Type: {html}\r\nConnection: close\r\n\r\n");
+            let head =
+                format!("HTTP/1.1 200 OK\r\nContent-Type: {html}\r\nConnection: close\r\n\r\n");
             stream.write_all(head.as_bytes()).await?;
             stream.write_all(b"<html><body><p>").await?;
             let chunk = vec![b'a'; 64 * 1024];
@@ -175,9 +190,12 @@ async fn serve(
             Ok(())
         }
         "/slow" => {
-            let head = format!("HTTP/1.1 200 OK\r\nContent-Type: {html}\r\nConnection: close\r\n\r\n");
+            let head =
+                format!("HTTP/1.1 200 OK\r\nContent-Type: {html}\r\nConnection: close\r\n\r\n");
             stream.write_all(head.as_bytes()).await?;
-            stream.write_all(b"<html><head><title>Slow</title></head><body><p>The first half").await?;
+            stream
+                .write_all(b"<html><head><title>Slow</title></head><body><p>The first half")
+                .await?;
             stream.flush().await?;
             tokio::time::sleep(Duration::from_secs(120)).await;
             Ok(())
@@ -245,9 +263,9 @@ async fn redirect(stream: &mut TcpStream, code: u16, to: &str) -> std::io::Resul
 
 /// A 1×1 PNG.
 const PNG: &[u8] = &[
-    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44,
-    0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F,
-    0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00,
-    0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49,
-    0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
+    0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00,
+    0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
+    0x42, 0x60, 0x82,
 ];

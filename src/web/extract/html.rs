@@ -73,10 +73,11 @@ fn whole_body(document: &Document) -> String {
     document.select(BOILERPLATE).remove();
     for candidate in ["main", "[role=main]", "article"] {
         let found = document.select(candidate);
-        if found.length() == 1 && found.text().trim().chars().count() >= MIN_ARTICLE_CHARS {
-            if let Some(node) = found.nodes().first() {
-                return node.md(None).to_string();
-            }
+        if found.length() == 1
+            && found.text().trim().chars().count() >= MIN_ARTICLE_CHARS
+            && let Some(node) = found.nodes().first()
+        {
+            return node.md(None).to_string();
         }
     }
     match document.select("body").nodes().first() {

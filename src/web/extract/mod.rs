@@ -74,9 +74,7 @@ pub fn kind(body: &[u8], content_type: Option<&str>) -> Result<DocKind, WebError
         m if m.starts_with("text/") || m.ends_with("+xml") || m.ends_with("/xml") => {
             Some(DocKind::Text)
         }
-        "application/javascript" | "application/x-yaml" | "application/yaml" => {
-            Some(DocKind::Text)
-        }
+        "application/javascript" | "application/x-yaml" | "application/yaml" => Some(DocKind::Text),
         _ => None,
     };
     if let Some(kind) = by_type {
@@ -109,7 +107,9 @@ fn sniff(body: &[u8]) -> Option<DocKind> {
     if start.starts_with(b"<!doctype html") || contains(b"<html") || contains(b"<body") {
         return Some(DocKind::Html);
     }
-    if matches!(start.first(), Some(b'{' | b'[')) && serde_json::from_slice::<serde_json::Value>(body).is_ok() {
+    if matches!(start.first(), Some(b'{' | b'['))
+        && serde_json::from_slice::<serde_json::Value>(body).is_ok()
+    {
         return Some(DocKind::Json);
     }
     Some(DocKind::Text)

@@ -1,7 +1,12 @@
 use super::*;
 
 fn html(body: &str) -> Extracted {
-    extract(body.as_bytes(), Some("text/html"), Some("https://example.com/post")).unwrap()
+    extract(
+        body.as_bytes(),
+        Some("text/html"),
+        Some("https://example.com/post"),
+    )
+    .unwrap()
 }
 
 fn paragraphs(n: usize) -> String {
@@ -58,7 +63,10 @@ fn code_blocks_keep_their_language_and_tables_their_cells() {
 
 #[test]
 fn title_falls_back_to_the_first_heading() {
-    let page = format!("<html><body><article><h1>Only a heading</h1>{}</article></body></html>", paragraphs(5));
+    let page = format!(
+        "<html><body><article><h1>Only a heading</h1>{}</article></body></html>",
+        paragraphs(5)
+    );
     assert_eq!(html(&page).title, "Only a heading");
     let page = format!(
         "<html><head><meta property=\"og:title\" content=\"From OG\"><title>Site | From title</title></head>\
@@ -70,13 +78,22 @@ fn title_falls_back_to_the_first_heading() {
 
 #[test]
 fn kinds_come_from_the_type_or_the_bytes() {
-    assert_eq!(kind(b"%PDF-1.7\n", Some("application/octet-stream")), Ok(DocKind::Pdf));
+    assert_eq!(
+        kind(b"%PDF-1.7\n", Some("application/octet-stream")),
+        Ok(DocKind::Pdf)
+    );
     assert_eq!(kind(b"%PDF-1.7\n", None), Ok(DocKind::Pdf));
     assert_eq!(kind(b"\n<!DOCTYPE html><html>", None), Ok(DocKind::Html));
-    assert_eq!(kind(b"{\"a\": 1}", Some("application/octet-stream")), Ok(DocKind::Json));
+    assert_eq!(
+        kind(b"{\"a\": 1}", Some("application/octet-stream")),
+        Ok(DocKind::Json)
+    );
     assert_eq!(kind(b"{}", Some("application/ld+json")), Ok(DocKind::Json));
     assert_eq!(kind(b"plain words", None), Ok(DocKind::Text));
-    assert_eq!(kind(b"<rss/>", Some("application/rss+xml")), Ok(DocKind::Text));
+    assert_eq!(
+        kind(b"<rss/>", Some("application/rss+xml")),
+        Ok(DocKind::Text)
+    );
     assert_eq!(
         kind(b"\x00\x01\x02binary", Some("application/octet-stream")),
         Err(WebError::NotText {
@@ -87,23 +104,42 @@ fn kinds_come_from_the_type_or_the_bytes() {
 
 #[test]
 fn json_is_pretty_printed_and_text_kept() {
-    let out = extract(b"{\"a\":[1,2],\"b\":\"\xc3\xa9\"}", Some("application/json"), None).unwrap();
-    assert_eq!(out.text, "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": \"é\"\n}");
+    let out = extract(
+        b"{\"a\":[1,2],\"b\":\"\xc3\xa9\"}",
+        Some("application/json"),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        out.text,
+        "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": \"é\"\n}"
+    );
     let out = extract(b"line one\n\n\n\nline two  \n", Some("text/plain"), None).unwrap();
     assert_eq!(out.text, "line one\n\nline two");
 }
 
 #[test]
 fn an_empty_document_is_an_error() {
-    assert_eq!(extract(b"   \n", Some("text/plain"), None), Err(WebError::Empty));
     assert_eq!(
-        extract(b"<html><body><nav>Home</nav></body></html>", Some("text/html"), None),
+        extract(b"   \n", Some("text/plain"), None),
+        Err(WebError::Empty)
+    );
+    assert_eq!(
+        extract(
+            b"<html><body><nav>Home</nav></body></html>",
+            Some("text/html"),
+            None
+        ),
         Err(WebError::Empty)
     );
 }
 
 #[test]
 fn a_damaged_pdf_is_reported_not_panicked_on() {
-    let err = extract(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog", Some("application/pdf"), None);
+    let err = extract(
+        b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog",
+        Some("application/pdf"),
+        None,
+    );
     assert!(matches!(err, Err(WebError::BadPdf { .. })), "{err:?}");
 }

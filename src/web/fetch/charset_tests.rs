@@ -45,7 +45,10 @@ fn undeclared_bytes_are_utf8_then_windows_1252() {
 
 #[test]
 fn charset_parameter_is_parsed() {
-    assert_eq!(charset_param("text/html; charset=\"KOI8-R\""), Some("KOI8-R"));
+    assert_eq!(
+        charset_param("text/html; charset=\"KOI8-R\""),
+        Some("KOI8-R")
+    );
     assert_eq!(charset_param("text/html;Charset=utf-8"), Some("utf-8"));
     assert_eq!(charset_param("text/html"), None);
 }

@@ -103,7 +103,9 @@ impl FetchedPage {
 
     /// The header's `charset` parameter.
     pub fn charset(&self) -> Option<&str> {
-        self.content_type.as_deref().and_then(charset::charset_param)
+        self.content_type
+            .as_deref()
+            .and_then(charset::charset_param)
     }
 }
 
@@ -231,7 +233,10 @@ impl Fetcher {
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        if let Some(ct) = content_type.as_deref().filter(|ct| is_binary(&mime_essence(ct))) {
+        if let Some(ct) = content_type
+            .as_deref()
+            .filter(|ct| is_binary(&mime_essence(ct)))
+        {
             return Err(WebError::NotText {
                 content_type: mime_essence(ct),
             });
@@ -311,11 +316,14 @@ fn map_error(err: &reqwest::Error, url: &Url, timeout: Duration) -> WebError {
         if let Some(refusal) = e.downcast_ref::<resolve::ResolveError>() {
             return refusal.0.clone();
         }
-        let inner = e.downcast_ref::<std::io::Error>().and_then(|io| io.get_ref());
+        let inner = e
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref());
         if let Some(refusal) = inner.and_then(|i| i.downcast_ref::<resolve::ResolveError>()) {
             return refusal.0.clone();
         }
-        tls |= e.is::<rustls::Error>() || inner.is_some_and(|i| i.is::<rustls::Error>());
+        tls |= e.is::<rustls::Error>()
+            || inner.is_some_and(<dyn std::error::Error + Send + Sync>::is::<rustls::Error>);
         source = e.source();
     }
     let detail = http::root_cause(err);

@@ -2,10 +2,22 @@ use super::*;
 
 #[test]
 fn binary_media_types_are_refused_before_download() {
-    for mime in ["image/png", "image/svg+xml", "video/mp4", "audio/mpeg", "font/woff2", "application/zip"] {
+    for mime in [
+        "image/png",
+        "image/svg+xml",
+        "video/mp4",
+        "audio/mpeg",
+        "font/woff2",
+        "application/zip",
+    ] {
         assert!(is_binary(mime), "{mime}");
     }
-    for mime in ["text/html", "application/pdf", "application/json", "application/octet-stream"] {
+    for mime in [
+        "text/html",
+        "application/pdf",
+        "application/json",
+        "application/octet-stream",
+    ] {
         assert!(!is_binary(mime), "{mime}");
     }
 }

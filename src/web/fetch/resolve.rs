@@ -35,9 +35,9 @@ impl Resolve for GuardedResolver {
         let private = self.private;
         let host = name.as_str().to_string();
         Box::pin(async move {
-            let addrs = checked_addrs(&host, private)
-                .await
-                .map_err(|e| Box::new(ResolveError(e)) as Box<dyn std::error::Error + Send + Sync>)?;
+            let addrs = checked_addrs(&host, private).await.map_err(|e| {
+                Box::new(ResolveError(e)) as Box<dyn std::error::Error + Send + Sync>
+            })?;
             Ok(Box::new(addrs.into_iter()) as Addrs)
         })
     }
