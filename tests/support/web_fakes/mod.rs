@@ -26,9 +26,17 @@ use tokio::net::TcpListener;
 #[path = "../scripted/http.rs"]
 mod http;
 
+mod content_apis;
 mod ddgs;
 mod search_apis;
-mod content_apis;
+
+/// The DuckDuckGo pages the fake serves, for tests that parse them directly.
+#[allow(unused_imports)]
+pub mod ddgs_pages {
+    pub use super::ddgs::ANOMALY_PAGE;
+    pub use super::ddgs::NO_RESULTS_PAGE;
+    pub use super::ddgs::RESULTS_PAGE;
+}
 
 pub use http::RawRequest;
 
