@@ -40,7 +40,7 @@ async fn posts_the_query_as_a_form_and_reads_the_results_page() {
         hits[1].url,
         "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?lang=en&x=1"
     );
-    assert_eq!(hits[1].description.contains("you're looking"), true, "entities decoded");
+    assert!(hits[1].description.contains("you're looking"), "entities decoded");
     // A direct link stays as it is.
     assert_eq!(hits[2].url, "https://docs.rs/async-std/latest/async_std/");
     assert_eq!(
@@ -57,6 +57,13 @@ async fn the_anomaly_page_is_a_bot_check_not_an_empty_result() {
     assert!(matches!(err, WebError::Challenge { backend: "DuckDuckGo", .. }), "{err:?}");
     assert!(err.to_string().contains("CAPTCHA"), "{err}");
     assert!(err.to_string().contains("web.search_backend"), "{err}");
+}
+
+#[tokio::test]
+async fn an_empty_202_is_a_bot_check_too() {
+    let fake = FakeService::start_with(Kind::Ddgs, Some(Fault::EmptyAccepted)).await;
+    let err = ddgs(&fake).await.search("rust", 5).await.unwrap_err();
+    assert!(matches!(err, WebError::Challenge { .. }), "{err:?}");
 }
 
 #[test]
@@ -105,4 +112,19 @@ fn result_links_are_unwrapped_and_ads_dropped() {
     assert_eq!(real_url("//duckduckgo.com/l/?uddg=javascript%3Aalert(1)"), None);
     assert_eq!(real_url("https://example.org/x").as_deref(), Some("https://example.org/x"));
     assert_eq!(real_url("mailto:someone@example.com"), None);
+}
+
+#[test]
+fn an_ad_is_left_out_whatever_its_link() {
+    let page = r#"<div id="links" class="results">
+      <div class="result results_links result--ad"><div class="result__body">
+        <h2 class="result__title"><a class="result__a" href="https://shop.example/">Buy now</a></h2>
+        <a class="result__snippet" href="https://shop.example/">Ad text</a></div></div>
+      <div class="result results_links web-result"><div class="result__body">
+        <h2 class="result__title"><a class="result__a" href="https://real.example/">Real</a></h2>
+        <a class="result__snippet" href="https://real.example/">Real text</a></div></div>
+    </div>"#;
+    let hits = parse_results(page, 5).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert_eq!((hits[0].url.as_str(), hits[0].position), ("https://real.example/", 1));
 }

@@ -74,6 +74,8 @@ pub enum Fault {
     Anomaly,
     /// DuckDuckGo's "No results." page.
     NoResults,
+    /// HTTP 202 with an empty body, DuckDuckGo's other way of turning a client away.
+    EmptyAccepted,
 }
 
 /// One answer.
@@ -232,6 +234,7 @@ fn fault_reply(kind: Kind, fault: &Fault) -> Reply {
         Fault::Forbidden => Reply::html(403, SEARXNG_FORBIDDEN),
         Fault::Anomaly => Reply::html(202, ddgs::ANOMALY_PAGE),
         Fault::NoResults => Reply::html(200, ddgs::NO_RESULTS_PAGE),
+        Fault::EmptyAccepted => Reply::html(202, ""),
     }
 }
 
