@@ -1,8 +1,8 @@
 //! Test support shared by the integration suite (`tests/all.rs`) and
 //! `examples/scripted_provider.rs`: the scripted provider server (`scripted`, also used by the
 //! library's unit tests; see `scripted/README.md` for the script JSON format), an in-process
-//! engine session builder (`engine`), a clean child environment (`env`), MCP servers and tmux
-//! drivers.
+//! engine session builder (`engine`), a clean child environment (`env`), MCP servers, tmux
+//! drivers and fakes of the web search/extract services (`web_fakes`).
 //!
 //! It never touches the network beyond loopback. Not every user uses every item, hence the
 //! `dead_code` allowance.

@@ -32,6 +32,8 @@ pub use service::service_client;
 #[cfg(test)]
 #[path = "../../../tests/support/web_fakes/mod.rs"]
 pub(crate) mod fakes;
+#[cfg(test)]
+mod testing;
 
 use super::PageResult;
 use super::SearchHit;

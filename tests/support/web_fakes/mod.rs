@@ -26,9 +26,17 @@ use tokio::net::TcpListener;
 #[path = "../scripted/http.rs"]
 mod http;
 
+mod content_apis;
 mod ddgs;
 mod search_apis;
-mod content_apis;
+
+/// The DuckDuckGo pages the fake serves, for tests that parse them directly.
+#[allow(unused_imports)]
+pub mod ddgs_pages {
+    pub use super::ddgs::ANOMALY_PAGE;
+    pub use super::ddgs::NO_RESULTS_PAGE;
+    pub use super::ddgs::RESULTS_PAGE;
+}
 
 pub use http::RawRequest;
 
@@ -66,6 +74,8 @@ pub enum Fault {
     Anomaly,
     /// DuckDuckGo's "No results." page.
     NoResults,
+    /// HTTP 202 with an empty body, DuckDuckGo's other way of turning a client away.
+    EmptyAccepted,
 }
 
 /// One answer.
@@ -224,6 +234,7 @@ fn fault_reply(kind: Kind, fault: &Fault) -> Reply {
         Fault::Forbidden => Reply::html(403, SEARXNG_FORBIDDEN),
         Fault::Anomaly => Reply::html(202, ddgs::ANOMALY_PAGE),
         Fault::NoResults => Reply::html(200, ddgs::NO_RESULTS_PAGE),
+        Fault::EmptyAccepted => Reply::html(202, ""),
     }
 }
 
