@@ -181,6 +181,7 @@ enum Command {
 fn main() -> ExitCode {
     hermes::util::startup::mark();
     hermes::util::allocator::return_large_buffers_on_free();
+    hermes::util::expected_panic::install_filter();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),

@@ -147,7 +147,10 @@ fn the_flag_replaces_the_config_but_disabled_toolsets_still_go() {
         "disabling a bundle keeps core tools"
     );
     let composite = ToolSelection::from_flag(&["all".into()], &config(None, &["debugging"]));
-    assert!(!composite.offers("read_file", "file"), "a disabled composite takes its tools");
+    assert!(
+        !composite.offers("read_file", "file"),
+        "a disabled composite takes its tools"
+    );
     assert!(composite.offers("todo", "todo"));
     assert!(ToolSelection::everything().offers("anything", "anywhere"));
 }

@@ -51,7 +51,11 @@ fn registry() -> (tempfile::TempDir, ToolRegistry) {
     let dir = tempfile::tempdir().unwrap();
     let home = HermesHome::from_base(dir.path(), None).unwrap();
     let skills = Arc::new(SkillLoader::new(dir.path().join("skills")));
-    let web = web_settings(&home, &crate::config::Config::default(), &EnvLookup::default());
+    let web = web_settings(
+        &home,
+        &crate::config::Config::default(),
+        &EnvLookup::from_maps(Default::default(), Default::default()),
+    );
     let tools = build_tools(&home, None, &skills, &MemorySettings::default(), &web);
     (dir, tools)
 }

@@ -11,7 +11,6 @@ use crate::tools::test_support::ctx_with;
 use crate::web::guard::PrivateAddresses;
 
 #[path = "../../tests/support/web_site.rs"]
-#[allow(dead_code)]
 mod web_site;
 
 fn tool(home: &std::path::Path, private: PrivateAddresses, config: WebConfig) -> WebExtractTool {

@@ -35,7 +35,7 @@ pub fn for_model(content: &str, url: &str, char_limit: usize, cache: &PageCache)
     let total_chars = clean.chars().count();
     let mut out = if total_chars <= char_limit {
         ModelText {
-            text: clean.clone(),
+            text: clean,
             total_chars,
             stored: None,
             truncated: false,

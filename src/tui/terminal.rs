@@ -152,6 +152,10 @@ pub fn ring_bell(terminal: &mut Tui) -> std::io::Result<()> {
 pub fn install_panic_hook(crash_dir: PathBuf) {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // A parser's panic hermes catches and reports is not a crash.
+        if crate::util::expected_panic::is_expected() {
+            return;
+        }
         let _ = restore();
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -9,6 +9,7 @@
 
 pub mod allocator;
 pub mod digits;
+pub mod expected_panic;
 pub mod file_lock;
 pub mod fs;
 pub mod http;

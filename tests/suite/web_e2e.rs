@@ -18,7 +18,12 @@ use support::web_site::WebSite;
 
 /// Runs `hermes -z` with the scripted provider calling `tool` with `args`, and returns the
 /// tool result the model got and the home it ran in.
-async fn call(tool: &str, args: Value, extra_yaml: &str, env: &[(&str, String)]) -> (Value, CliHome) {
+async fn call(
+    tool: &str,
+    args: Value,
+    extra_yaml: &str,
+    env: &[(&str, String)],
+) -> (Value, CliHome) {
     let server = ScriptedServer::start_on_own_thread([
         Response::tool_calls([ScriptedCall::new("w1", tool, &args.to_string())]),
         Response::text(["done"]),
@@ -62,11 +67,33 @@ async fn extract_reads_pages_keyless_and_reports_each_failure() {
     assert_eq!(results.len(), 5);
     let article = results[0]["content"].as_str().unwrap();
     assert!(article.contains("A crew of sixty abseilers"), "{article}");
-    assert!(!article.to_lowercase().contains("subscribe"), "boilerplate is gone: {article}");
-    assert!(results[1]["content"].as_str().unwrap().contains("1,204 widgets"));
-    assert!(results[2]["content"].as_str().unwrap().contains("Байкал"), "windows-1251 decoded");
-    assert!(results[3]["error"].as_str().unwrap().contains("403"), "{}", results[3]);
-    assert!(results[4]["error"].as_str().unwrap().contains("not a text document"), "{}", results[4]);
+    assert!(
+        !article.to_lowercase().contains("subscribe"),
+        "boilerplate is gone: {article}"
+    );
+    assert!(
+        results[1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("1,204 widgets")
+    );
+    assert!(
+        results[2]["content"].as_str().unwrap().contains("Байкал"),
+        "windows-1251 decoded"
+    );
+    assert!(
+        results[3]["error"].as_str().unwrap().contains("403"),
+        "{}",
+        results[3]
+    );
+    assert!(
+        results[4]["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a text document"),
+        "{}",
+        results[4]
+    );
     assert!(result["notice"].as_str().unwrap().contains("untrusted"));
 }
 
@@ -81,7 +108,10 @@ async fn a_long_page_is_cut_and_saved_under_the_cache() {
         .lines()
         .find_map(|l| l.strip_prefix("Full text saved to: "))
         .unwrap();
-    assert!(saved.starts_with(&home.home().join("cache/web").display().to_string()), "{saved}");
+    assert!(
+        saved.starts_with(&home.home().join("cache/web").display().to_string()),
+        "{saved}"
+    );
     let full = std::fs::read_to_string(saved).unwrap();
     assert!(full.chars().count() > 2000);
     assert!(content.contains(&format!("read_file path=\"{saved}\"")));
@@ -90,10 +120,16 @@ async fn a_long_page_is_cut_and_saved_under_the_cache() {
 #[tokio::test(flavor = "multi_thread")]
 async fn private_addresses_and_redirects_into_them_are_refused_by_default() {
     let site = WebSite::start().await;
-    let urls = [site.url("/article"), "http://169.254.169.254/latest/meta-data/".to_string()];
+    let urls = [
+        site.url("/article"),
+        "http://169.254.169.254/latest/meta-data/".to_string(),
+    ];
     let (result, _home) = call("web_extract", json!({"urls": urls}), "", &[]).await;
     let first = result["results"][0]["error"].as_str().unwrap();
-    assert!(first.contains("127.0.0.1") && first.contains("web.allow_private_urls"), "{first}");
+    assert!(
+        first.contains("127.0.0.1") && first.contains("web.allow_private_urls"),
+        "{first}"
+    );
     let metadata = result["results"][1]["error"].as_str().unwrap();
     assert!(metadata.contains("cloud metadata"), "{metadata}");
     assert_eq!(site.hits("/article"), 0, "nothing was requested");
@@ -145,16 +181,25 @@ async fn a_url_with_a_secret_never_leaves_and_the_model_is_told_why() {
         Response::text(["done"]),
     ]);
     let home = CliHome::new(&format!("{}{ALLOW_PRIVATE}", server.config_yaml()));
-    std::fs::write(home.home().join(".env"), "WIDGET_SERVICE_TOKEN=Zq9xK2mP7vR4tL8wN3bH\n").unwrap();
+    std::fs::write(
+        home.home().join(".env"),
+        "WIDGET_SERVICE_TOKEN=Zq9xK2mP7vR4tL8wN3bH\n",
+    )
+    .unwrap();
     let mut command = home.command(&["-z", "read the web", "--json"]);
-    let output = tokio::task::spawn_blocking(move || command.output().unwrap()).await.unwrap();
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
     assert!(output.status.success());
     let result: Value =
         serde_json::from_str(&server.requests()[1].tool_results().join("\n")).unwrap();
     let first = result["results"][0]["error"].as_str().unwrap();
     assert!(first.contains("API key or token"), "{first}");
     let second = result["results"][1]["error"].as_str().unwrap();
-    assert!(second.contains("credential-like query parameter (access_token)"), "{second}");
+    assert!(
+        second.contains("credential-like query parameter (access_token)"),
+        "{second}"
+    );
 }
 
 use support::web_fakes as hermes_fakes;

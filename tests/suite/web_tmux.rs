@@ -51,14 +51,23 @@ async fn web_cells_show_titles_sizes_and_reasons() {
     assert!(screen.contains("✓ 127.0.0.1:"), "{screen}");
     assert!(screen.contains("✗ 127.0.0.1:"), "{screen}");
     assert!(screen.contains("HTTP 403"), "{screen}");
-    assert!(!screen.contains("\"results\""), "no raw JSON in the cell: {screen}");
+    assert!(
+        !screen.contains("\"results\""),
+        "no raw JSON in the cell: {screen}"
+    );
 
     tmux.type_text("search for it");
     tmux.keys(&["Enter"]);
     let screen = tmux.wait_for_text("Found some.", WAIT);
-    assert!(screen.contains("rust async runtime"), "the query heads the cell: {screen}");
+    assert!(
+        screen.contains("rust async runtime"),
+        "the query heads the cell: {screen}"
+    );
     assert!(screen.contains("2 results"), "{screen}");
-    assert!(screen.contains("1. Tokio - An asynchronous Rust runtime — tokio.rs"), "{screen}");
+    assert!(
+        screen.contains("1. Tokio - An asynchronous Rust runtime — tokio.rs"),
+        "{screen}"
+    );
 
     tmux.keys(&["C-c"]);
     tmux.keys(&["C-c"]);

@@ -35,10 +35,12 @@ impl Brave {
         client: reqwest::Client,
     ) -> Option<Result<Self, BadBaseUrl>> {
         let key = env_value(env, KEY_VAR)?;
-        Some(base_url(env, BASE_URL_VAR, DEFAULT_BASE_URL).map(|url| Self {
-            service: Service::new(BackendName::BraveFree, client, url, TIMEOUT)
-                .with_key(KEY_VAR, Some(key.clone())),
-            key,
+        Some(base_url(env, BASE_URL_VAR, DEFAULT_BASE_URL).map(|url| {
+            Self {
+                service: Service::new(BackendName::BraveFree, client, url, TIMEOUT)
+                    .with_key(KEY_VAR, Some(key.clone())),
+                key,
+            }
         }))
     }
 }
@@ -98,7 +100,10 @@ impl SearchBackend for Brave {
             .map(|(i, hit)| SearchHit {
                 title: hit.title,
                 url: hit.url,
-                description: hit.description.replace("<strong>", "").replace("</strong>", ""),
+                description: hit
+                    .description
+                    .replace("<strong>", "")
+                    .replace("</strong>", ""),
                 position: i + 1,
             })
             .collect())

@@ -1,7 +1,7 @@
 use super::*;
 use crate::web::backends::fakes::FAKE_KEY;
-use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::FakeService;
+use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::Kind;
 use crate::web::backends::fakes::query;
 use crate::web::backends::testing::client;
@@ -28,11 +28,17 @@ async fn sends_the_subscription_token_and_clamps_count() {
 
     let requests = fake.requests();
     let (path, params) = query(&requests[0]);
-    assert_eq!((requests[0].method.as_str(), path.as_str()), ("GET", "/res/v1/web/search"));
+    assert_eq!(
+        (requests[0].method.as_str(), path.as_str()),
+        ("GET", "/res/v1/web/search")
+    );
     assert_eq!(requests[0].headers["x-subscription-token"], FAKE_KEY);
     assert_eq!(params["q"], "tokio");
     assert_eq!(params["count"], "20", "Brave's count is at most 20");
-    assert!(!requests[0].path.contains(FAKE_KEY), "the key is a header, not in the URL");
+    assert!(
+        !requests[0].path.contains(FAKE_KEY),
+        "the key is a header, not in the URL"
+    );
 
     assert_eq!(hits.len(), 3);
     assert_eq!(
@@ -58,7 +64,10 @@ async fn limit_below_the_results_cuts_them() {
 #[tokio::test]
 async fn an_invalid_token_is_a_key_problem_naming_the_variable() {
     let fake = FakeService::start(Kind::Brave).await;
-    let err = brave(&fake, "wrong-key").search("tokio", 5).await.unwrap_err();
+    let err = brave(&fake, "wrong-key")
+        .search("tokio", 5)
+        .await
+        .unwrap_err();
     assert_eq!(
         err,
         WebError::Unauthorized {
@@ -72,7 +81,10 @@ async fn an_invalid_token_is_a_key_problem_naming_the_variable() {
 
     let fake = FakeService::start_with(Kind::Brave, Some(Fault::Unauthorized)).await;
     let err = brave(&fake, FAKE_KEY).search("tokio", 5).await.unwrap_err();
-    assert!(matches!(err, WebError::Unauthorized { status: 401, .. }), "{err:?}");
+    assert!(
+        matches!(err, WebError::Unauthorized { status: 401, .. }),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]

@@ -1,6 +1,6 @@
 use super::*;
-use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::FakeService;
+use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::Kind;
 use crate::web::backends::testing::client;
 use crate::web::backends::testing::env_of;
@@ -12,7 +12,11 @@ async fn ddgs(fake: &FakeService) -> Ddgs {
 #[tokio::test]
 async fn posts_the_query_as_a_form_and_reads_the_results_page() {
     let fake = FakeService::start(Kind::Ddgs).await;
-    let hits = ddgs(&fake).await.search("rust async runtime", 5).await.unwrap();
+    let hits = ddgs(&fake)
+        .await
+        .search("rust async runtime", 5)
+        .await
+        .unwrap();
 
     let requests = fake.requests();
     assert_eq!(requests.len(), 1);
@@ -21,7 +25,10 @@ async fn posts_the_query_as_a_form_and_reads_the_results_page() {
     let form: Vec<(String, String)> = form_urlencoded::parse(&requests[0].body)
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
-    assert!(form.contains(&("q".into(), "rust async runtime".into())), "{form:?}");
+    assert!(
+        form.contains(&("q".into(), "rust async runtime".into())),
+        "{form:?}"
+    );
     assert!(requests[0].headers["user-agent"].starts_with("Mozilla/5.0"));
 
     assert_eq!(hits.len(), 5, "the limit is honoured");
@@ -40,7 +47,10 @@ async fn posts_the_query_as_a_form_and_reads_the_results_page() {
         hits[1].url,
         "https://rust-lang.github.io/async-book/01_getting_started/01_chapter.html?lang=en&x=1"
     );
-    assert!(hits[1].description.contains("you're looking"), "entities decoded");
+    assert!(
+        hits[1].description.contains("you're looking"),
+        "entities decoded"
+    );
     // A direct link stays as it is.
     assert_eq!(hits[2].url, "https://docs.rs/async-std/latest/async_std/");
     assert_eq!(
@@ -54,7 +64,16 @@ async fn posts_the_query_as_a_form_and_reads_the_results_page() {
 async fn the_anomaly_page_is_a_bot_check_not_an_empty_result() {
     let fake = FakeService::start_with(Kind::Ddgs, Some(Fault::Anomaly)).await;
     let err = ddgs(&fake).await.search("rust", 5).await.unwrap_err();
-    assert!(matches!(err, WebError::Challenge { backend: "DuckDuckGo", .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            WebError::Challenge {
+                backend: "DuckDuckGo",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("CAPTCHA"), "{err}");
     assert!(err.to_string().contains("web.search_backend"), "{err}");
 }
@@ -87,7 +106,8 @@ fn a_page_without_a_results_list_says_the_layout_changed() {
 
 #[tokio::test]
 async fn rate_limited_and_server_errors_map_to_their_kinds() {
-    let fake = FakeService::start_with(Kind::Ddgs, Some(Fault::RateLimited { retry_after: 9 })).await;
+    let fake =
+        FakeService::start_with(Kind::Ddgs, Some(Fault::RateLimited { retry_after: 9 })).await;
     let err = ddgs(&fake).await.search("rust", 5).await.unwrap_err();
     assert_eq!(
         err,
@@ -98,19 +118,32 @@ async fn rate_limited_and_server_errors_map_to_their_kinds() {
     );
     let fake = FakeService::start_with(Kind::Ddgs, Some(Fault::ServerError)).await;
     let err = ddgs(&fake).await.search("rust", 5).await.unwrap_err();
-    assert!(matches!(err, WebError::Service { status: 500, .. }), "{err:?}");
+    assert!(
+        matches!(err, WebError::Service { status: 500, .. }),
+        "{err:?}"
+    );
 }
 
 #[test]
 fn result_links_are_unwrapped_and_ads_dropped() {
     assert_eq!(
-        real_url("//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1&rut=abc").as_deref(),
+        real_url("//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1&rut=abc")
+            .as_deref(),
         Some("https://example.com/a?b=1")
     );
-    assert_eq!(real_url("https://duckduckgo.com/y.js?ad_domain=x.com"), None);
+    assert_eq!(
+        real_url("https://duckduckgo.com/y.js?ad_domain=x.com"),
+        None
+    );
     // A redirect to something that is not a web page is not a result.
-    assert_eq!(real_url("//duckduckgo.com/l/?uddg=javascript%3Aalert(1)"), None);
-    assert_eq!(real_url("https://example.org/x").as_deref(), Some("https://example.org/x"));
+    assert_eq!(
+        real_url("//duckduckgo.com/l/?uddg=javascript%3Aalert(1)"),
+        None
+    );
+    assert_eq!(
+        real_url("https://example.org/x").as_deref(),
+        Some("https://example.org/x")
+    );
     assert_eq!(real_url("mailto:someone@example.com"), None);
 }
 
@@ -126,5 +159,8 @@ fn an_ad_is_left_out_whatever_its_link() {
     </div>"#;
     let hits = parse_results(page, 5).unwrap();
     assert_eq!(hits.len(), 1);
-    assert_eq!((hits[0].url.as_str(), hits[0].position), ("https://real.example/", 1));
+    assert_eq!(
+        (hits[0].url.as_str(), hits[0].position),
+        ("https://real.example/", 1)
+    );
 }

@@ -41,10 +41,12 @@ impl Exa {
         client: reqwest::Client,
     ) -> Option<Result<Self, BadBaseUrl>> {
         let key = env_value(env, KEY_VAR)?;
-        Some(base_url(env, BASE_URL_VAR, DEFAULT_BASE_URL).map(|url| Self {
-            service: Service::new(BackendName::Exa, client, url, TIMEOUT)
-                .with_key(KEY_VAR, Some(key.clone())),
-            key,
+        Some(base_url(env, BASE_URL_VAR, DEFAULT_BASE_URL).map(|url| {
+            Self {
+                service: Service::new(BackendName::Exa, client, url, TIMEOUT)
+                    .with_key(KEY_VAR, Some(key.clone())),
+                key,
+            }
         }))
     }
 

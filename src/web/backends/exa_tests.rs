@@ -2,8 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::web::backends::fakes::FAKE_KEY;
-use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::FakeService;
+use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::Kind;
 use crate::web::backends::testing::Recorder;
 use crate::web::backends::testing::body_json;
@@ -25,7 +25,10 @@ async fn search_asks_for_highlights_and_joins_them() {
     let hits = exa(&fake, FAKE_KEY).search("io uring", 2).await.unwrap();
 
     let request = &fake.requests()[0];
-    assert_eq!((request.method.as_str(), request.path.as_str()), ("POST", "/search"));
+    assert_eq!(
+        (request.method.as_str(), request.path.as_str()),
+        ("POST", "/search")
+    );
     assert_eq!(request.headers["x-api-key"], FAKE_KEY);
     assert_eq!(
         body_json(request),
@@ -49,15 +52,24 @@ async fn contents_asks_for_text_and_reports_failed_statuses() {
     let urls: Vec<String> = ["https://missing.example/x", "https://example.com/article"]
         .map(String::from)
         .into();
-    let pages = exa(&fake, FAKE_KEY).extract(&urls, &Recorder::default()).await;
+    let pages = exa(&fake, FAKE_KEY)
+        .extract(&urls, &Recorder::default())
+        .await;
 
     let request = &fake.requests()[0];
     assert_eq!(request.path, "/contents");
     assert_eq!(body_json(request), json!({ "urls": urls, "text": true }));
     assert_eq!(pages[0].url, urls[0]);
-    assert_eq!(pages[0].error.as_deref(), Some("CRAWL_NOT_FOUND (HTTP 404)"));
+    assert_eq!(
+        pages[0].error.as_deref(),
+        Some("CRAWL_NOT_FOUND (HTTP 404)")
+    );
     assert_eq!(pages[1].title, "An Example Article");
-    assert!(pages[1].content.contains("[link](https://example.com/next)"));
+    assert!(
+        pages[1]
+            .content
+            .contains("[link](https://example.com/next)")
+    );
 }
 
 #[tokio::test]
@@ -65,7 +77,8 @@ async fn error_modes() {
     let fake = FakeService::start(Kind::Exa).await;
     let err = exa(&fake, "bad").search("x", 5).await.unwrap_err();
     assert!(err.to_string().contains("EXA_API_KEY"), "{err}");
-    let fake = FakeService::start_with(Kind::Exa, Some(Fault::RateLimited { retry_after: 3 })).await;
+    let fake =
+        FakeService::start_with(Kind::Exa, Some(Fault::RateLimited { retry_after: 3 })).await;
     assert_eq!(
         exa(&fake, FAKE_KEY).search("x", 5).await.unwrap_err(),
         WebError::RateLimited {
@@ -75,10 +88,23 @@ async fn error_modes() {
     );
     let fake = FakeService::start_with(Kind::Exa, Some(Fault::MalformedJson)).await;
     let pages = exa(&fake, FAKE_KEY)
-        .extract(&["https://example.com/article".into()], &Recorder::default())
+        .extract(
+            &["https://example.com/article".into()],
+            &Recorder::default(),
+        )
         .await;
-    assert!(pages[0].error.as_deref().unwrap().contains("could not read"), "{pages:?}");
+    assert!(
+        pages[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("could not read"),
+        "{pages:?}"
+    );
     let fake = FakeService::start_with(Kind::Exa, Some(Fault::ServerError)).await;
     let err = exa(&fake, FAKE_KEY).search("x", 5).await.unwrap_err();
-    assert_eq!(err.to_string(), "Exa answered HTTP 500: Internal server error");
+    assert_eq!(
+        err.to_string(),
+        "Exa answered HTTP 500: Internal server error"
+    );
 }

@@ -51,10 +51,12 @@ impl Firecrawl {
         if key.is_none() && env_value(env, URL_VAR).is_none() {
             return None;
         }
-        Some(base_url(env, URL_VAR, DEFAULT_BASE_URL).map(|url| Self {
-            service: Service::new(BackendName::Firecrawl, client, url, TIMEOUT)
-                .with_key(KEY_VAR, key.clone()),
-            key,
+        Some(base_url(env, URL_VAR, DEFAULT_BASE_URL).map(|url| {
+            Self {
+                service: Service::new(BackendName::Firecrawl, client, url, TIMEOUT)
+                    .with_key(KEY_VAR, key.clone()),
+                key,
+            }
         }))
     }
 
@@ -131,7 +133,10 @@ pub(crate) fn scrape_page(url: &str, response: &Value) -> PageResult {
         let error = response.get("error").and_then(Value::as_str);
         return PageResult::failed(url, error.unwrap_or("Firecrawl could not scrape the page"));
     }
-    let data = response.get("data").filter(|d| d.is_object()).unwrap_or(response);
+    let data = response
+        .get("data")
+        .filter(|d| d.is_object())
+        .unwrap_or(response);
     let metadata = data.get("metadata");
     let meta = |key: &str| metadata.and_then(|m| m.get(key)).and_then(Value::as_str);
     let status = metadata

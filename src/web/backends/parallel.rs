@@ -49,11 +49,13 @@ impl Parallel {
     ) -> Option<Result<Self, BadBaseUrl>> {
         let key = env_value(env, KEY_VAR)?;
         let mode = search_mode(env_value(env, MODE_VAR).as_deref());
-        Some(base_url(env, BASE_URL_VAR, DEFAULT_BASE_URL).map(|url| Self {
-            service: Service::new(BackendName::Parallel, client, url, TIMEOUT)
-                .with_key(KEY_VAR, Some(key.clone())),
-            key,
-            mode,
+        Some(base_url(env, BASE_URL_VAR, DEFAULT_BASE_URL).map(|url| {
+            Self {
+                service: Service::new(BackendName::Parallel, client, url, TIMEOUT)
+                    .with_key(KEY_VAR, Some(key.clone())),
+                key,
+                mode,
+            }
         }))
     }
 
@@ -67,7 +69,10 @@ impl Parallel {
 
     async fn extract_batch(&self, urls: &[String]) -> Result<Vec<PageResult>, WebError> {
         let body = json!({ "urls": urls, "full_content": true });
-        let response: ExtractResponse = self.service.json(self.post("/v1beta/extract", &body)).await?;
+        let response: ExtractResponse = self
+            .service
+            .json(self.post("/v1beta/extract", &body))
+            .await?;
         let mut pages: Vec<PageResult> = response
             .results
             .into_iter()
@@ -170,7 +175,10 @@ impl SearchBackend for Parallel {
             "mode": self.mode,
             "max_results": limit.clamp(1, 20),
         });
-        let response: SearchResponse = self.service.json(self.post("/v1beta/search", &body)).await?;
+        let response: SearchResponse = self
+            .service
+            .json(self.post("/v1beta/search", &body))
+            .await?;
         Ok(response
             .results
             .into_iter()

@@ -65,7 +65,10 @@ impl SearchBackend for Searxng {
     async fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, WebError> {
         let request = self
             .service
-            .get("/search", &[("q", query), ("format", "json"), ("pageno", "1")])
+            .get(
+                "/search",
+                &[("q", query), ("format", "json"), ("pageno", "1")],
+            )
             .header(reqwest::header::ACCEPT, "application/json");
         let body = match self.service.send(request).await? {
             Ok(reply) => reply.body,

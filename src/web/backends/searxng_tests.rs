@@ -1,15 +1,18 @@
 use super::*;
-use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::FakeService;
+use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::Kind;
 use crate::web::backends::fakes::query;
 use crate::web::backends::testing::client;
 use crate::web::backends::testing::env_of;
 
 fn searxng(fake: &FakeService) -> Searxng {
-    Searxng::from_env(&env_of(&[(URL_VAR, &format!("{}/", fake.base_url()))]), client())
-        .unwrap()
-        .unwrap()
+    Searxng::from_env(
+        &env_of(&[(URL_VAR, &format!("{}/", fake.base_url()))]),
+        client(),
+    )
+    .unwrap()
+    .unwrap()
 }
 
 #[test]
@@ -28,7 +31,10 @@ async fn asks_for_json_and_ranks_by_score() {
     let requests = fake.requests();
     assert_eq!(requests[0].method, "GET");
     let (path, params) = query(&requests[0]);
-    assert_eq!(path, "/search", "the trailing / of SEARXNG_URL is not doubled");
+    assert_eq!(
+        path, "/search",
+        "the trailing / of SEARXNG_URL is not doubled"
+    );
     assert_eq!(params["q"], "rust lang");
     assert_eq!(params["format"], "json");
     assert_eq!(params["pageno"], "1");
@@ -58,9 +64,13 @@ async fn asks_for_json_and_ranks_by_score() {
 async fn forbidden_means_the_json_format_is_off() {
     let fake = FakeService::start_with(Kind::Searxng, Some(Fault::Forbidden)).await;
     let err = searxng(&fake).search("rust", 5).await.unwrap_err();
-    assert!(matches!(err, WebError::Service { status: 403, .. }), "{err:?}");
     assert!(
-        err.to_string().contains("JSON format not enabled in settings.yml"),
+        matches!(err, WebError::Service { status: 403, .. }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string()
+            .contains("JSON format not enabled in settings.yml"),
         "{err}"
     );
 }
@@ -78,7 +88,16 @@ async fn error_modes() {
     );
     let fake = FakeService::start_with(Kind::Searxng, Some(Fault::MalformedJson)).await;
     let err = searxng(&fake).search("rust", 5).await.unwrap_err();
-    assert!(matches!(err, WebError::BadResponse { backend: "SearXNG", .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            WebError::BadResponse {
+                backend: "SearXNG",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     let fake = FakeService::start_with(Kind::Searxng, Some(Fault::ServerError)).await;
     let err = searxng(&fake).search("rust", 5).await.unwrap_err();
     assert_eq!(
@@ -93,5 +112,8 @@ async fn error_modes() {
     // A keyless service's 401 is not about a key of ours.
     let fake = FakeService::start_with(Kind::Searxng, Some(Fault::Unauthorized)).await;
     let err = searxng(&fake).search("rust", 5).await.unwrap_err();
-    assert!(matches!(err, WebError::Service { status: 401, .. }), "{err:?}");
+    assert!(
+        matches!(err, WebError::Service { status: 401, .. }),
+        "{err:?}"
+    );
 }

@@ -15,7 +15,11 @@ fn web(backend: &str, search: &str, extract: &str) -> WebConfig {
     }
 }
 
-fn pick(capability: Capability, config: &WebConfig, pairs: &[(&str, &str)]) -> Result<BackendName, SelectError> {
+fn pick(
+    capability: Capability,
+    config: &WebConfig,
+    pairs: &[(&str, &str)],
+) -> Result<BackendName, SelectError> {
     choose(capability, config, &env_of(pairs))
 }
 
@@ -23,7 +27,10 @@ fn pick(capability: Capability, config: &WebConfig, pairs: &[(&str, &str)]) -> R
 fn keyless_defaults_are_ddgs_and_native() {
     let none = WebConfig::default();
     assert_eq!(pick(Capability::Search, &none, &[]), Ok(BackendName::Ddgs));
-    assert_eq!(pick(Capability::Extract, &none, &[]), Ok(BackendName::Native));
+    assert_eq!(
+        pick(Capability::Extract, &none, &[]),
+        Ok(BackendName::Native)
+    );
 }
 
 #[test]
@@ -49,23 +56,52 @@ fn auto_detect_follows_hermes_order() {
     ];
     for (dropped, expected) in expected_search.iter().enumerate() {
         let keys = &all[..all.len() - dropped];
-        assert_eq!(pick(Capability::Search, &none, keys), Ok(*expected), "keys {keys:?}");
+        assert_eq!(
+            pick(Capability::Search, &none, keys),
+            Ok(*expected),
+            "keys {keys:?}"
+        );
     }
     // Extract skips the search-only services, down to native.
-    assert_eq!(pick(Capability::Extract, &none, &all[..3]), Ok(BackendName::Firecrawl));
-    assert_eq!(pick(Capability::Extract, &none, &all[..2]), Ok(BackendName::Native));
+    assert_eq!(
+        pick(Capability::Extract, &none, &all[..3]),
+        Ok(BackendName::Firecrawl)
+    );
+    assert_eq!(
+        pick(Capability::Extract, &none, &all[..2]),
+        Ok(BackendName::Native)
+    );
     // Blank values count as absent.
-    assert_eq!(pick(Capability::Search, &none, &[("TAVILY_API_KEY", "  ")]), Ok(BackendName::Ddgs));
+    assert_eq!(
+        pick(Capability::Search, &none, &[("TAVILY_API_KEY", "  ")]),
+        Ok(BackendName::Ddgs)
+    );
 }
 
 #[test]
 fn per_capability_wins_over_shared_which_wins_over_keys() {
-    let keys = [("TAVILY_API_KEY", "t"), ("EXA_API_KEY", "e"), ("SEARXNG_URL", "http://127.0.0.1:1")];
+    let keys = [
+        ("TAVILY_API_KEY", "t"),
+        ("EXA_API_KEY", "e"),
+        ("SEARXNG_URL", "http://127.0.0.1:1"),
+    ];
     let config = web("exa", "searxng", "");
-    assert_eq!(pick(Capability::Search, &config, &keys), Ok(BackendName::Searxng));
-    assert_eq!(pick(Capability::Extract, &config, &keys), Ok(BackendName::Exa));
-    assert_eq!(pick(Capability::Search, &web("ddgs", "", ""), &keys), Ok(BackendName::Ddgs));
-    assert_eq!(pick(Capability::Extract, &web("", "", "native"), &keys), Ok(BackendName::Native));
+    assert_eq!(
+        pick(Capability::Search, &config, &keys),
+        Ok(BackendName::Searxng)
+    );
+    assert_eq!(
+        pick(Capability::Extract, &config, &keys),
+        Ok(BackendName::Exa)
+    );
+    assert_eq!(
+        pick(Capability::Search, &web("ddgs", "", ""), &keys),
+        Ok(BackendName::Ddgs)
+    );
+    assert_eq!(
+        pick(Capability::Extract, &web("", "", "native"), &keys),
+        Ok(BackendName::Native)
+    );
 }
 
 #[test]
@@ -77,7 +113,10 @@ fn an_unavailable_specific_choice_falls_to_the_shared_one_else_names_its_key() {
         "Hermes: the per-capability key only when available, then web.backend"
     );
     let err = pick(Capability::Search, &web("", "tavily", ""), &keys).unwrap_err();
-    assert_eq!(err.to_string(), "web_search: needs TAVILY_API_KEY for backend tavily");
+    assert_eq!(
+        err.to_string(),
+        "web_search: needs TAVILY_API_KEY for backend tavily"
+    );
     let err = pick(Capability::Extract, &web("firecrawl", "", ""), &[]).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -88,17 +127,36 @@ fn an_unavailable_specific_choice_falls_to_the_shared_one_else_names_its_key() {
 #[test]
 fn search_only_backends_cannot_extract() {
     for name in ["searxng", "brave-free", "ddgs"] {
-        let keys = [("SEARXNG_URL", "http://127.0.0.1:1"), ("BRAVE_SEARCH_API_KEY", "b")];
+        let keys = [
+            ("SEARXNG_URL", "http://127.0.0.1:1"),
+            ("BRAVE_SEARCH_API_KEY", "b"),
+        ];
         for config in [web("", "", name), web(name, "", "")] {
             let err = pick(Capability::Extract, &config, &keys).unwrap_err();
-            assert!(matches!(err, SelectError::SearchOnly { .. }), "{name}: {err:?}");
+            assert!(
+                matches!(err, SelectError::SearchOnly { .. }),
+                "{name}: {err:?}"
+            );
             let text = err.to_string();
-            assert!(text.contains("is a search-only backend and cannot extract URL content"), "{text}");
-            assert!(text.contains("Set web.extract_backend to native, firecrawl, tavily, exa, or parallel"), "{text}");
+            assert!(
+                text.contains("is a search-only backend and cannot extract URL content"),
+                "{text}"
+            );
+            assert!(
+                text.contains(
+                    "Set web.extract_backend to native, firecrawl, tavily, exa, or parallel"
+                ),
+                "{text}"
+            );
         }
     }
     assert_eq!(
-        SelectError::SearchOnly { backend: BackendName::BraveFree }.to_string().split(" is ").next(),
+        SelectError::SearchOnly {
+            backend: BackendName::BraveFree
+        }
+        .to_string()
+        .split(" is ")
+        .next(),
         Some("Brave Search")
     );
     let err = pick(Capability::Search, &web("", "native", ""), &[]).unwrap_err();
@@ -113,9 +171,16 @@ fn unknown_names_list_the_valid_ones() {
         "web.backend: unknown backend \"google\"; valid backends are native, ddgs, searxng, brave-free, tavily, exa, firecrawl, parallel"
     );
     let err = pick(Capability::Extract, &web("", "", "Firecrawl2"), &[]).unwrap_err();
-    assert!(err.to_string().starts_with("web.extract_backend: unknown backend"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("web.extract_backend: unknown backend"),
+        "{err}"
+    );
     // Names are case-insensitive, as Hermes lower-cases them.
-    assert_eq!(pick(Capability::Search, &web("DDGS", "", ""), &[]), Ok(BackendName::Ddgs));
+    assert_eq!(
+        pick(Capability::Search, &web("DDGS", "", ""), &[]),
+        Ok(BackendName::Ddgs)
+    );
 }
 
 #[test]
@@ -145,7 +210,12 @@ async fn built_backends_talk_to_their_configured_base_url() {
     let ExtractChoice::Service(extract) = extract_backend(&config, &env, &client()).unwrap() else {
         panic!("tavily extracts");
     };
-    let pages = extract.extract(&["https://example.com/article".into()], &Recorder::default()).await;
+    let pages = extract
+        .extract(
+            &["https://example.com/article".into()],
+            &Recorder::default(),
+        )
+        .await;
     assert_eq!(pages[0].error, None);
     assert_eq!(fake.requests().len(), 2);
 
@@ -153,8 +223,15 @@ async fn built_backends_talk_to_their_configured_base_url() {
         extract_backend(&config, &env_of(&[]), &client()).unwrap(),
         ExtractChoice::Native
     ));
-    let Err(err) = search_backend(&web("", "searxng", ""), &env_of(&[("SEARXNG_URL", "nope")]), &client()) else {
+    let Err(err) = search_backend(
+        &web("", "searxng", ""),
+        &env_of(&[("SEARXNG_URL", "nope")]),
+        &client(),
+    ) else {
         panic!("a bad SEARXNG_URL is refused");
     };
-    assert!(err.to_string().contains("SEARXNG_URL is not a usable URL"), "{err}");
+    assert!(
+        err.to_string().contains("SEARXNG_URL is not a usable URL"),
+        "{err}"
+    );
 }

@@ -16,8 +16,8 @@ use serde::de::DeserializeOwned;
 
 use super::BackendName;
 use super::ExtractProgress;
-use crate::web::PageResult;
 use crate::util::http::ClientError;
+use crate::web::PageResult;
 use crate::web::WebError;
 
 /// The most of a service's response read; a markdown extract of a huge page stays well under.

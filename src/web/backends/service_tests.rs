@@ -37,7 +37,10 @@ fn retry_after_in_seconds_a_date_or_brave_reset() {
 
     let soon = chrono::Utc::now() + chrono::Duration::seconds(120);
     let mut headers = HeaderMap::new();
-    headers.insert("retry-after", HeaderValue::from_str(&soon.to_rfc2822()).unwrap());
+    headers.insert(
+        "retry-after",
+        HeaderValue::from_str(&soon.to_rfc2822()).unwrap(),
+    );
     let wait = retry_after(&headers).unwrap();
     assert!((118..=120).contains(&wait), "{wait}");
 
@@ -58,7 +61,10 @@ fn status_mapping() {
             key_hint: "TAVILY_API_KEY".into()
         }
     );
-    assert!(matches!(keyed.failure(&failure(403, "")), WebError::Unauthorized { status: 403, .. }));
+    assert!(matches!(
+        keyed.failure(&failure(403, "")),
+        WebError::Unauthorized { status: 403, .. }
+    ));
     let mut limited = failure(429, "{}");
     limited.retry_after = Some(4);
     assert_eq!(
@@ -77,15 +83,25 @@ fn status_mapping() {
         }
     );
     // Without a key variable, 401 is the service's own business.
-    assert!(matches!(service(None).failure(&failure(401, "")), WebError::Service { .. }));
+    assert!(matches!(
+        service(None).failure(&failure(401, "")),
+        WebError::Service { .. }
+    ));
 }
 
 #[test]
 fn details_are_short_key_free_and_never_html() {
     let svc = service(Some("tvly-secret"));
-    assert_eq!(svc.detail(r#"{"detail":{"error":"bad key tvly-secret"}}"#).as_deref(), Some("bad key [key]"));
+    assert_eq!(
+        svc.detail(r#"{"detail":{"error":"bad key tvly-secret"}}"#)
+            .as_deref(),
+        Some("bad key [key]")
+    );
     assert_eq!(svc.detail(r#"{"error":"plain"}"#).as_deref(), Some("plain"));
-    assert_eq!(svc.detail(r#"{"error":{"message":"nested"}}"#).as_deref(), Some("nested"));
+    assert_eq!(
+        svc.detail(r#"{"error":{"message":"nested"}}"#).as_deref(),
+        Some("nested")
+    );
     assert_eq!(svc.detail(r#"{"message":"top"}"#).as_deref(), Some("top"));
     assert_eq!(svc.detail("<!doctype html><h1>Oops</h1>"), None);
     assert_eq!(svc.detail(r#"{"unrelated":1}"#), None);
@@ -96,8 +112,14 @@ fn details_are_short_key_free_and_never_html() {
 #[test]
 fn base_urls_must_be_http_and_lose_their_trailing_slash() {
     let env = env_of(&[("X_URL", "https://example.com/api/")]);
-    assert_eq!(base_url(&env, "X_URL", "https://d").unwrap(), "https://example.com/api");
-    assert_eq!(base_url(&env_of(&[]), "X_URL", "https://d.example").unwrap(), "https://d.example");
+    assert_eq!(
+        base_url(&env, "X_URL", "https://d").unwrap(),
+        "https://example.com/api"
+    );
+    assert_eq!(
+        base_url(&env_of(&[]), "X_URL", "https://d.example").unwrap(),
+        "https://d.example"
+    );
     assert!(base_url(&env_of(&[("X_URL", "ftp://example.com")]), "X_URL", "").is_err());
     assert!(base_url(&env_of(&[("X_URL", "example.com")]), "X_URL", "").is_err());
 }
@@ -106,15 +128,31 @@ fn base_urls_must_be_http_and_lose_their_trailing_slash() {
 async fn an_unreachable_service_names_itself() {
     // Port 9 (discard) on loopback: nothing listens there in the test environment.
     let svc = service(Some("k"));
-    let err = svc.json::<serde_json::Value>(svc.request(reqwest::Method::GET, "/x")).await.unwrap_err();
-    assert!(matches!(err, WebError::Unreachable { backend: "Tavily", .. }), "{err:?}");
+    let err = svc
+        .json::<serde_json::Value>(svc.request(reqwest::Method::GET, "/x"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            WebError::Unreachable {
+                backend: "Tavily",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 #[test]
 fn results_follow_the_request_order() {
-    let urls: Vec<String> = ["https://a.example/", "https://b.example/x", "https://c.example/"]
-        .map(String::from)
-        .into();
+    let urls: Vec<String> = [
+        "https://a.example/",
+        "https://b.example/x",
+        "https://c.example/",
+    ]
+    .map(String::from)
+    .into();
     let found = vec![
         PageResult {
             url: "https://b.example/x/".into(),
@@ -129,7 +167,10 @@ fn results_follow_the_request_order() {
     ];
     let progress = Recorder::default();
     let pages = in_request_order(&urls, found, &progress);
-    assert_eq!(pages.iter().map(|p| p.title.as_str()).collect::<Vec<_>>(), ["A", "B", ""]);
+    assert_eq!(
+        pages.iter().map(|p| p.title.as_str()).collect::<Vec<_>>(),
+        ["A", "B", ""]
+    );
     assert_eq!(pages[1].url, urls[1], "the requested URL is kept");
     assert_eq!(pages[1].final_url.as_deref(), Some("https://b.example/x/"));
     assert_eq!(pages[2].error.as_deref(), Some("extraction failed"));

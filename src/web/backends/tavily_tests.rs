@@ -2,8 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::web::backends::fakes::FAKE_KEY;
-use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::FakeService;
+use crate::web::backends::fakes::Fault;
 use crate::web::backends::fakes::Kind;
 use crate::web::backends::testing::Recorder;
 use crate::web::backends::testing::body_json;
@@ -27,11 +27,20 @@ fn unavailable_without_a_key() {
 #[tokio::test]
 async fn search_request_and_normalisation() {
     let fake = FakeService::start(Kind::Tavily).await;
-    let hits = tavily(&fake, FAKE_KEY).search("tokio runtime", 30).await.unwrap();
+    let hits = tavily(&fake, FAKE_KEY)
+        .search("tokio runtime", 30)
+        .await
+        .unwrap();
 
     let request = &fake.requests()[0];
-    assert_eq!((request.method.as_str(), request.path.as_str()), ("POST", "/search"));
-    assert_eq!(request.headers["authorization"], format!("Bearer {FAKE_KEY}"));
+    assert_eq!(
+        (request.method.as_str(), request.path.as_str()),
+        ("POST", "/search")
+    );
+    assert_eq!(
+        request.headers["authorization"],
+        format!("Bearer {FAKE_KEY}")
+    );
     assert_eq!(
         body_json(request),
         json!({
@@ -71,29 +80,56 @@ async fn extract_keeps_request_order_and_reports_failed_urls() {
         body_json(&fake.requests()[0]),
         json!({ "urls": urls, "include_images": false })
     );
-    assert_eq!(pages.iter().map(|p| p.url.as_str()).collect::<Vec<_>>(), urls);
+    assert_eq!(
+        pages.iter().map(|p| p.url.as_str()).collect::<Vec<_>>(),
+        urls
+    );
     assert_eq!(pages[0].title, "Example Docs");
-    assert!(pages[0].content.contains("| `-v` | verbose |"), "markdown kept");
+    assert!(
+        pages[0].content.contains("| `-v` | verbose |"),
+        "markdown kept"
+    );
     assert_eq!(pages[0].error, None);
     assert_eq!(pages[1].error.as_deref(), Some("Failed to fetch url"));
     assert_eq!(pages[1].content, "");
     assert!(pages[2].content.starts_with("# An Example Article"));
     let events = progress.events();
     assert_eq!(events.len(), 6, "{events:?}");
-    assert!(events[..3].iter().all(|e| e.starts_with("started")), "{events:?}");
+    assert!(
+        events[..3].iter().all(|e| e.starts_with("started")),
+        "{events:?}"
+    );
 }
 
 #[tokio::test]
 async fn a_refused_key_fails_every_url_naming_the_variable() {
     let fake = FakeService::start(Kind::Tavily).await;
     let urls = vec!["https://example.com/article".to_string()];
-    let pages = tavily(&fake, "tvly-wrong").extract(&urls, &Recorder::default()).await;
+    let pages = tavily(&fake, "tvly-wrong")
+        .extract(&urls, &Recorder::default())
+        .await;
     let error = pages[0].error.as_deref().unwrap();
-    assert!(error.contains("rejected the API key") && error.contains("TAVILY_API_KEY"), "{error}");
+    assert!(
+        error.contains("rejected the API key") && error.contains("TAVILY_API_KEY"),
+        "{error}"
+    );
     assert!(!error.contains("tvly-wrong"));
 
-    let err = tavily(&fake, "tvly-wrong").search("x", 5).await.unwrap_err();
-    assert!(matches!(err, WebError::Unauthorized { backend: "Tavily", status: 401, .. }), "{err:?}");
+    let err = tavily(&fake, "tvly-wrong")
+        .search("x", 5)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            WebError::Unauthorized {
+                backend: "Tavily",
+                status: 401,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
@@ -101,10 +137,22 @@ async fn error_modes() {
     let fake =
         FakeService::start_with(Kind::Tavily, Some(Fault::RateLimited { retry_after: 12 })).await;
     let err = tavily(&fake, FAKE_KEY).search("x", 5).await.unwrap_err();
-    assert_eq!(err.to_string(), "Tavily is rate limiting (HTTP 429); retry after 12 s");
+    assert_eq!(
+        err.to_string(),
+        "Tavily is rate limiting (HTTP 429); retry after 12 s"
+    );
     let fake = FakeService::start_with(Kind::Tavily, Some(Fault::MalformedJson)).await;
     let err = tavily(&fake, FAKE_KEY).search("x", 5).await.unwrap_err();
-    assert!(matches!(err, WebError::BadResponse { backend: "Tavily", .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            WebError::BadResponse {
+                backend: "Tavily",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     let fake = FakeService::start_with(Kind::Tavily, Some(Fault::ServerError)).await;
     let err = tavily(&fake, FAKE_KEY).search("x", 5).await.unwrap_err();
     assert_eq!(

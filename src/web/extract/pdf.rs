@@ -8,7 +8,8 @@ use super::Extracted;
 use crate::web::WebError;
 
 pub(super) fn extract(body: &[u8]) -> Result<Extracted, WebError> {
-    let result = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem(body));
+    // `expected_panic::catch`: the TUI's panic hook must not treat this as a crash.
+    let result = crate::util::expected_panic::catch(|| pdf_extract::extract_text_from_mem(body));
     let text = match result {
         Ok(Ok(text)) => text,
         Ok(Err(e)) => {

@@ -9,6 +9,7 @@ use serde_json::Value;
 use serde_json::json;
 
 use super::FAKE_KEY;
+use super::Kind;
 use super::RawRequest;
 use super::Reply;
 use super::expect_header;
@@ -20,7 +21,6 @@ use super::only_fields;
 use super::string_field;
 use super::strings_field;
 use super::unauthorized;
-use super::Kind;
 
 fn bearer_ok(request: &RawRequest) -> bool {
     request.headers.get("authorization").map(String::as_str) == Some(&format!("Bearer {FAKE_KEY}"))
@@ -43,11 +43,25 @@ pub(super) fn tavily(request: &RawRequest) -> Reply {
         if path == "/search" {
             expect_route(request, "POST", "/search")?;
             let body = json_body(request)?;
-            only_fields(&body, &["query", "max_results", "include_raw_content", "include_images", "search_depth", "topic"])?;
+            only_fields(
+                &body,
+                &[
+                    "query",
+                    "max_results",
+                    "include_raw_content",
+                    "include_images",
+                    "search_depth",
+                    "topic",
+                ],
+            )?;
             let query = string_field(&body, "query")?;
             let max = int_field(&body, "max_results", 0..=20)?;
-            if body.get("include_raw_content") != Some(&json!(false)) || body.get("include_images") != Some(&json!(false)) {
-                return Err(Reply::reject("include_raw_content and include_images must be false"));
+            if body.get("include_raw_content") != Some(&json!(false))
+                || body.get("include_images") != Some(&json!(false))
+            {
+                return Err(Reply::reject(
+                    "include_raw_content and include_images must be false",
+                ));
             }
             let results: Vec<Value> = (1..=max.min(3))
                 .map(|i| {
@@ -61,19 +75,25 @@ pub(super) fn tavily(request: &RawRequest) -> Reply {
                     })
                 })
                 .collect();
-            return Ok(Reply::json(200, &json!({
-                "query": query,
-                "follow_up_questions": null,
-                "answer": null,
-                "images": [],
-                "results": results,
-                "response_time": 1.09,
-                "request_id": "123e4567-e89b-12d3-a456-426614174111"
-            })));
+            return Ok(Reply::json(
+                200,
+                &json!({
+                    "query": query,
+                    "follow_up_questions": null,
+                    "answer": null,
+                    "images": [],
+                    "results": results,
+                    "response_time": 1.09,
+                    "request_id": "123e4567-e89b-12d3-a456-426614174111"
+                }),
+            ));
         }
         expect_route(request, "POST", "/extract")?;
         let body = json_body(request)?;
-        only_fields(&body, &["urls", "include_images", "extract_depth", "format"])?;
+        only_fields(
+            &body,
+            &["urls", "include_images", "extract_depth", "format"],
+        )?;
         let urls = strings_field(&body, "urls")?;
         if urls.is_empty() || urls.len() > 20 {
             return Err(Reply::reject("urls must hold 1 to 20 URLs"));
@@ -85,12 +105,15 @@ pub(super) fn tavily(request: &RawRequest) -> Reply {
                 None => failed.push(json!({ "url": url, "error": "Failed to fetch url" })),
             }
         }
-        Ok(Reply::json(200, &json!({
-            "results": results,
-            "failed_results": failed,
-            "response_time": 0.02,
-            "request_id": "123e4567-e89b-12d3-a456-426614174112"
-        })))
+        Ok(Reply::json(
+            200,
+            &json!({
+                "results": results,
+                "failed_results": failed,
+                "response_time": 0.02,
+                "request_id": "123e4567-e89b-12d3-a456-426614174112"
+            }),
+        ))
     })
 }
 
@@ -107,7 +130,10 @@ pub(super) fn exa(request: &RawRequest) -> Reply {
             let query = string_field(&body, "query")?;
             let n = int_field(&body, "numResults", 1..=100)?;
             if body.get("contents") != Some(&json!({ "highlights": true })) {
-                return Err(Reply::reject(format!("contents: expected {{\"highlights\": true}}, got {:?}", body.get("contents"))));
+                return Err(Reply::reject(format!(
+                    "contents: expected {{\"highlights\": true}}, got {:?}",
+                    body.get("contents")
+                )));
             }
             let results: Vec<Value> = (1..=n.min(3))
                 .map(|i| {
@@ -122,13 +148,16 @@ pub(super) fn exa(request: &RawRequest) -> Reply {
                     })
                 })
                 .collect();
-            return Ok(Reply::json(200, &json!({
-                "requestId": "b5947044c4b78efa9552a7c89b306d95",
-                "resolvedSearchType": "neural",
-                "results": results,
-                "searchType": "neural",
-                "costDollars": { "total": 0.005 }
-            })));
+            return Ok(Reply::json(
+                200,
+                &json!({
+                    "requestId": "b5947044c4b78efa9552a7c89b306d95",
+                    "resolvedSearchType": "neural",
+                    "results": results,
+                    "searchType": "neural",
+                    "costDollars": { "total": 0.005 }
+                }),
+            ));
         }
         expect_route(request, "POST", "/contents")?;
         let body = json_body(request)?;
@@ -147,12 +176,15 @@ pub(super) fn exa(request: &RawRequest) -> Reply {
                 None => statuses.push(json!({ "id": url, "status": "error", "error": { "tag": "CRAWL_NOT_FOUND", "httpStatusCode": 404 } })),
             }
         }
-        Ok(Reply::json(200, &json!({
-            "requestId": "e492118ccdedcba5088bfc4357a8a125",
-            "results": results,
-            "statuses": statuses,
-            "costDollars": { "total": 0.001 }
-        })))
+        Ok(Reply::json(
+            200,
+            &json!({
+                "requestId": "e492118ccdedcba5088bfc4357a8a125",
+                "results": results,
+                "statuses": statuses,
+                "costDollars": { "total": 0.001 }
+            }),
+        ))
     })
 }
 
@@ -179,20 +211,32 @@ pub(super) fn firecrawl(request: &RawRequest, flavour: Firecrawl) -> Reply {
             "/v2/search" | "/v1/search" => {
                 expect_route(request, "POST", &path)?;
                 let body = json_body(request)?;
-                only_fields(&body, &["query", "limit", "timeout", "sources", "scrapeOptions"])?;
+                only_fields(
+                    &body,
+                    &["query", "limit", "timeout", "sources", "scrapeOptions"],
+                )?;
                 let query = string_field(&body, "query")?;
                 let limit = int_field(&body, "limit", 1..=100)?;
                 let items: Vec<Value> = (1..=limit.min(3))
-                    .map(|i| json!({
-                        "url": format!("https://example.com/firecrawl/{i}"),
-                        "title": format!("Firecrawl result {i}"),
-                        "description": format!("About {query}, part {i}."),
-                        "position": i
-                    }))
+                    .map(|i| {
+                        json!({
+                            "url": format!("https://example.com/firecrawl/{i}"),
+                            "title": format!("Firecrawl result {i}"),
+                            "description": format!("About {query}, part {i}."),
+                            "position": i
+                        })
+                    })
                     .collect();
                 // v2 groups results by source; v1 sent a flat list.
-                let data = if path == "/v2/search" { json!({ "web": items }) } else { json!(items) };
-                Ok(Reply::json(200, &json!({ "success": true, "data": data, "creditsUsed": 2 })))
+                let data = if path == "/v2/search" {
+                    json!({ "web": items })
+                } else {
+                    json!(items)
+                };
+                Ok(Reply::json(
+                    200,
+                    &json!({ "success": true, "data": data, "creditsUsed": 2 }),
+                ))
             }
             "/v2/scrape" | "/v1/scrape" => {
                 expect_route(request, "POST", &path)?;
@@ -205,20 +249,32 @@ pub(super) fn firecrawl(request: &RawRequest, flavour: Firecrawl) -> Reply {
                 }
                 if url == "https://example.net/missing" {
                     // The target answered 404: Firecrawl still succeeds, with the status in metadata.
-                    return Ok(Reply::json(200, &json!({ "success": true, "data": {
-                        "markdown": "Not Found",
-                        "metadata": { "title": "404 Not Found", "sourceURL": url, "url": url, "statusCode": 404, "error": "Not Found" }
-                    }})));
+                    return Ok(Reply::json(
+                        200,
+                        &json!({ "success": true, "data": {
+                            "markdown": "Not Found",
+                            "metadata": { "title": "404 Not Found", "sourceURL": url, "url": url, "statusCode": 404, "error": "Not Found" }
+                        }}),
+                    ));
                 }
                 match known_page(url) {
-                    Some((title, text)) => Ok(Reply::json(200, &json!({ "success": true, "data": {
-                        "markdown": text,
-                        "metadata": { "title": title, "description": "", "language": "en", "sourceURL": url, "url": url, "statusCode": 200, "contentType": "text/html", "creditsUsed": 1 }
-                    }}))),
-                    None => Ok(Reply::json(500, &json!({ "success": false, "code": "SCRAPE_ALL_ENGINES_FAILED", "error": "All scraping engines failed! -- Double check the URL to make sure it's not broken." }))),
+                    Some((title, text)) => Ok(Reply::json(
+                        200,
+                        &json!({ "success": true, "data": {
+                            "markdown": text,
+                            "metadata": { "title": title, "description": "", "language": "en", "sourceURL": url, "url": url, "statusCode": 200, "contentType": "text/html", "creditsUsed": 1 }
+                        }}),
+                    )),
+                    None => Ok(Reply::json(
+                        500,
+                        &json!({ "success": false, "code": "SCRAPE_ALL_ENGINES_FAILED", "error": "All scraping engines failed! -- Double check the URL to make sure it's not broken." }),
+                    )),
                 }
             }
-            _ => Err(Reply::json(404, &json!({ "success": false, "error": format!("Cannot {} {path}", request.method) }))),
+            _ => Err(Reply::json(
+                404,
+                &json!({ "success": false, "error": format!("Cannot {} {path}", request.method) }),
+            )),
         }
     })
 }
@@ -233,15 +289,31 @@ pub(super) fn parallel(request: &RawRequest) -> Reply {
         if path == "/v1beta/search" {
             expect_route(request, "POST", "/v1beta/search")?;
             let body = json_body(request)?;
-            only_fields(&body, &["objective", "search_queries", "mode", "max_results", "excerpts", "max_chars_per_result"])?;
+            only_fields(
+                &body,
+                &[
+                    "objective",
+                    "search_queries",
+                    "mode",
+                    "max_results",
+                    "excerpts",
+                    "max_chars_per_result",
+                ],
+            )?;
             let objective = string_field(&body, "objective")?;
             let queries = strings_field(&body, "search_queries")?;
             if queries.is_empty() {
-                return Err(Reply::json(422, &json!({ "type": "error", "error": { "ref_id": "x", "message": "search_queries must not be empty" } })));
+                return Err(Reply::json(
+                    422,
+                    &json!({ "type": "error", "error": { "ref_id": "x", "message": "search_queries must not be empty" } }),
+                ));
             }
             let mode = string_field(&body, "mode")?;
             if !["one-shot", "agentic", "fast"].contains(&mode) {
-                return Err(Reply::json(422, &json!({ "type": "error", "error": { "ref_id": "x", "message": format!("invalid mode {mode}") } })));
+                return Err(Reply::json(
+                    422,
+                    &json!({ "type": "error", "error": { "ref_id": "x", "message": format!("invalid mode {mode}") } }),
+                ));
             }
             let max = int_field(&body, "max_results", 1..=20)?;
             let results: Vec<Value> = (1..=max.min(3))
@@ -252,16 +324,28 @@ pub(super) fn parallel(request: &RawRequest) -> Reply {
                     "excerpts": [format!("Excerpt A on {objective}."), format!("Excerpt B {i}.")]
                 }))
                 .collect();
-            return Ok(Reply::json(200, &json!({
-                "search_id": "search_cad0a6d2dec046bd95ae900527d880e7",
-                "results": results,
-                "warnings": null,
-                "usage": [{ "name": "sku_search", "count": 1 }]
-            })));
+            return Ok(Reply::json(
+                200,
+                &json!({
+                    "search_id": "search_cad0a6d2dec046bd95ae900527d880e7",
+                    "results": results,
+                    "warnings": null,
+                    "usage": [{ "name": "sku_search", "count": 1 }]
+                }),
+            ));
         }
         expect_route(request, "POST", "/v1beta/extract")?;
         let body = json_body(request)?;
-        only_fields(&body, &["urls", "full_content", "excerpts", "objective", "search_queries"])?;
+        only_fields(
+            &body,
+            &[
+                "urls",
+                "full_content",
+                "excerpts",
+                "objective",
+                "search_queries",
+            ],
+        )?;
         let urls = strings_field(&body, "urls")?;
         if body.get("full_content") != Some(&json!(true)) {
             return Err(Reply::reject("full_content must be true"));
@@ -273,12 +357,15 @@ pub(super) fn parallel(request: &RawRequest) -> Reply {
                 None => errors.push(json!({ "url": url, "error_type": "fetch_error", "http_status_code": 404, "content": "Not Found" })),
             }
         }
-        Ok(Reply::json(200, &json!({
-            "extract_id": "extract_cad0a6d2dec046bd95ae900527d880e7",
-            "results": results,
-            "errors": errors,
-            "warnings": null,
-            "usage": [{ "name": "sku_extract_excerpts", "count": 1 }]
-        })))
+        Ok(Reply::json(
+            200,
+            &json!({
+                "extract_id": "extract_cad0a6d2dec046bd95ae900527d880e7",
+                "results": results,
+                "errors": errors,
+                "warnings": null,
+                "usage": [{ "name": "sku_extract_excerpts", "count": 1 }]
+            }),
+        ))
     })
 }

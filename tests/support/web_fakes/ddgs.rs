@@ -21,21 +21,35 @@ pub(super) fn answer(request: &RawRequest) -> Reply {
         "POST" => {
             let content_type = request.headers.get("content-type").map(String::as_str);
             if content_type != Some("application/x-www-form-urlencoded") {
-                return Reply::reject(format!("POST /html/ needs a form body, got {content_type:?}"));
+                return Reply::reject(format!(
+                    "POST /html/ needs a form body, got {content_type:?}"
+                ));
             }
             form_urlencoded::parse(&request.body)
                 .map(|(k, v)| (k.into_owned(), v.into_owned()))
                 .collect()
         }
-        other => return Reply::html(405, &format!("<html><body>{other} not allowed</body></html>")),
+        other => {
+            return Reply::html(
+                405,
+                &format!("<html><body>{other} not allowed</body></html>"),
+            );
+        }
     };
     // DuckDuckGo serves its bot page to clients without a User-Agent.
-    if request.headers.get("user-agent").is_none_or(|ua| ua.is_empty()) {
+    if request
+        .headers
+        .get("user-agent")
+        .is_none_or(String::is_empty)
+    {
         return Reply::html(202, ANOMALY_PAGE);
     }
     match form.get("q").map(|q| q.trim()) {
         Some(q) if !q.is_empty() => Reply::html(200, RESULTS_PAGE),
         // An empty query gets the bare search page, which has no results list.
-        _ => Reply::html(200, "<html><head><title>DuckDuckGo</title></head><body><form action=\"/html/\"></form></body></html>"),
+        _ => Reply::html(
+            200,
+            "<html><head><title>DuckDuckGo</title></head><body><form action=\"/html/\"></form></body></html>",
+        ),
     }
 }

@@ -22,7 +22,8 @@ use serde_json::Value;
 use serde_json::json;
 use tokio::net::TcpListener;
 
-#[allow(dead_code, unused_imports)]
+// The scripted server's HTTP reader, shared by path (the lib's unit tests load it twice).
+#[allow(dead_code, unused_imports, clippy::duplicate_mod)]
 #[path = "../scripted/http.rs"]
 mod http;
 
@@ -219,16 +220,19 @@ fn fault_reply(kind: Kind, fault: &Fault) -> Reply {
             let seconds = retry_after.to_string();
             let reply = match kind {
                 Kind::Ddgs => Reply::html(429, "<html><body>Too Many Requests</body></html>"),
-                Kind::Searxng => Reply::html(429, "<!doctype html><title>429 Too Many Requests</title>"),
+                Kind::Searxng => {
+                    Reply::html(429, "<!doctype html><title>429 Too Many Requests</title>")
+                }
                 _ => Reply::json(429, &error_body(kind, "Rate limit exceeded")),
             };
             reply.with_header("Retry-After", &seconds)
         }
         Fault::MalformedJson => Reply::json(200, &json!(null)).truncated_json(),
         Fault::ServerError => match kind {
-            Kind::Ddgs | Kind::Searxng => {
-                Reply::html(500, "<!doctype html><title>500 Internal Server Error</title>")
-            }
+            Kind::Ddgs | Kind::Searxng => Reply::html(
+                500,
+                "<!doctype html><title>500 Internal Server Error</title>",
+            ),
             _ => Reply::json(500, &error_body(kind, "Internal server error")),
         },
         Fault::Forbidden => Reply::html(403, SEARXNG_FORBIDDEN),
@@ -252,7 +256,9 @@ pub const SEARXNG_FORBIDDEN: &str = "<!doctype html>\n<html lang=en>\n<title>403
 
 fn unauthorized(kind: Kind) -> Reply {
     match kind {
-        Kind::Ddgs | Kind::Searxng => Reply::html(401, "<!doctype html><title>401 Unauthorized</title>"),
+        Kind::Ddgs | Kind::Searxng => {
+            Reply::html(401, "<!doctype html><title>401 Unauthorized</title>")
+        }
         Kind::Brave => Reply::json(
             401,
             &json!({
@@ -267,7 +273,10 @@ fn unauthorized(kind: Kind) -> Reply {
                 "time": 1_736_400_000
             }),
         ),
-        _ => Reply::json(401, &error_body(kind, "Unauthorized: missing or invalid API key.")),
+        _ => Reply::json(
+            401,
+            &error_body(kind, "Unauthorized: missing or invalid API key."),
+        ),
     }
 }
 
@@ -277,11 +286,17 @@ fn error_body(kind: Kind, message: &str) -> Value {
         // Tavily: {"detail": {"error": ...}}
         Kind::Tavily => json!({ "detail": { "error": message } }),
         // Exa: {"requestId", "error", "tag"}
-        Kind::Exa => json!({ "requestId": "b1946ac92492d2347c6235b4d2611184", "error": message, "tag": "ERROR" }),
+        Kind::Exa => {
+            json!({ "requestId": "b1946ac92492d2347c6235b4d2611184", "error": message, "tag": "ERROR" })
+        }
         // Firecrawl: {"success": false, "error": ...}
-        Kind::Firecrawl | Kind::FirecrawlSelfHostedV1 => json!({ "success": false, "error": message }),
+        Kind::Firecrawl | Kind::FirecrawlSelfHostedV1 => {
+            json!({ "success": false, "error": message })
+        }
         // Parallel: {"type": "error", "error": {"ref_id", "message"}}
-        Kind::Parallel => json!({ "type": "error", "error": { "ref_id": "e2a0f1c3", "message": message } }),
+        Kind::Parallel => {
+            json!({ "type": "error", "error": { "ref_id": "e2a0f1c3", "message": message } })
+        }
         Kind::Brave => json!({
             "type": "ErrorResponse",
             "error": { "id": "0b7f", "status": 429, "code": "RATE_LIMITED", "detail": message },
@@ -320,7 +335,9 @@ pub(crate) fn expect_route(request: &RawRequest, method: &str, path: &str) -> Re
 pub(crate) fn expect_header(request: &RawRequest, name: &str, value: &str) -> Result<(), Reply> {
     match request.headers.get(name) {
         Some(v) if v == value => Ok(()),
-        other => Err(Reply::reject(format!("header {name}: expected {value:?}, got {other:?}"))),
+        other => Err(Reply::reject(format!(
+            "header {name}: expected {value:?}, got {other:?}"
+        ))),
     }
 }
 
@@ -328,7 +345,9 @@ pub(crate) fn expect_header(request: &RawRequest, name: &str, value: &str) -> Re
 pub(crate) fn json_body(request: &RawRequest) -> Result<serde_json::Map<String, Value>, Reply> {
     let content_type = request.headers.get("content-type").map(String::as_str);
     if !content_type.is_some_and(|c| c.starts_with("application/json")) {
-        return Err(Reply::reject(format!("content-type {content_type:?} is not application/json")));
+        return Err(Reply::reject(format!(
+            "content-type {content_type:?} is not application/json"
+        )));
     }
     match serde_json::from_slice::<Value>(&request.body) {
         Ok(Value::Object(map)) => Ok(map),
@@ -338,22 +357,34 @@ pub(crate) fn json_body(request: &RawRequest) -> Result<serde_json::Map<String, 
 }
 
 /// Only these fields may be present (the APIs reject unknown fields with 400/422).
-pub(crate) fn only_fields(body: &serde_json::Map<String, Value>, allowed: &[&str]) -> Result<(), Reply> {
+pub(crate) fn only_fields(
+    body: &serde_json::Map<String, Value>,
+    allowed: &[&str],
+) -> Result<(), Reply> {
     match body.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(field) => Err(Reply::json(422, &json!({ "fake_error": format!("unknown field {field:?}") }))),
+        Some(field) => Err(Reply::json(
+            422,
+            &json!({ "fake_error": format!("unknown field {field:?}") }),
+        )),
         None => Ok(()),
     }
 }
 
 /// A required string field.
-pub(crate) fn string_field<'a>(body: &'a serde_json::Map<String, Value>, name: &str) -> Result<&'a str, Reply> {
+pub(crate) fn string_field<'a>(
+    body: &'a serde_json::Map<String, Value>,
+    name: &str,
+) -> Result<&'a str, Reply> {
     body.get(name)
         .and_then(Value::as_str)
         .ok_or_else(|| Reply::reject(format!("field {name:?} missing or not a string")))
 }
 
 /// A required array-of-strings field.
-pub(crate) fn strings_field(body: &serde_json::Map<String, Value>, name: &str) -> Result<Vec<String>, Reply> {
+pub(crate) fn strings_field(
+    body: &serde_json::Map<String, Value>,
+    name: &str,
+) -> Result<Vec<String>, Reply> {
     let items = body
         .get(name)
         .and_then(Value::as_array)
@@ -376,7 +407,9 @@ pub(crate) fn int_field(
         .and_then(Value::as_u64)
         .ok_or_else(|| Reply::reject(format!("field {name:?} missing or not an integer")))?;
     if !range.contains(&value) {
-        return Err(Reply::reject(format!("field {name:?} = {value} outside {range:?}")));
+        return Err(Reply::reject(format!(
+            "field {name:?} = {value} outside {range:?}"
+        )));
     }
     Ok(value)
 }

@@ -18,13 +18,19 @@ pub(super) fn searxng(request: &RawRequest) -> Reply {
     let (_, params) = query(request);
     if params.get("format").map(String::as_str) != Some("json") {
         // Without format=json SearXNG answers with its HTML results page.
-        return Reply::html(200, "<!DOCTYPE html><html><body><div id=\"results\"></div></body></html>");
+        return Reply::html(
+            200,
+            "<!DOCTYPE html><html><body><div id=\"results\"></div></body></html>",
+        );
     }
     let Some(q) = params.get("q").filter(|q| !q.trim().is_empty()) else {
         return Reply::reject("q is missing");
     };
     if params.get("pageno").map(String::as_str) != Some("1") {
-        return Reply::reject(format!("pageno: expected 1, got {:?}", params.get("pageno")));
+        return Reply::reject(format!(
+            "pageno: expected 1, got {:?}",
+            params.get("pageno")
+        ));
     }
     // Scores are deliberately out of rank order: the client sorts by score.
     Reply::json(
@@ -86,7 +92,12 @@ pub(super) fn brave(request: &RawRequest) -> Reply {
     if let Err(reply) = expect_route(request, "GET", "/res/v1/web/search") {
         return reply;
     }
-    if request.headers.get("x-subscription-token").map(String::as_str) != Some(FAKE_KEY) {
+    if request
+        .headers
+        .get("x-subscription-token")
+        .map(String::as_str)
+        != Some(FAKE_KEY)
+    {
         // Brave answers a bad or missing token with 422 SUBSCRIPTION_TOKEN_INVALID.
         return Reply::json(
             422,
@@ -112,7 +123,12 @@ pub(super) fn brave(request: &RawRequest) -> Reply {
     };
     let count: u64 = match params.get("count").map(|c| c.parse()) {
         Some(Ok(c)) if (1..=20).contains(&c) => c,
-        other => return Reply::json(422, &json!({ "fake_error": format!("count must be 1..=20, got {other:?}") })),
+        other => {
+            return Reply::json(
+                422,
+                &json!({ "fake_error": format!("count must be 1..=20, got {other:?}") }),
+            );
+        }
     };
     let results: Vec<_> = (1..=count.min(3))
         .map(|i| {
