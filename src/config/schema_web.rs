@@ -20,8 +20,8 @@ pub struct WebConfig {
     pub extract_backend: String,
     /// Characters of one page sent to the model (Hermes clamps to 2,000–500,000).
     pub extract_char_limit: u64,
-    /// Let `web_extract` fetch loopback/private/link-local addresses (cloud-metadata addresses
-    /// stay refused). Unset: `security.allow_private_urls`, then `browser.allow_private_urls`.
+    /// Let `web_extract` fetch loopback, private, CGNAT and IPv6 link-local addresses; cloud
+    /// metadata and the whole IPv4 link-local range they live in stay refused, as in Hermes. Unset: `security.allow_private_urls`, then `browser.allow_private_urls`.
     pub allow_private_urls: Option<bool>,
     /// Seconds a saved full page in `HERMES_HOME/cache/web/` is kept.
     pub cache_ttl: u64,

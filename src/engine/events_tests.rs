@@ -68,12 +68,24 @@ fn notices_get_every_rule_other_events_only_the_known_values() {
         })
     );
     // The model's own text is shown as written, apart from known values.
+    // Joined over the stream: another test may have registered a value whose start the
+    // text's tail spells, and then the tail is held until the next event (as it should be).
     let text = "use OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234 in .env";
-    let delta = Event::MessageDelta(MessageDelta {
-        turn_id: 1,
-        text: text.into(),
-    });
-    assert_eq!(through_sink(delta.clone()), delta);
+    let out = through_one_sink(vec![
+        delta(1, text),
+        Event::Notice(Notice {
+            level: NoticeLevel::Info,
+            text: "done".into(),
+        }),
+    ]);
+    let shown: String = out
+        .iter()
+        .filter_map(|e| match e {
+            Event::MessageDelta(d) => Some(d.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown, text);
 }
 
 /// Sends every event through one sink and returns what the frontend receives, in order.

@@ -480,18 +480,7 @@ pub(crate) fn percent(used: usize, limit: usize) -> usize {
     (used * 100 / limit).min(100)
 }
 
-/// `1474` → `1,474`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::util::digits::thousands;
 
 #[cfg(test)]
 #[path = "memory_store_tests.rs"]
