@@ -76,7 +76,7 @@ async fn hermes_tools_lists_and_switches_toolsets_keeping_the_file() {
         off.stdout
     );
     assert!(
-        off.stdout.contains("applies to new sessions"),
+        off.stdout.contains("applies to sessions started from now on"),
         "{}",
         off.stdout
     );

@@ -55,6 +55,9 @@ fn switch_a_toolset_off_in_the_overlay_and_new_sessions_lose_its_tools() {
         .tools
         .iter()
         .map(ToString::to_string)
+        // Hermes's `browser` toolset lists `web_search` too, so it stays offered while
+        // `browser` is on (as in Hermes); every other tool of the toolset goes.
+        .filter(|t| !(first == "web" && t == "web_search"))
         .collect();
     tmux.type_text("hello");
     tmux.keys(&["Enter"]);
