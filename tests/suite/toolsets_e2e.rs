@@ -76,7 +76,8 @@ async fn hermes_tools_lists_and_switches_toolsets_keeping_the_file() {
         off.stdout
     );
     assert!(
-        off.stdout.contains("applies to sessions started from now on"),
+        off.stdout
+            .contains("applies to sessions started from now on"),
         "{}",
         off.stdout
     );
