@@ -6,10 +6,6 @@
 //! Deterministic and model-free, as Hermes's `_truncate_with_footer`: lengths count
 //! characters, cuts snap to line boundaries, the window is 75% head / 25% tail.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use crate::knowledge::injection;
 use crate::knowledge::injection::FindingKind;
 use crate::knowledge::injection::ScanScope;
@@ -48,35 +44,10 @@ pub fn for_model(content: &str, url: &str, char_limit: usize, cache: &PageCache)
     out
 }
 
-static MD_BASE64_IMAGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"!\[(?P<alt>[^\]]*)\]\(\s*data:image/[^;]+;base64,[A-Za-z0-9+/=\s]+\)")
-        .unwrap_or_else(|_| unreachable!("constant pattern"))
-});
-static PAREN_BASE64_IMAGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\(\s*data:image/[^;]+;base64,[A-Za-z0-9+/=\s]+\)")
-        .unwrap_or_else(|_| unreachable!("constant pattern"))
-});
-static BARE_BASE64_IMAGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"data:image/[^;]+;base64,[A-Za-z0-9+/=]+")
-        .unwrap_or_else(|_| unreachable!("constant pattern"))
-});
-
-/// Hermes's `convert_base64_images_to_links`: `![alt](data:image/…)` → `[IMAGE: alt]`, other
-/// inline base64 images → `[IMAGE]`; real image URLs are left alone.
+/// Hermes's `convert_base64_images_to_links` (one implementation, in `web::extract`), applied
+/// here too because service backends return markdown hermes did not extract itself.
 pub fn base64_images_to_placeholders(text: &str) -> String {
-    if !text.contains("data:image/") {
-        return text.to_string();
-    }
-    let out = MD_BASE64_IMAGE.replace_all(text, |caps: &regex::Captures<'_>| {
-        let alt = caps.name("alt").map_or("", |m| m.as_str()).trim();
-        if alt.is_empty() {
-            "[IMAGE]".to_string()
-        } else {
-            format!("[IMAGE: {alt}]")
-        }
-    });
-    let out = PAREN_BASE64_IMAGE.replace_all(&out, "[IMAGE]");
-    BARE_BASE64_IMAGE.replace_all(&out, "[IMAGE]").into_owned()
+    crate::web::extract::replace_base64_images(text)
 }
 
 /// Unicode tag characters (U+E0000–U+E007F) render as nothing and are the carrier of "ASCII
