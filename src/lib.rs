@@ -6,6 +6,7 @@
 
 pub mod clipboard;
 pub mod config;
+pub mod cron;
 pub mod engine;
 pub mod headless;
 pub mod images;

@@ -7,6 +7,7 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+pub use super::schema_cron::*;
 pub use super::schema_mcp::*;
 pub use super::schema_memory::*;
 pub use super::schema_providers::*;
@@ -41,6 +42,11 @@ pub struct Config {
     pub vision: VisionConfig,
     /// `web:` — `web_search` / `web_extract` backends and page budget.
     pub web: WebConfig,
+    /// `cron:` — scheduled jobs: delivery wrapping, script timeout, parallelism, retention.
+    pub cron: CronConfig,
+    /// IANA zone (`Europe/Berlin`) the scheduler and the model's clock use; empty: the
+    /// system's (`HERMES_TIMEZONE` wins).
+    pub timezone: String,
     /// `browser:` — only its `allow_private_urls` so far (Hermes's legacy spelling).
     pub browser: PrivateUrlsFlag,
     pub prompt_caching: PromptCachingConfig,
@@ -261,6 +267,8 @@ pub struct ApprovalsConfig {
     pub mcp_reload_confirm: bool,
     /// Globs (fnmatch, case-insensitive) of commands that never run, YOLO included.
     pub deny: Vec<String>,
+    /// What a scheduled job (nobody watching) does with a dangerous command.
+    pub cron_mode: CronApprovalMode,
 }
 
 impl Default for ApprovalsConfig {
@@ -271,6 +279,7 @@ impl Default for ApprovalsConfig {
             bell: true,
             mcp_reload_confirm: true,
             deny: Vec::new(),
+            cron_mode: CronApprovalMode::Deny,
         }
     }
 }

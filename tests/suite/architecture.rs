@@ -36,6 +36,7 @@ const LAYERS: [(&str, &[&str]); 5] = [
             "clipboard",
             "images",
             "web",
+            "cron",
         ],
     ),
     ("engine", &["engine"]),
@@ -99,6 +100,11 @@ const SIBLING_EDGES: [(&str, &str, &str); 14] = [
         "tools",
         "web",
         "web_search and web_extract wrap the web service",
+    ),
+    (
+        "tools",
+        "cron",
+        "the cronjob tool manages the job file through the cron service",
     ),
     (
         "skills",
