@@ -17,8 +17,14 @@
 pub mod clock;
 pub mod error;
 pub mod job;
+pub mod paths;
+pub mod runner;
 
 pub use clock::Clock;
 pub use clock::SystemClock;
 pub use error::CronError;
 pub use job::Job;
+pub use paths::CronPaths;
+pub use runner::AgentOutcome;
+pub use runner::AgentRun;
+pub use runner::JobRunner;
