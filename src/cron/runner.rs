@@ -14,8 +14,15 @@ use super::Job;
 #[derive(Debug, Clone)]
 pub struct AgentRun {
     pub job: Job,
-    /// The assembled prompt (cron hint, script output, `context_from`, skills, the task).
+    /// The prompt assembled so far (cron hint, script output, `context_from`, the task). The
+    /// runner loads `skills` from the profile's catalog and wraps this with
+    /// `cron::prompt::with_skills`, then scans the result with `cron::scan::scan_assembled`.
     pub prompt: String,
+    /// The job's skills, in order.
+    pub skills: Vec<String>,
+    /// Whether script output or another job's output was put into `prompt` (selects the
+    /// looser scan, as Hermes does).
+    pub has_injected_data: bool,
     /// The profile home the run uses (its `config.yaml`, `.env`, skills, memories).
     pub home: PathBuf,
     /// The profile name, `None` for the root profile.
