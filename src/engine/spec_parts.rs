@@ -114,6 +114,7 @@ pub fn build_tools(
     ));
     let _ = tools.register(Arc::new(crate::tools::vision::VisionAnalyzeTool::new(
         home.clone(),
+        web.private,
     )));
     let _ = tools.register(Arc::new(WebSearchTool::new(Arc::clone(web))));
     let _ = tools.register(Arc::new(WebExtractTool::new(Arc::clone(web))));

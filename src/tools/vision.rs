@@ -10,6 +10,7 @@
 
 use std::path::Path;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Duration;
 use std::time::SystemTime;
 
@@ -26,9 +27,14 @@ use crate::tools::ToolContext;
 use crate::tools::ToolOutput;
 use crate::tools::args;
 use crate::util::paths::resolve_path;
+use crate::web::WebError;
+use crate::web::fetch::Bodies;
+use crate::web::fetch::FetchOptions;
+use crate::web::fetch::Fetcher;
+use crate::web::guard::PrivateAddresses;
 
 /// Largest image downloaded from a URL.
-const MAX_DOWNLOAD_BYTES: usize = 20 * 1024 * 1024;
+const MAX_DOWNLOAD_BYTES: u64 = 20 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Deserialize)]
@@ -40,11 +46,36 @@ struct VisionArgs {
 
 pub struct VisionAnalyzeTool {
     home: HermesHome,
+    /// Image URLs go through the web tools' SSRF guard (private and metadata addresses
+    /// refused unless the session allows private URLs, checked after DNS and per redirect).
+    fetch: FetchOptions,
+    fetcher: OnceLock<Result<Fetcher, String>>,
 }
 
 impl VisionAnalyzeTool {
-    pub fn new(home: HermesHome) -> Self {
-        Self { home }
+    /// `private`: whether image URLs may point at private addresses (the web settings').
+    pub fn new(home: HermesHome, private: PrivateAddresses) -> Self {
+        let fetch = FetchOptions {
+            private,
+            timeout: DOWNLOAD_TIMEOUT,
+            max_bytes: MAX_DOWNLOAD_BYTES,
+            bodies: Bodies::Any,
+            ..FetchOptions::default()
+        };
+        Self {
+            home,
+            fetch,
+            fetcher: OnceLock::new(),
+        }
+    }
+
+    /// The guarded fetcher, built on the first URL (a session that never downloads pays
+    /// nothing for its HTTP client).
+    fn fetcher(&self) -> Result<&Fetcher, LoadError> {
+        self.fetcher
+            .get_or_init(|| Fetcher::new(self.fetch.clone()).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|why| LoadError::Client(why.clone()))
     }
 }
 
@@ -105,8 +136,12 @@ impl Tool for VisionAnalyzeTool {
             Err(why) => return ToolOutput::error(why.to_string()),
         };
         let images_dir = self.home.images_dir();
+        let fetcher = match (&source, self.fetcher()) {
+            (ImageSource::Url(_), Err(why)) => return ToolOutput::error(why.to_string()),
+            (_, fetcher) => fetcher.ok(),
+        };
         let loaded = tokio::select! {
-            loaded = load(source.clone(), images_dir) => loaded,
+            loaded = load(source.clone(), images_dir, fetcher) => loaded,
             _ = ctx.cancel.cancelled() => return ToolOutput::cancelled("cancelled"),
         };
         let saved = match loaded {
@@ -155,17 +190,14 @@ enum LoadError {
     Image(#[from] image_file::ImageError),
     #[error(transparent)]
     Join(#[from] tokio::task::JoinError),
-    #[error(transparent)]
-    Client(#[from] crate::util::http::ClientError),
+    #[error("could not set up downloads: {0}")]
+    Client(String),
     #[error("could not fetch {url}: {source}")]
-    Fetch { url: String, source: reqwest::Error },
-    #[error("could not fetch {url}: HTTP {status}")]
-    Status {
+    Fetch {
         url: String,
-        status: reqwest::StatusCode,
+        #[source]
+        source: WebError,
     },
-    #[error("{url} is larger than {} MB; not downloaded", MAX_DOWNLOAD_BYTES / (1024 * 1024))]
-    TooLarge { url: String },
     #[error("malformed data: URL (no comma)")]
     DataNoComma,
     #[error("only base64 data: URLs are supported")]
@@ -223,6 +255,7 @@ impl ImageSource {
 async fn load(
     source: ImageSource,
     images_dir: PathBuf,
+    fetcher: Option<&Fetcher>,
 ) -> Result<crate::protocol::ImageAttachment, LoadError> {
     let (bytes, what) = match &source {
         ImageSource::File(path) => {
@@ -237,7 +270,10 @@ async fn load(
             })
             .await?;
         }
-        ImageSource::Url(url) => (download(url).await?, url.clone()),
+        ImageSource::Url(url) => match fetcher {
+            Some(fetcher) => (download(fetcher, url).await?, url.clone()),
+            None => return Err(LoadError::Client("no HTTP client".to_string())),
+        },
         ImageSource::Data(data) => (decode_data_url(data)?, "the data: URL".to_string()),
     };
     tokio::task::spawn_blocking(move || {
@@ -251,34 +287,15 @@ async fn load(
     .await?
 }
 
-async fn download(url: &str) -> Result<Vec<u8>, LoadError> {
-    let client = crate::util::http::build_client()?;
-    let fetch = |source| LoadError::Fetch {
-        url: url.to_string(),
-        source,
-    };
-    let mut response = client
-        .get(url)
-        .timeout(DOWNLOAD_TIMEOUT)
-        .send()
+async fn download(fetcher: &Fetcher, url: &str) -> Result<Vec<u8>, LoadError> {
+    fetcher
+        .fetch(url)
         .await
-        .map_err(fetch)?;
-    if !response.status().is_success() {
-        return Err(LoadError::Status {
+        .map(|page| page.body)
+        .map_err(|source| LoadError::Fetch {
             url: url.to_string(),
-            status: response.status(),
-        });
-    }
-    let mut bytes = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(fetch)? {
-        if bytes.len() + chunk.len() > MAX_DOWNLOAD_BYTES {
-            return Err(LoadError::TooLarge {
-                url: url.to_string(),
-            });
-        }
-        bytes.extend_from_slice(&chunk);
-    }
-    Ok(bytes)
+            source,
+        })
 }
 
 fn decode_data_url(data: &str) -> Result<Vec<u8>, LoadError> {

@@ -11,6 +11,7 @@ use crate::test_server::{Response, ScriptedServer};
 use crate::tools::ToolOutcome;
 use crate::tools::VisionHost;
 use crate::tools::test_support::ctx;
+use crate::web::guard::PrivateAddresses;
 
 /// A session that sees images (or not) and counts embeds against `cap`.
 struct FakeVision {
@@ -77,15 +78,40 @@ struct Setup {
 }
 
 fn setup(vision: Arc<FakeVision>) -> Setup {
+    setup_with(vision, PrivateAddresses::Allowed)
+}
+
+/// The scripted server is on 127.0.0.1, so most tests allow private addresses.
+fn setup_with(vision: Arc<FakeVision>, private: PrivateAddresses) -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let home = HermesHome::from_base(dir.path().join("home"), None).unwrap();
     let mut ctx = ctx(dir.path());
     ctx.vision = Some(vision);
     Setup {
-        tool: VisionAnalyzeTool::new(home),
+        tool: VisionAnalyzeTool::new(home, private),
         ctx,
         dir,
     }
+}
+
+#[tokio::test]
+async fn private_and_metadata_image_urls_are_refused_by_default() {
+    let s = setup_with(FakeVision::new(true, None), PrivateAddresses::Refused);
+    let server =
+        ScriptedServer::start([Response::raw_http(200, "image/png", &[], png(7, 2))]).await;
+    for url in [
+        format!("{}/shot.png", server.root_url()),
+        "http://169.254.169.254/latest/meta-data/x.png".to_string(),
+        "http://[::ffff:127.0.0.1]/x.png".to_string(),
+    ] {
+        let out = s.tool.call(json!({ "image_url": url }), &s.ctx).await;
+        assert_eq!(out.outcome, ToolOutcome::Error, "{url}: {}", out.content);
+        assert!(out.content.contains("blocked"), "{url}: {}", out.content);
+    }
+    assert!(
+        server.requests().is_empty(),
+        "nothing reached the private server"
+    );
 }
 
 #[tokio::test]
@@ -204,7 +230,10 @@ async fn missing_and_corrupt_files_are_errors_naming_the_file() {
 #[tokio::test]
 async fn without_a_session_the_tool_says_it_is_unavailable() {
     let dir = tempfile::tempdir().unwrap();
-    let tool = VisionAnalyzeTool::new(HermesHome::from_base(dir.path(), None).unwrap());
+    let tool = VisionAnalyzeTool::new(
+        HermesHome::from_base(dir.path(), None).unwrap(),
+        PrivateAddresses::Refused,
+    );
     let out = tool
         .call(json!({"image_url": "a.png"}), &ctx(dir.path()))
         .await;

@@ -293,6 +293,7 @@ async fn vision_analyze_embeds_the_image_then_refuses_past_the_cap() {
         tools
             .register(Arc::new(hermes::tools::vision::VisionAnalyzeTool::new(
                 hermes_home,
+                hermes::web::guard::PrivateAddresses::Refused,
             )))
             .unwrap();
         spec.tools = Arc::new(tools);

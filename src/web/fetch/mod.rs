@@ -59,6 +59,19 @@ pub struct FetchOptions {
     /// user's own server, the loopback test site). Only a literal IP in the URL matches: a
     /// name that resolves to one of these is still checked. Metadata addresses never match.
     pub trusted: Vec<SocketAddr>,
+    /// Which bodies are read: documents for the web tools, anything for image downloads.
+    pub bodies: Bodies,
+}
+
+/// What a fetch accepts as a response body.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Bodies {
+    /// Text, HTML, JSON, PDF...: binary media types (images, audio, archives) are refused
+    /// before their body is read.
+    #[default]
+    Documents,
+    /// Any body (the caller decodes it, e.g. an image).
+    Any,
 }
 
 impl Default for FetchOptions {
@@ -69,6 +82,7 @@ impl Default for FetchOptions {
             max_bytes: MAX_BYTES,
             max_redirects: MAX_REDIRECTS,
             trusted: Vec::new(),
+            bodies: Bodies::Documents,
         }
     }
 }
@@ -235,7 +249,7 @@ impl Fetcher {
             .map(str::to_owned);
         if let Some(ct) = content_type
             .as_deref()
-            .filter(|ct| is_binary(&mime_essence(ct)))
+            .filter(|ct| self.options.bodies == Bodies::Documents && is_binary(&mime_essence(ct)))
         {
             return Err(WebError::NotText {
                 content_type: mime_essence(ct),
