@@ -266,6 +266,11 @@ impl Job {
     }
 }
 
+/// A new job id as Hermes makes them: the first 12 hex digits of a random UUID.
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..12].to_string()
+}
+
 fn is_present(value: &Value) -> bool {
     match value {
         Value::Null => false,

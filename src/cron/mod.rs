@@ -14,15 +14,34 @@
 //! attempt is recorded in the ledger before it runs, so a crash mid-run shows `unknown`, never
 //! `completed`; time comes from a [`Clock`], so tests drive the scheduler without sleeping.
 
+pub mod bookkeeping;
 pub mod clock;
+pub mod delivery;
+pub mod due;
 pub mod error;
+pub mod home;
 pub mod job;
+pub mod ledger;
+pub mod next;
+pub mod ops;
+pub mod output;
 pub mod paths;
+pub mod prompt;
+pub mod run_job;
 pub mod runner;
+pub mod scan;
+pub mod schedule;
+pub mod scheduler;
+pub mod scripts;
+pub mod store;
+pub mod ticker;
+pub mod time;
+pub mod validate;
 
 pub use clock::Clock;
 pub use clock::SystemClock;
 pub use error::CronError;
+pub use home::CronHome;
 pub use job::Job;
 pub use paths::CronPaths;
 pub use runner::AgentOutcome;
