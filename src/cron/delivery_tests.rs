@@ -1,1 +1,26 @@
 use super::*;
+
+#[test]
+fn the_inbox_keeps_deliveries_until_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::new(&dir.path().join("cron/deliveries.jsonl"));
+    assert!(inbox.take_all().unwrap().is_empty());
+    let d = Delivery {
+        job_id: "a".into(),
+        job_name: "digest".into(),
+        text: "hello\nworld".into(),
+        origin_session: Some("s1".into()),
+        output_path: "/x.md".into(),
+        at: "now".into(),
+        failed: false,
+    };
+    inbox.deliver(d.clone());
+    inbox.deliver(d.clone());
+    assert_eq!(inbox.take_all().unwrap(), [d.clone(), d]);
+    assert!(inbox.take_all().unwrap().is_empty());
+}
+
+#[test]
+fn targets_name_what_hermes_cannot_deliver() {
+    assert_eq!(targets("origin, local,telegram:123"), [Target::Origin, Target::Local, Target::Unsupported("telegram:123".into())]);
+}

@@ -77,7 +77,7 @@ pub fn scan(
         let Some(next_at) = zone.parse(&next_text) else {
             continue;
         };
-        if kind == "cron" && drifted(&schedule, next_at, zone) {
+        if kind == "cron" && drifted(&schedule, &next_text, next_at, zone) {
             if let Some(fixed) = next::compute_next_run(&schedule, None, now, zone) {
                 out.notes.push(format!(
                     "job '{}': stored next run {next_text} is not a time its schedule fires at \
@@ -172,7 +172,22 @@ fn fresh_claim(job: &Job, now: Timestamp, zone: &CronZone) -> bool {
     (0..RUN_CLAIM_TTL_SECONDS).contains(&age)
 }
 
-fn drifted(schedule: &serde_json::Map<String, Value>, next_at: Timestamp, zone: &CronZone) -> bool {
+/// A stored cron time is drifted when it was written with another offset than the job's
+/// zone has at that instant *and* is not a time the expression fires at there. (A time
+/// written by `trigger` carries the zone's own offset, so a manual run is never mistaken.)
+fn drifted(
+    schedule: &serde_json::Map<String, Value>,
+    stored: &str,
+    next_at: Timestamp,
+    zone: &CronZone,
+) -> bool {
+    let job_zone = next::schedule_zone(schedule, zone);
+    let offset = job_zone.zoned(next_at).strftime("%:z").to_string();
+    let stored = stored.trim();
+    let same_offset = stored.ends_with(&offset) || (offset == "+00:00" && stored.ends_with('Z'));
+    if same_offset {
+        return false;
+    }
     let Some(cron) = schedule
         .get("expr")
         .and_then(Value::as_str)
@@ -180,7 +195,6 @@ fn drifted(schedule: &serde_json::Map<String, Value>, next_at: Timestamp, zone: 
     else {
         return false;
     };
-    let job_zone = next::schedule_zone(schedule, zone);
     // Seconds are not part of a cron time; a stored time with seconds is still the minute's.
     let minute = Timestamp::from_second(next_at.as_second() - next_at.as_second().rem_euclid(60))
         .unwrap_or(next_at);

@@ -397,9 +397,11 @@ pub fn resume(home: &CronHome, reference: &str) -> Result<Job, CronError> {
 
 /// Makes a job due at the next tick (Hermes's `trigger_job`).
 pub fn trigger(home: &CronHome, reference: &str) -> Result<Job, CronError> {
-    let now_iso = home.now_iso();
+    let now = home.now();
     edit_one(home, reference, |job| {
         set_scheduled(job);
+        let schedule = job.schedule().cloned().unwrap_or_default();
+        let now_iso = next::schedule_zone(&schedule, &home.zone).iso(now);
         job.set_text("next_run_at", Some(&now_iso));
         Ok(())
     })

@@ -22,7 +22,7 @@ use tokio::io::AsyncReadExt;
 
 use super::CronError;
 use crate::util::redact::is_secret_name;
-use crate::util::redact::redact_known;
+use crate::util::redact::redact;
 
 /// Bytes kept of each stream.
 const STREAM_CAP: usize = 1 << 20;
@@ -34,7 +34,7 @@ pub type ScriptResult = Result<String, String>;
 pub fn resolve_script(scripts_dir: &Path, script: &str) -> Result<PathBuf, CronError> {
     let raw = crate::util::paths::resolve_path(scripts_dir, script.trim());
     let base = std::fs::canonicalize(scripts_dir).unwrap_or_else(|_| scripts_dir.to_path_buf());
-    let resolved = canonical_lenient(&raw);
+    let resolved = canonical_lenient(&lexical(&raw));
     if !resolved.starts_with(&base) {
         return Err(CronError::Invalid(format!(
             "Blocked: script path resolves outside the scripts directory ({}): '{}'",
@@ -43,6 +43,21 @@ pub fn resolve_script(scripts_dir: &Path, script: &str) -> Result<PathBuf, CronE
         )));
     }
     Ok(resolved)
+}
+
+/// `..` and `.` removed without touching the disk.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// Canonicalizes the longest existing prefix, so a not-yet-written script still resolves.
@@ -118,8 +133,8 @@ pub async fn run_script(
     };
     let out = collect(stdout).await;
     let err = collect(stderr).await;
-    let out = redact_known(out.trim()).into_owned();
-    let err = redact_known(err.trim()).into_owned();
+    let out = redact(out.trim(), &[]).into_owned();
+    let err = redact(err.trim(), &[]).into_owned();
     if status.success() {
         return Ok(out);
     }
