@@ -4,6 +4,8 @@
 
 #[path = "cli/config_commands.rs"]
 mod config_commands;
+#[path = "cli/cron_commands.rs"]
+mod cron_commands;
 #[path = "cli/data_commands.rs"]
 mod data_commands;
 #[path = "cli/login_commands.rs"]
@@ -162,6 +164,11 @@ enum Command {
         #[command(subcommand)]
         action: voice_commands::VoiceAction,
     },
+    /// Scheduled jobs: list, create, edit, pause, resume, run, remove, status, tick, runs, daemon.
+    Cron {
+        #[command(subcommand)]
+        action: cron_commands::CronAction,
+    },
     /// Log in to Nous Portal (device-code login; tokens in HERMES_HOME/auth.json).
     Login(login_commands::LoginArgs),
     /// Remove a stored login (default: the active one).
@@ -186,7 +193,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(err) => {
-            say(&format!("hermes: {}", describe(&err)));
+            say(&format!("hermes: {}", run_setup::describe(&err)));
             ExitCode::from(u8::try_from(exit_code::CONFIG).unwrap_or(2))
         }
     }
@@ -195,21 +202,6 @@ fn main() -> ExitCode {
 /// One line on stderr; not `eprintln!`, which panics when stderr is gone (a closed terminal).
 fn say(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
-}
-
-/// The error and its causes, each only if the text does not say it yet (an io error under
-/// `path: Permission denied`, SQLite's `Error code 14: …` under its own message).
-fn describe(err: &anyhow::Error) -> String {
-    let mut text = err.to_string();
-    for cause in err.chain().skip(1) {
-        let cause = cause.to_string();
-        let gist = cause.rsplit(": ").next().unwrap_or(&cause);
-        if !text.contains(gist) {
-            text.push_str(": ");
-            text.push_str(&cause);
-        }
-    }
-    text
 }
 
 fn run(cli: Cli) -> anyhow::Result<i32> {
@@ -227,6 +219,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Command::Voice { action }) => voice_commands::voice_command(&home, action),
         Some(Command::Skins { action }) => skins_commands::skins_command(&home, action),
         Some(Command::Mcp { action }) => mcp_commands::mcp_command(&home, action),
+        Some(Command::Cron { action }) => cron_commands::cron_command(&home, action),
         Some(Command::Login(args)) => {
             login_commands::login_command(&home, args, cli.global.provider.as_deref())
         }
@@ -403,6 +396,8 @@ impl hermes::tui::SessionFactory for TuiSessionFactory {
             resume: self.resume.take(),
             exit_reason: hermes::store::EndReason::CliClose,
             toolsets: toolsets_flag(&self.global),
+            purpose: Default::default(),
+            session_id: None,
         });
         match started {
             Ok(session) => Ok(hermes::tui::StartedSession {
@@ -448,6 +443,8 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
             resume: resume_target(global),
             exit_reason: hermes::store::EndReason::AgentClose,
             toolsets: toolsets_flag(global),
+            purpose: Default::default(),
+            session_id: None,
         });
         let session = match started_session {
             Ok(session) => session,

@@ -61,3 +61,18 @@ pub fn attach_image_files(
         })
         .collect()
 }
+
+/// The error and its causes, each only if the text does not say it yet (an io error under
+/// `path: Permission denied`, SQLite's `Error code 14: …` under its own message).
+pub fn describe(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        let gist = cause.rsplit(": ").next().unwrap_or(&cause);
+        if !text.contains(gist) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
+}

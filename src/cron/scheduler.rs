@@ -68,7 +68,7 @@ pub struct Scheduler {
     ledger: Arc<Mutex<Ledger>>,
     running: Arc<Mutex<HashSet<String>>>,
     limit: Option<Arc<Semaphore>>,
-    nudge: Notify,
+    nudge: Arc<Notify>,
 }
 
 impl Scheduler {
@@ -86,7 +86,7 @@ impl Scheduler {
             ledger: Arc::new(Mutex::new(ledger)),
             running: Arc::new(Mutex::new(HashSet::new())),
             limit,
-            nudge: Notify::new(),
+            nudge: Arc::new(Notify::new()),
         })
     }
 
@@ -214,6 +214,9 @@ impl Scheduler {
     /// Ticks until `cancel`, while holding the ticker lease (standing by while another
     /// process holds it). Runs still going at cancel are cancelled and awaited.
     pub async fn run_forever(&self, cancel: CancellationToken) {
+        if let Ok(mut local) = LOCAL.lock() {
+            local.push((self.home.paths.cron_dir.clone(), Arc::downgrade(&self.nudge)));
+        }
         let mut runs = JoinSet::new();
         let mut lease = None;
         while !cancel.is_cancelled() {
@@ -276,6 +279,25 @@ impl Scheduler {
                 Duration::from_secs(u64::try_from(secs).unwrap_or(0))
             })
             .min()
+    }
+}
+
+/// This process's live schedulers, by `cron/` directory, so a tool call or a TUI command
+/// can wake the one that serves its home.
+static LOCAL: std::sync::LazyLock<Mutex<Vec<(std::path::PathBuf, std::sync::Weak<Notify>)>>> =
+    std::sync::LazyLock::new(|| Mutex::new(Vec::new()));
+
+/// Wakes this process's scheduler for `paths`' home, if one runs here.
+pub fn nudge_local(paths: &super::CronPaths) {
+    if let Ok(mut local) = LOCAL.lock() {
+        local.retain(|(_, weak)| weak.strong_count() > 0);
+        for (dir, weak) in local.iter() {
+            if *dir == paths.cron_dir
+                && let Some(notify) = weak.upgrade()
+            {
+                notify.notify_one();
+            }
+        }
     }
 }
 

@@ -82,7 +82,24 @@ pub struct StartOptions<'a> {
     pub exit_reason: crate::store::EndReason,
     /// `--toolsets a,b`: the run's toolsets instead of `platform_toolsets.cli`.
     pub toolsets: Option<Vec<String>>,
+    /// Who the session is for: a person, or a cron job nobody watches.
+    pub purpose: SessionPurpose,
+    /// The stored session's id, instead of a new random one (cron names its sessions).
+    pub session_id: Option<String>,
 }
+
+/// Who a session serves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SessionPurpose {
+    #[default]
+    Interactive,
+    /// A scheduled job: approvals follow `approvals.cron_mode`, and the cronjob, clarify
+    /// and messaging tools are not offered (a job cannot make jobs or ask questions).
+    Cron(crate::config::CronApprovalMode),
+}
+
+/// Toolsets a cron session never gets (Hermes's `disabled_toolsets` for cron runs).
+const CRON_DISABLED_TOOLSETS: [&str; 3] = ["cronjob", "messaging", "clarify"];
 
 pub struct StartedSession {
     pub handle: SessionHandle,
@@ -121,8 +138,14 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let memory = crate::knowledge::MemorySettings::from_config(&config.memory);
     let selection = session_toolsets(config, options.toolsets.as_deref(), &mut notices);
     let web = super::spec_parts::web_settings(options.home, config, options.env);
-    let built = build_tools(options.home, store.as_ref(), &skills, &memory, &web);
-    let tools = Arc::new(apply_toolsets(&built, &selection));
+    let mut built = build_tools(options.home, store.as_ref(), &skills, &memory, &web);
+    let cron = crate::cron::CronHome::open(options.home, config, options.env);
+    let _ = built.register(Arc::new(crate::tools::cronjob::CronjobTool::new(Arc::new(cron))));
+    let mut tools = apply_toolsets(&built, &selection);
+    if matches!(options.purpose, SessionPurpose::Cron(_)) {
+        tools = tools.retain(|_, toolset| !CRON_DISABLED_TOOLSETS.contains(&toolset));
+    }
+    let tools = Arc::new(tools);
     let toolsets_link = crate::engine::toolsets_view::ToolsetsLink {
         home: options.home.clone(),
         env: options.env.clone(),
@@ -164,7 +187,11 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
                 .unwrap_or(built_prompt),
             Some(resumed),
         ),
-        None => (new_session_id(), built_prompt, None),
+        None => (
+            options.session_id.clone().unwrap_or_else(new_session_id),
+            built_prompt,
+            None,
+        ),
     };
     let cwd_for_discovery = cwd.clone();
     let bytes = |n: u64, floor: usize| usize::try_from(n).unwrap_or(usize::MAX).max(floor);
@@ -229,7 +256,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         provider: e.provider,
         model: e.model,
     });
-    let safety = safety_spec(SafetyInputs {
+    let mut safety = safety_spec(SafetyInputs {
         home: options.home,
         config,
         env: options.env,
@@ -237,6 +264,10 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         notices: &mut notices,
         smart,
     });
+    safety.unattended = match options.purpose {
+        SessionPurpose::Cron(mode) => Some(mode),
+        SessionPurpose::Interactive => None,
+    };
     let mcp = crate::engine::McpLaunch {
         servers: config
             .mcp_servers

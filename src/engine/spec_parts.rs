@@ -385,6 +385,7 @@ pub fn safety_spec(inputs: SafetyInputs<'_>) -> SafetySpec {
     };
     let sandbox = sandbox_for(&config.sandbox, &shell, inputs.notices);
     SafetySpec {
+        unattended: None,
         sandbox: Arc::new(sandbox),
         approvals: ApprovalSettings {
             mode: config.approvals.mode,

@@ -9,6 +9,7 @@
 pub mod args;
 pub mod clarify;
 pub mod context;
+pub mod cronjob;
 pub mod delegate;
 pub mod mcp;
 pub mod memory;

@@ -100,6 +100,23 @@ impl ApprovalGate {
             Assessment::Ask { findings } => findings,
         };
         let reasons = reasons(&findings);
+        match self.session.unattended {
+            Some(crate::config::CronApprovalMode::Deny) => {
+                return CommandVerdict::Deny {
+                    reason: format!(
+                        "BLOCKED: Command flagged as dangerous ({reasons}) but cron jobs run \
+                         without a user present to approve it. Find an alternative approach \
+                         that avoids this command. To allow dangerous commands in cron jobs, \
+                         set approvals.cron_mode: approve in config.yaml."
+                    ),
+                };
+            }
+            Some(crate::config::CronApprovalMode::Approve) => {
+                self.notice(format!("approved unattended (approvals.cron_mode: approve): {}", subject.text));
+                return CommandVerdict::Approved;
+            }
+            None => {}
+        }
         let cwd = subject.cwd.display().to_string();
         if let Some(smart) = &self.session.smart {
             match smart

@@ -54,6 +54,8 @@ pub struct SessionGuard {
     pub redactor: Redactor,
     /// The kernel sandbox benign commands run in.
     pub sandbox: Arc<Sandbox>,
+    /// A cron job's session: nobody can answer, so `approvals.cron_mode` decides.
+    pub unattended: Option<crate::config::CronApprovalMode>,
 }
 
 impl SessionGuard {
@@ -120,6 +122,8 @@ pub struct SafetySpec {
     pub agent: String,
     /// The kernel sandbox (`sandbox:` settings and what the kernel supports).
     pub sandbox: Arc<Sandbox>,
+    /// Set for cron sessions: what a command that needs approval gets.
+    pub unattended: Option<crate::config::CronApprovalMode>,
 }
 
 /// Validated `hooks:` entries, their consent allowlist and whether consent is pre-given.
@@ -147,6 +151,7 @@ impl SafetySpec {
             hooks: None,
             redactor: Redactor::default(),
             agent: "main".to_string(),
+            unattended: None,
         }
     }
 }
@@ -203,6 +208,7 @@ impl SessionGuard {
             hooks,
             redactor: spec.redactor.clone(),
             sandbox: Arc::clone(&spec.sandbox),
+            unattended: spec.unattended,
         })
     }
 }
