@@ -105,6 +105,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.command_allowlist = section(text, &raw, path, "command_allowlist", w);
             config.security = section(text, &raw, path, "security", w);
             config.checkpoints = section(text, &raw, path, "checkpoints", w);
+            config.sandbox = section(text, &raw, path, "sandbox", w);
             config.delegation = section(text, &raw, path, "delegation", w);
             config.goals = section(text, &raw, path, "goals", w);
             config.voice = section(text, &raw, path, "voice", w);
@@ -112,6 +113,8 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.tts = section(text, &raw, path, "tts", w);
             config.vision = section(text, &raw, path, "vision", w);
             config.web = section(text, &raw, path, "web", w);
+            config.cron = section(text, &raw, path, "cron", w);
+            config.timezone = section(text, &raw, path, "timezone", w);
             config.browser = section(text, &raw, path, "browser", w);
             config.prompt_caching = section(text, &raw, path, "prompt_caching", w);
             config.memory = section(text, &raw, path, "memory", w);

@@ -239,3 +239,45 @@ fn memory_and_tool_output_sections_load() {
     assert_eq!(c.file_read_max_chars.0, 4096);
     assert_eq!(Config::default().file_read_max_chars.0, 256 * 1024);
 }
+
+#[test]
+fn cron_timezone_and_sandbox_sections_are_read() {
+    let text = "\
+timezone: Europe/Berlin
+cron:
+  wrap_response: false
+  max_parallel_jobs: 2
+  output_retention: 7
+approvals:
+  cron_mode: approve
+sandbox:
+  mode: read-only
+";
+    let loaded = parse(text, &path());
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let c = &loaded.config;
+    assert_eq!(c.timezone, "Europe/Berlin");
+    assert!(!c.cron.wrap_response);
+    assert_eq!(c.cron.max_parallel_jobs, Some(2));
+    assert_eq!(c.cron.output_retention, 7);
+    assert_eq!(c.approvals.cron_mode, crate::config::CronApprovalMode::Approve);
+    assert_eq!(c.sandbox.mode, "read-only");
+}
+
+/// Every top-level section of `Config` is read from the file (a section left out of
+/// `parse` silently keeps its defaults whatever the user writes).
+#[test]
+fn every_config_section_is_read_by_the_loader() {
+    let source = include_str!("load.rs");
+    let value = serde_json::to_value(Config::default()).unwrap();
+    let handled_elsewhere = ["provider_endpoints", "mcp_servers", "toolsets", "hooks"];
+    for key in value.as_object().unwrap().keys() {
+        if handled_elsewhere.contains(&key.as_str()) {
+            continue;
+        }
+        assert!(
+            source.contains(&format!("\"{key}\", w)")),
+            "config.yaml's `{key}:` is never read by config::load"
+        );
+    }
+}

@@ -92,7 +92,9 @@ impl TickerStatus {
             (true, Some(pid)) if pid == std::process::id() => "this hermes".to_string(),
             (true, Some(pid)) => format!("hermes pid {pid}"),
             (true, None) => "hermes".to_string(),
-            (false, _) => "a Python Hermes gateway".to_string(),
+            (false, _) => "a recent heartbeat: `hermes cron tick` from crontab or a Python \
+                           Hermes gateway"
+                .to_string(),
         };
         match self.last_success_age {
             Some(age) => format!(
