@@ -417,6 +417,7 @@ impl Printer<'_> {
             | Event::GoalUpdate(_)
             | Event::McpStatus(_)
             | Event::Toolsets(_)
+            | Event::Cron(_)
             | Event::ShutdownComplete => {}
             Event::GoalProgress(progress) => self.goal_progress(progress),
             Event::SecretRequest(request) => self.line_err(&format!(

@@ -351,6 +351,8 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
     let (theme, theme_notices) = run_setup::startup_theme(home, &prepared.loaded.config.display);
     let mut warnings = prepared.warnings;
     warnings.extend(theme_notices);
+    // Jobs fire while the TUI is open (on their own thread; a second hermes stands by).
+    let scheduler = run_setup::start_cron(home, &prepared.loaded.config, &prepared.env);
     let options = hermes::tui::TuiOptions {
         home: home.clone(),
         display: prepared.loaded.config.display,
@@ -361,6 +363,7 @@ fn run_tui(home: &HermesHome, global: &GlobalArgs) -> anyhow::Result<i32> {
         attach: hermes::tui::AttachLink::Running(run_setup::spawn_attach_service(home)),
     };
     let result = runtime.block_on(hermes::tui::run(options));
+    drop(scheduler);
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     result?;
     Ok(exit_code::OK)

@@ -12,6 +12,7 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+mod cron;
 mod events;
 mod goals;
 mod images;
@@ -20,6 +21,7 @@ mod subagents;
 mod toolsets;
 mod voice;
 
+pub use cron::{CronDelivery, CronEvent, CronJobView, CronJobs, CronOp};
 pub use events::ApprovalResolved;
 pub use events::CheckpointDiff;
 pub use events::CheckpointInfo;
@@ -161,6 +163,8 @@ pub enum Op {
     ReloadMcp,
     /// `/tools`: list the toolsets or switch one in config.yaml.
     Toolsets(ToolsetsOp),
+    /// `/cron`: list, add, pause, resume, run or remove scheduled jobs.
+    Cron(CronOp),
     /// Stop the session: cancel everything and end the event stream.
     Shutdown,
 }
@@ -310,6 +314,8 @@ pub enum Event {
     McpStatus(McpStatus),
     /// The toolsets and their state (answer to `Op::Toolsets`).
     Toolsets(ToolsetList),
+    /// Scheduled jobs: the list, or a finished job's result for this session.
+    Cron(CronEvent),
     /// The session ended (after `Op::Shutdown`); no more events follow.
     ShutdownComplete,
 }

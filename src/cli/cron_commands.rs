@@ -79,11 +79,19 @@ pub enum CronAction {
         #[arg(long)]
         repeat: Option<i64>,
     },
-    Pause { job: String },
-    Resume { job: String },
+    Pause {
+        job: String,
+    },
+    Resume {
+        job: String,
+    },
     /// Make a job due now: it runs at the scheduler's next tick.
-    Run { job: String },
-    Remove { job: String },
+    Run {
+        job: String,
+    },
+    Remove {
+        job: String,
+    },
     /// Whether a scheduler is alive for this home, and the next jobs.
     Status,
     /// Run whatever is due once and wait for it (for `* * * * * hermes cron tick`).
@@ -110,52 +118,106 @@ pub fn cron_command(home: &HermesHome, action: CronAction) -> anyhow::Result<i32
     }
     let result = match action {
         CronAction::List { all } => list(&cron, all),
-        CronAction::Create { schedule, prompt, skills, name, repeat, deliver, workdir, script, no_agent, context_from } => {
-            ops::create(
-                &cron,
-                NewJob {
-                    prompt: prompt.unwrap_or_default(),
-                    schedule,
-                    name,
-                    repeat,
-                    deliver,
-                    skills,
-                    script,
-                    no_agent,
-                    context_from,
-                    workdir,
-                    ..NewJob::default()
-                },
-            )
-            .map(|job| {
-                println!("Created job {} ({})", job.id(), job.name());
-                print_job(&cron, &job);
-                warn_if_no_ticker(&cron);
-            })
-            .map_err(Into::into)
-        }
-        CronAction::Edit { job, schedule, prompt, name, deliver, skills, add_skills, remove_skills, clear_skills, workdir, script, repeat } => {
+        CronAction::Create {
+            schedule,
+            prompt,
+            skills,
+            name,
+            repeat,
+            deliver,
+            workdir,
+            script,
+            no_agent,
+            context_from,
+        } => ops::create(
+            &cron,
+            NewJob {
+                prompt: prompt.unwrap_or_default(),
+                schedule,
+                name,
+                repeat,
+                deliver,
+                skills,
+                script,
+                no_agent,
+                context_from,
+                workdir,
+                ..NewJob::default()
+            },
+        )
+        .map(|job| {
+            println!("Created job {} ({})", job.id(), job.name());
+            print_job(&cron, &job);
+            warn_if_no_ticker(&cron);
+        })
+        .map_err(Into::into),
+        CronAction::Edit {
+            job,
+            schedule,
+            prompt,
+            name,
+            deliver,
+            skills,
+            add_skills,
+            remove_skills,
+            clear_skills,
+            workdir,
+            script,
+            repeat,
+        } => {
             let skills = if clear_skills {
                 SkillEdit::Set(Vec::new())
             } else if !skills.is_empty() {
                 SkillEdit::Set(skills)
             } else if !add_skills.is_empty() || !remove_skills.is_empty() {
-                SkillEdit::Change { add: add_skills, remove: remove_skills }
+                SkillEdit::Change {
+                    add: add_skills,
+                    remove: remove_skills,
+                }
             } else {
                 SkillEdit::Keep
             };
-            let change = JobUpdate { prompt, schedule, name, deliver, skills, workdir, script, repeat, ..JobUpdate::default() };
-            ops::update(&cron, &job, change).map(|job| print_job(&cron, &job)).map_err(Into::into)
+            let change = JobUpdate {
+                prompt,
+                schedule,
+                name,
+                deliver,
+                skills,
+                workdir,
+                script,
+                repeat,
+                ..JobUpdate::default()
+            };
+            ops::update(&cron, &job, change)
+                .map(|job| print_job(&cron, &job))
+                .map_err(Into::into)
         }
-        CronAction::Pause { job } => ops::pause(&cron, &job, None).map(|j| println!("Paused {} ({})", j.id(), j.name())).map_err(Into::into),
-        CronAction::Resume { job } => ops::resume(&cron, &job).map(|j| println!("Resumed {} ({}); next run {}", j.id(), j.name(), next_local(&cron, &j))).map_err(Into::into),
+        CronAction::Pause { job } => ops::pause(&cron, &job, None)
+            .map(|j| println!("Paused {} ({})", j.id(), j.name()))
+            .map_err(Into::into),
+        CronAction::Resume { job } => ops::resume(&cron, &job)
+            .map(|j| {
+                println!(
+                    "Resumed {} ({}); next run {}",
+                    j.id(),
+                    j.name(),
+                    next_local(&cron, &j)
+                )
+            })
+            .map_err(Into::into),
         CronAction::Run { job } => ops::trigger(&cron, &job)
             .map(|j| {
-                println!("Job {} ({}) will run at the scheduler's next tick.", j.id(), j.name());
+                println!(
+                    "Job {} ({}) will run at the scheduler's next tick.",
+                    j.id(),
+                    j.name()
+                );
                 warn_if_no_ticker(&cron);
             })
             .map_err(Into::into),
-        CronAction::Remove { job } => ops::remove(&cron, &job).map(|j| println!("Removed {} ({})", j.id(), j.name())).map_err(Into::into),
+        CronAction::Remove { job } => ops::remove(&cron, &job)
+            .map(|j| println!("Removed {} ({})", j.id(), j.name()))
+            .map_err(Into::into),
         CronAction::Status => status(&cron),
         CronAction::Tick => return tick(cron, &config),
         CronAction::Runs { job, limit } => runs(&cron, job.as_deref(), limit),
@@ -191,16 +253,26 @@ fn print_job(cron: &CronHome, job: &Job) {
     };
     println!("  {} {state}", job.id());
     println!("    Name:      {}", job.name());
-    let words = job.schedule().map(|s| hermes::cron::next::describe(s, &cron.zone)).unwrap_or_default();
+    let words = job
+        .schedule()
+        .map(|s| hermes::cron::next::describe(s, &cron.zone))
+        .unwrap_or_default();
     println!("    Schedule:  {}  ({words})", job.schedule_display());
-    println!("    Repeat:    {}", hermes::tools::cronjob::repeat_display(job));
+    println!(
+        "    Repeat:    {}",
+        hermes::tools::cronjob::repeat_display(job)
+    );
     println!("    Next run:  {}", next_local(cron, job));
     println!("    Deliver:   {}", job.deliver());
     let skills = job.skills();
     if !skills.is_empty() {
         println!("    Skills:    {}", skills.join(", "));
     }
-    for (label, key) in [("Script", "script"), ("Workdir", "workdir"), ("Profile", "profile")] {
+    for (label, key) in [
+        ("Script", "script"),
+        ("Workdir", "workdir"),
+        ("Profile", "profile"),
+    ] {
         if let Some(value) = job.text(key) {
             println!("    {label}:{}{value}", " ".repeat(10 - label.len()));
         }
@@ -213,7 +285,10 @@ fn print_job(cron: &CronHome, job: &Job) {
             "ok" => "ok".to_string(),
             other => format!("{other}: {}", job.text("last_error").unwrap_or("?")),
         };
-        println!("    Last run:  {}  {detail}", job.last_run_at().unwrap_or("?"));
+        println!(
+            "    Last run:  {}  {detail}",
+            job.last_run_at().unwrap_or("?")
+        );
     }
     if let Some(problem) = job.text("last_delivery_error") {
         println!("    Delivery:  {problem}");
@@ -228,7 +303,11 @@ fn warn_if_no_ticker(cron: &CronHome) {
 }
 
 fn list(cron: &CronHome, all: bool) -> Result<(), hermes::cron::CronError> {
-    let include = if all { IncludeDisabled::Yes } else { IncludeDisabled::No };
+    let include = if all {
+        IncludeDisabled::Yes
+    } else {
+        IncludeDisabled::No
+    };
     let jobs = ops::list(cron, include)?;
     if jobs.is_empty() {
         println!("No scheduled jobs.");
@@ -248,12 +327,21 @@ fn status(cron: &CronHome) -> Result<(), hermes::cron::CronError> {
     println!("Time zone: {}", cron.zone.name);
     let mut jobs: Vec<(jiff::Timestamp, Job)> = ops::list(cron, IncludeDisabled::No)?
         .into_iter()
-        .filter_map(|j| j.next_run_at().and_then(|t| cron.zone.parse(t)).map(|at| (at, j)))
+        .filter_map(|j| {
+            j.next_run_at()
+                .and_then(|t| cron.zone.parse(t))
+                .map(|at| (at, j))
+        })
         .collect();
     jobs.sort_by_key(|(at, _)| *at);
     println!("{} active job(s).", jobs.len());
     for (at, job) in jobs.iter().take(5) {
-        println!("  next: {}  {} ({})", cron.zone.local_minutes(*at), job.name(), job.id());
+        println!(
+            "  next: {}  {} ({})",
+            cron.zone.local_minutes(*at),
+            job.name(),
+            job.id()
+        );
     }
     Ok(())
 }
@@ -269,7 +357,10 @@ fn runs(cron: &CronHome, job: Option<&str>, limit: usize) -> Result<(), hermes::
         println!("No executions recorded.");
     }
     for row in rows {
-        let mut line = format!("{}  {:<9}  job={}  source={}  {}", row.id, row.status, row.job_id, row.source, row.claimed_at);
+        let mut line = format!(
+            "{}  {:<9}  job={}  source={}  {}",
+            row.id, row.status, row.job_id, row.source, row.claimed_at
+        );
         if let Some(ms) = row.duration_ms {
             line.push_str(&format!("  {:.1}s", ms as f64 / 1000.0));
         }
@@ -289,19 +380,26 @@ struct PrintingInbox(Inbox);
 
 impl DeliverySink for PrintingInbox {
     fn deliver(&self, delivery: Delivery) {
-        println!("[{}] {} ({}) finished; result kept for the next hermes start ({})", delivery.at, delivery.job_name, delivery.job_id, delivery.output_path);
+        println!(
+            "[{}] {} ({}) finished; result kept for the next hermes start ({})",
+            delivery.at, delivery.job_name, delivery.job_id, delivery.output_path
+        );
         self.0.deliver(delivery);
     }
 }
 
 fn scheduler(cron: Arc<CronHome>) -> anyhow::Result<Scheduler> {
-    let runner = Arc::new(EngineJobRunner { inactivity: cron.settings.inactivity_timeout });
+    let runner = Arc::new(EngineJobRunner {
+        inactivity: cron.settings.inactivity_timeout,
+    });
     let sink = Arc::new(PrintingInbox(Inbox::new(&cron.paths.deliveries)));
     Ok(Scheduler::new(cron, runner, sink)?)
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    Ok(tokio::runtime::Builder::new_multi_thread().enable_all().build()?)
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
 }
 
 fn tick(cron: Arc<CronHome>, _config: &hermes::config::Config) -> anyhow::Result<i32> {
@@ -315,7 +413,10 @@ fn tick(cron: Arc<CronHome>, _config: &hermes::config::Config) -> anyhow::Result
             return Ok(exit_code::OK);
         }
         if report.recovered_unknown > 0 {
-            println!("{} interrupted execution(s) marked unknown.", report.recovered_unknown);
+            println!(
+                "{} interrupted execution(s) marked unknown.",
+                report.recovered_unknown
+            );
         }
         println!("{} job(s) due.", report.started.len());
         while runs.join_next().await.is_some() {}
@@ -350,16 +451,33 @@ fn daemon(cron: Arc<CronHome>, _config: &hermes::config::Config) -> anyhow::Resu
 }
 
 fn install_service(home: &HermesHome) {
-    let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "hermes".into());
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "hermes".into());
     let home_dir = home.base().display().to_string();
-    let profile = home.profile().map(|p| format!(" --profile {p}")).unwrap_or_default();
-    println!("# systemd user unit: save as ~/.config/systemd/user/hermes-cron.service, then\n#   systemctl --user daemon-reload && systemctl --user enable --now hermes-cron\n");
-    println!("[Unit]\nDescription=hermes cron scheduler\nAfter=network-online.target\n\n[Service]\nEnvironment=HERMES_HOME={home_dir}\nExecStart={exe}{profile} cron daemon\nRestart=on-failure\nRestartSec=10\n\n[Install]\nWantedBy=default.target\n");
-    println!("# launchd agent (macOS): save as ~/Library/LaunchAgents/ai.hermes.cron.plist, then\n#   launchctl load -w ~/Library/LaunchAgents/ai.hermes.cron.plist\n");
+    let profile = home
+        .profile()
+        .map(|p| format!(" --profile {p}"))
+        .unwrap_or_default();
+    println!(
+        "# systemd user unit: save as ~/.config/systemd/user/hermes-cron.service, then\n#   systemctl --user daemon-reload && systemctl --user enable --now hermes-cron\n"
+    );
+    println!(
+        "[Unit]\nDescription=hermes cron scheduler\nAfter=network-online.target\n\n[Service]\nEnvironment=HERMES_HOME={home_dir}\nExecStart={exe}{profile} cron daemon\nRestart=on-failure\nRestartSec=10\n\n[Install]\nWantedBy=default.target\n"
+    );
+    println!(
+        "# launchd agent (macOS): save as ~/Library/LaunchAgents/ai.hermes.cron.plist, then\n#   launchctl load -w ~/Library/LaunchAgents/ai.hermes.cron.plist\n"
+    );
     let args: String = std::iter::once(exe.clone())
-        .chain(home.profile().map(|p| vec!["--profile".to_string(), p.to_string()]).unwrap_or_default())
+        .chain(
+            home.profile()
+                .map(|p| vec!["--profile".to_string(), p.to_string()])
+                .unwrap_or_default(),
+        )
         .chain(["cron".to_string(), "daemon".to_string()])
         .map(|a| format!("    <string>{a}</string>\n"))
         .collect();
-    println!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<dict>\n  <key>Label</key><string>ai.hermes.cron</string>\n  <key>ProgramArguments</key>\n  <array>\n{args}  </array>\n  <key>EnvironmentVariables</key>\n  <dict><key>HERMES_HOME</key><string>{home_dir}</string></dict>\n  <key>RunAtLoad</key><true/>\n  <key>KeepAlive</key><true/>\n</dict>\n</plist>");
+    println!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<dict>\n  <key>Label</key><string>ai.hermes.cron</string>\n  <key>ProgramArguments</key>\n  <array>\n{args}  </array>\n  <key>EnvironmentVariables</key>\n  <dict><key>HERMES_HOME</key><string>{home_dir}</string></dict>\n  <key>RunAtLoad</key><true/>\n  <key>KeepAlive</key><true/>\n</dict>\n</plist>"
+    );
 }

@@ -76,3 +76,20 @@ pub fn describe(err: &anyhow::Error) -> String {
     }
     text
 }
+
+/// The TUI's cron scheduler for `home`; `None` (with a log line) when its thread cannot start.
+pub fn start_cron(
+    home: &HermesHome,
+    config: &hermes::config::Config,
+    env: &hermes::config::EnvLookup,
+) -> Option<hermes::engine::cron_link::SchedulerThread> {
+    let cron = hermes::cron::CronHome::open(home, config, env);
+    let link = hermes::engine::cron_link::CronLink::for_home(cron);
+    match hermes::engine::cron_link::spawn_scheduler(link) {
+        Ok(thread) => Some(thread),
+        Err(err) => {
+            tracing::warn!("cron scheduler not started: {err}");
+            None
+        }
+    }
+}

@@ -260,7 +260,10 @@ sandbox:
     assert!(!c.cron.wrap_response);
     assert_eq!(c.cron.max_parallel_jobs, Some(2));
     assert_eq!(c.cron.output_retention, 7);
-    assert_eq!(c.approvals.cron_mode, crate::config::CronApprovalMode::Approve);
+    assert_eq!(
+        c.approvals.cron_mode,
+        crate::config::CronApprovalMode::Approve
+    );
     assert_eq!(c.sandbox.mode, "read-only");
 }
 

@@ -56,7 +56,10 @@ pub fn claim_dispatch(home: &CronHome, id: &str) -> Result<bool, CronError> {
             file.jobs.remove(index);
             return Ok(Edit::changed(false));
         }
-        job.set("repeat", json!({"times": times, "completed": completed + 1}));
+        job.set(
+            "repeat",
+            json!({"times": times, "completed": completed + 1}),
+        );
         Ok(Edit::changed(true))
     })
 }
@@ -75,7 +78,9 @@ pub fn mark_run(home: &CronHome, id: &str, record: &RunRecord) -> Result<bool, C
             "last_status",
             Some(if record.succeeded { "ok" } else { "error" }),
         );
-        let error = (!record.succeeded).then_some(record.error.as_deref()).flatten();
+        let error = (!record.succeeded)
+            .then_some(record.error.as_deref())
+            .flatten();
         job.set_text("last_error", error);
         job.set_text("last_delivery_error", record.delivery_error.as_deref());
         job.set("fire_claim", Value::Null);

@@ -66,14 +66,16 @@ impl Inbox {
             std::fs::create_dir_all(dir).map_err(|e| CronError::io(dir, e))?;
         }
         let _lock = self.lock()?;
-        let mut line = serde_json::to_string(delivery).map_err(|e| CronError::Invalid(e.to_string()))?;
+        let mut line =
+            serde_json::to_string(delivery).map_err(|e| CronError::Invalid(e.to_string()))?;
         line.push('\n');
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&self.path)
             .map_err(|e| CronError::io(&self.path, e))?;
-        file.write_all(line.as_bytes()).map_err(|e| CronError::io(&self.path, e))
+        file.write_all(line.as_bytes())
+            .map_err(|e| CronError::io(&self.path, e))
     }
 
     /// Everything waiting, oldest first; the inbox is emptied. Unreadable lines are kept
@@ -97,7 +99,11 @@ impl Inbox {
         }
         if !bad.is_empty() {
             let bad_path = self.path.with_extension("jsonl.bad");
-            if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&bad_path) {
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&bad_path)
+            {
                 let _ = f.write_all(bad.as_bytes());
             }
         }
@@ -109,7 +115,10 @@ impl Inbox {
 impl DeliverySink for Inbox {
     fn deliver(&self, delivery: Delivery) {
         if let Err(e) = self.push(&delivery) {
-            tracing::warn!("cron delivery for job {} kept only in its output file: {e}", delivery.job_id);
+            tracing::warn!(
+                "cron delivery for job {} kept only in its output file: {e}",
+                delivery.job_id
+            );
         }
     }
 }

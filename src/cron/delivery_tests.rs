@@ -22,5 +22,12 @@ fn the_inbox_keeps_deliveries_until_taken() {
 
 #[test]
 fn targets_name_what_hermes_cannot_deliver() {
-    assert_eq!(targets("origin, local,telegram:123"), [Target::Origin, Target::Local, Target::Unsupported("telegram:123".into())]);
+    assert_eq!(
+        targets("origin, local,telegram:123"),
+        [
+            Target::Origin,
+            Target::Local,
+            Target::Unsupported("telegram:123".into())
+        ]
+    );
 }

@@ -18,8 +18,10 @@ fn one_bad_record_does_not_stop_its_siblings() {
     let zone = CronZone::utc();
     let mut jobs = vec![
         job(json!({"job_id": "legacy1", "schedule": "nonsense", "next_run_at": 5})),
-        job(json!({"id": "good", "schedule": {"kind": "interval", "minutes": 5},
-                   "next_run_at": "2026-06-01T09:59:00+00:00", "last_run_at": "garbage"})),
+        job(
+            json!({"id": "good", "schedule": {"kind": "interval", "minutes": 5},
+                   "next_run_at": "2026-06-01T09:59:00+00:00", "last_run_at": "garbage"}),
+        ),
     ];
     let scan = scan(&mut jobs, now(), &zone, "host:1", &|_| false);
     assert!(scan.changed);
@@ -34,7 +36,9 @@ fn one_bad_record_does_not_stop_its_siblings() {
 #[test]
 fn a_missing_next_run_is_recovered_not_fired() {
     let zone = CronZone::utc();
-    let mut jobs = vec![job(json!({"id": "a", "schedule": {"kind": "interval", "minutes": 30}}))];
+    let mut jobs = vec![job(
+        json!({"id": "a", "schedule": {"kind": "interval", "minutes": 30}}),
+    )];
     let scan = scan(&mut jobs, now(), &zone, "host:1", &|_| false);
     assert!(scan.due.is_empty());
     assert_eq!(jobs[0].next_run_at(), Some("2026-06-01T10:30:00+00:00"));
@@ -67,7 +71,10 @@ fn one_shots_are_claimed_and_a_fresh_claim_is_respected() {
     assert_eq!(first.due.len(), 1);
     assert_eq!(jobs[0].get("run_claim").unwrap()["by"], "host:1");
     let second = scan(&mut jobs, now(), &zone, "host:2", &|_| false);
-    assert!(second.due.is_empty(), "a claimed one-shot was handed out twice");
+    assert!(
+        second.due.is_empty(),
+        "a claimed one-shot was handed out twice"
+    );
 }
 
 #[test]

@@ -67,9 +67,12 @@ impl Ledger {
             std::fs::create_dir_all(dir).map_err(|e| CronError::io(dir, e))?;
         }
         let conn = Connection::open(path).map_err(wrap)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(wrap)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(wrap)?;
-        conn.pragma_update(None, "synchronous", "FULL").map_err(wrap)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(wrap)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(wrap)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(wrap)?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS executions (
                id TEXT PRIMARY KEY,
@@ -96,7 +99,9 @@ impl Ledger {
             let mut stmt = conn
                 .prepare("SELECT name FROM pragma_table_info('executions')")
                 .map_err(wrap)?;
-            let rows = stmt.query_map([], |r| r.get::<_, String>(0)).map_err(wrap)?;
+            let rows = stmt
+                .query_map([], |r| r.get::<_, String>(0))
+                .map_err(wrap)?;
             for name in rows.flatten() {
                 have.push(name);
             }
@@ -108,8 +113,10 @@ impl Ledger {
             ("output_tokens", "INTEGER"),
         ] {
             if !have.iter().any(|h| h == column) {
-                conn.execute_batch(&format!("ALTER TABLE executions ADD COLUMN {column} {kind}"))
-                    .map_err(wrap)?;
+                conn.execute_batch(&format!(
+                    "ALTER TABLE executions ADD COLUMN {column} {kind}"
+                ))
+                .map_err(wrap)?;
             }
         }
         Ok(Self {
@@ -135,7 +142,15 @@ impl Ledger {
                 "INSERT INTO executions (id, job_id, source, process_id, pid, \
                  process_started_at, status, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, \
                  'claimed', ?7)",
-                params![id, job_id, source, self.process_id, pid, process_start_time(pid), now_iso],
+                params![
+                    id,
+                    job_id,
+                    source,
+                    self.process_id,
+                    pid,
+                    process_start_time(pid),
+                    now_iso
+                ],
             )
             .map_err(|e| self.wrap(e))?;
         Ok(id)
@@ -155,9 +170,17 @@ impl Ledger {
 
     /// Writes the terminal state once; a row already terminal is left alone.
     pub fn finish(&self, id: &str, now_iso: &str, result: &Finish) -> Result<bool, CronError> {
-        let status = if result.succeeded { "completed" } else { "failed" };
-        let error = (!result.succeeded)
-            .then(|| result.error.clone().unwrap_or_else(|| "unknown failure".into()));
+        let status = if result.succeeded {
+            "completed"
+        } else {
+            "failed"
+        };
+        let error = (!result.succeeded).then(|| {
+            result
+                .error
+                .clone()
+                .unwrap_or_else(|| "unknown failure".into())
+        });
         let n = self
             .conn
             .execute(

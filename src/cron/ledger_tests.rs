@@ -4,13 +4,23 @@ use super::*;
 fn a_terminal_row_is_never_rewritten() {
     let dir = tempfile::tempdir().unwrap();
     let ledger = Ledger::open(&dir.path().join("executions.db")).unwrap();
-    let id = ledger.claim("job1", "builtin", "2026-06-01T10:00:00+00:00").unwrap();
+    let id = ledger
+        .claim("job1", "builtin", "2026-06-01T10:00:00+00:00")
+        .unwrap();
     assert!(ledger.in_flight("job1").unwrap());
     assert!(ledger.mark_running(&id, "t1").unwrap());
     assert!(!ledger.mark_running(&id, "t2").unwrap());
-    let done = Finish { succeeded: true, duration_ms: 5, ..Finish::default() };
+    let done = Finish {
+        succeeded: true,
+        duration_ms: 5,
+        ..Finish::default()
+    };
     assert!(ledger.finish(&id, "t3", &done).unwrap());
-    let failed = Finish { succeeded: false, error: Some("late".into()), ..Finish::default() };
+    let failed = Finish {
+        succeeded: false,
+        error: Some("late".into()),
+        ..Finish::default()
+    };
     assert!(!ledger.finish(&id, "t4", &failed).unwrap());
     let row = ledger.latest("job1").unwrap().unwrap();
     assert_eq!((row.status.as_str(), row.error), ("completed", None));

@@ -82,7 +82,9 @@ pub fn recoverable_oneshot(
     }
     let text = schedule.get("run_at").and_then(Value::as_str)?;
     let run_at = zone.parse(text)?;
-    let oldest = now.checked_sub(SignedDuration::from_secs(ONESHOT_GRACE_SECONDS)).ok()?;
+    let oldest = now
+        .checked_sub(SignedDuration::from_secs(ONESHOT_GRACE_SECONDS))
+        .ok()?;
     (run_at >= oldest).then(|| text.to_string())
 }
 
@@ -94,7 +96,11 @@ pub fn next_cron(cron: &Cron, after: Timestamp, tz: &TimeZone) -> Option<Timesta
         .split_whitespace()
         .nth(1)
         .is_some_and(|field| field.starts_with('*'));
-    let start = after.to_zoned(tz.clone()).datetime().checked_sub(OFFSET_SLACK).ok()?;
+    let start = after
+        .to_zoned(tz.clone())
+        .datetime()
+        .checked_sub(OFFSET_SLACK)
+        .ok()?;
     let mut cursor = to_chrono(start)?;
     let mut best: Option<Timestamp> = None;
     // Wall times are visited in order; instants are not monotone in a fold, so keep the
@@ -129,7 +135,9 @@ pub fn is_cron_instant(cron: &Cron, at: Timestamp, tz: &TimeZone) -> bool {
 fn instants_of(wall: DateTime, tz: &TimeZone, hour_is_wildcard: bool) -> Vec<Timestamp> {
     let ambiguous = tz.to_ambiguous_timestamp(wall);
     match ambiguous.offset() {
-        AmbiguousOffset::Unambiguous { offset } => offset.to_timestamp(wall).ok().into_iter().collect(),
+        AmbiguousOffset::Unambiguous { offset } => {
+            offset.to_timestamp(wall).ok().into_iter().collect()
+        }
         AmbiguousOffset::Gap { after, .. } => {
             // `after`'s offset reads the wall time as an instant before the transition; the
             // transition itself is the first instant after the gap.

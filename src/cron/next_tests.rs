@@ -57,7 +57,11 @@ fn a_time_skipped_by_spring_forward_runs_once_at_the_end_of_the_gap() {
     assert_eq!(
         runs("30 2 * * *", "America/New_York", "2026-03-07T07:30:00Z", 3),
         // 02:30 EST on the 7th was 07:30Z; on the 8th 02:30 does not exist: 03:00 EDT.
-        ["2026-03-08T07:00:00Z", "2026-03-09T06:30:00Z", "2026-03-10T06:30:00Z"]
+        [
+            "2026-03-08T07:00:00Z",
+            "2026-03-09T06:30:00Z",
+            "2026-03-10T06:30:00Z"
+        ]
     );
     assert_eq!(
         runs("30 2 * * *", "Europe/Berlin", "2026-03-28T01:30:00Z", 2),
@@ -65,8 +69,17 @@ fn a_time_skipped_by_spring_forward_runs_once_at_the_end_of_the_gap() {
     );
     // Every 15 minutes through the gap: 01:45 EST, then 03:00 EDT once, then 03:15.
     assert_eq!(
-        runs("*/15 * * * *", "America/New_York", "2026-03-08T06:30:00Z", 3),
-        ["2026-03-08T06:45:00Z", "2026-03-08T07:00:00Z", "2026-03-08T07:15:00Z"]
+        runs(
+            "*/15 * * * *",
+            "America/New_York",
+            "2026-03-08T06:30:00Z",
+            3
+        ),
+        [
+            "2026-03-08T06:45:00Z",
+            "2026-03-08T07:00:00Z",
+            "2026-03-08T07:15:00Z"
+        ]
     );
 }
 
@@ -85,7 +98,11 @@ fn a_time_repeated_by_fall_back_runs_once_unless_the_hour_is_a_wildcard() {
     // Hourly at :30 runs in both 01:00 hours, in instant order.
     assert_eq!(
         runs("30 * * * *", "America/New_York", "2026-11-01T04:45:00Z", 3),
-        ["2026-11-01T05:30:00Z", "2026-11-01T06:30:00Z", "2026-11-01T07:30:00Z"]
+        [
+            "2026-11-01T05:30:00Z",
+            "2026-11-01T06:30:00Z",
+            "2026-11-01T07:30:00Z"
+        ]
     );
 }
 
@@ -96,7 +113,12 @@ fn intervals_are_elapsed_time_and_ignore_dst() {
         Value::Object(map) => map,
         _ => unreachable!(),
     };
-    let next = compute_next_run(&schedule, Some("2026-03-08T01:30:00-05:00"), ts("2026-03-08T06:31:00Z"), &zone);
+    let next = compute_next_run(
+        &schedule,
+        Some("2026-03-08T01:30:00-05:00"),
+        ts("2026-03-08T06:31:00Z"),
+        &zone,
+    );
     assert_eq!(next.as_deref(), Some("2026-03-08T03:30:00-04:00"));
     let first = compute_next_run(&schedule, None, ts("2026-03-08T06:31:00Z"), &zone);
     assert_eq!(first.as_deref(), Some("2026-03-08T03:31:00-04:00"));
@@ -123,10 +145,21 @@ fn one_shots_have_a_next_run_only_until_run_and_within_grace() {
         _ => unreachable!(),
     };
     let at = |t: &str| compute_next_run(&schedule, None, ts(t), &zone);
-    assert_eq!(at("2026-06-01T09:00:00Z").as_deref(), Some("2026-06-01T10:00:00+00:00"));
-    assert_eq!(at("2026-06-01T10:02:00Z").as_deref(), Some("2026-06-01T10:00:00+00:00"));
+    assert_eq!(
+        at("2026-06-01T09:00:00Z").as_deref(),
+        Some("2026-06-01T10:00:00+00:00")
+    );
+    assert_eq!(
+        at("2026-06-01T10:02:00Z").as_deref(),
+        Some("2026-06-01T10:00:00+00:00")
+    );
     assert_eq!(at("2026-06-01T10:02:01Z"), None);
-    let ran = compute_next_run(&schedule, Some("2026-06-01T10:00:05+00:00"), ts("2026-06-01T10:00:06Z"), &zone);
+    let ran = compute_next_run(
+        &schedule,
+        Some("2026-06-01T10:00:05+00:00"),
+        ts("2026-06-01T10:00:06Z"),
+        &zone,
+    );
     assert_eq!(ran, None);
 }
 
@@ -141,8 +174,14 @@ fn grace_is_half_the_period_clamped_to_two_minutes_and_two_hours() {
     assert_eq!(grace_seconds(&interval(1), now, &zone), 120);
     assert_eq!(grace_seconds(&interval(10), now, &zone), 300);
     assert_eq!(grace_seconds(&interval(1440), now, &zone), 7200);
-    assert_eq!(grace_seconds(&cron_schedule("0 * * * *", "UTC"), now, &zone), 1800);
-    assert_eq!(grace_seconds(&cron_schedule("0 9 * * *", "UTC"), now, &zone), 7200);
+    assert_eq!(
+        grace_seconds(&cron_schedule("0 * * * *", "UTC"), now, &zone),
+        1800
+    );
+    assert_eq!(
+        grace_seconds(&cron_schedule("0 9 * * *", "UTC"), now, &zone),
+        7200
+    );
     assert_eq!(grace_seconds(&Map::new(), now, &zone), 120);
 }
 

@@ -151,7 +151,10 @@ pub fn create(home: &CronHome, new: NewJob) -> Result<Job, CronError> {
     };
     let next_run_at = next::compute_next_run(&schedule, None, now, &home.zone);
     if kind == "once" && next_run_at.is_none() {
-        let run_at = schedule.get("run_at").and_then(Value::as_str).unwrap_or("?");
+        let run_at = schedule
+            .get("run_at")
+            .and_then(Value::as_str)
+            .unwrap_or("?");
         return Err(CronError::Schedule(format!(
             "Requested one-shot time {run_at} is more than {}s in the past and cannot be \
              scheduled.",
@@ -167,7 +170,12 @@ pub fn create(home: &CronHome, new: NewJob) -> Result<Job, CronError> {
         .unwrap_or("cron job");
     let name = clean(new.name).unwrap_or_else(|| label.chars().take(50).collect::<String>());
     let deliver = clean(new.deliver).unwrap_or_else(|| {
-        if new.origin.is_some() { "origin" } else { "local" }.to_string()
+        if new.origin.is_some() {
+            "origin"
+        } else {
+            "local"
+        }
+        .to_string()
     });
     let display = schedule
         .get("display")
@@ -273,8 +281,15 @@ pub fn update(home: &CronHome, reference: &str, change: JobUpdate) -> Result<Job
         apply_update(job, &change, workdir, profile);
         if let Some(schedule) = schedule {
             let display = schedule.get("display").cloned().unwrap_or(Value::Null);
-            let kind = schedule.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
-            let run_at = schedule.get("run_at").and_then(Value::as_str).map(str::to_string);
+            let kind = schedule
+                .get("kind")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            let run_at = schedule
+                .get("run_at")
+                .and_then(Value::as_str)
+                .map(str::to_string);
             let next_run = next::compute_next_run(&schedule, None, now, &home.zone);
             job.set("schedule", Value::Object(schedule));
             job.set("schedule_display", display);
@@ -313,10 +328,20 @@ fn apply_update(
             job.set_text(key, stored);
         }
     }
-    if let Some(name) = change.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+    if let Some(name) = change
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+    {
         job.set_text("name", Some(name));
     }
-    if let Some(deliver) = change.deliver.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+    if let Some(deliver) = change
+        .deliver
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
         job.set_text("deliver", Some(deliver));
     }
     if let Some(url) = &change.base_url {
@@ -358,7 +383,10 @@ fn apply_update(
         }
     };
     if let Some(skills) = skills {
-        job.set("skill", skills.first().cloned().map_or(Value::Null, Value::String));
+        job.set(
+            "skill",
+            skills.first().cloned().map_or(Value::Null, Value::String),
+        );
         job.set("skills", json!(skills));
     }
 }
@@ -382,7 +410,10 @@ pub fn resume(home: &CronHome, reference: &str) -> Result<Job, CronError> {
         let schedule = job.schedule().cloned().unwrap_or_default();
         let next_run = next::compute_next_run(&schedule, None, now, &home.zone);
         if next_run.is_none() && job.schedule_kind() == Some("once") {
-            let run_at = schedule.get("run_at").and_then(Value::as_str).unwrap_or("unknown");
+            let run_at = schedule
+                .get("run_at")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown");
             return Err(CronError::Schedule(format!(
                 "Cannot resume: one-shot time {run_at} is in the past (grace window: {}s) and \
                  will never fire.",
@@ -458,7 +489,11 @@ fn non_empty(list: Vec<String>) -> Value {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect();
-    if list.is_empty() { Value::Null } else { json!(list) }
+    if list.is_empty() {
+        Value::Null
+    } else {
+        json!(list)
+    }
 }
 
 fn dedupe(list: Vec<String>) -> Vec<String> {

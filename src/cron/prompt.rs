@@ -162,18 +162,16 @@ pub fn wrap(job_name: &str, text: &str, wrap_response: bool) -> String {
 
 /// What a failed run delivers (it always delivers).
 pub fn failure_summary(job_name: &str, error: &str) -> String {
-    let first = error.lines().find(|l| !l.trim().is_empty()).unwrap_or(error);
+    let first = error
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(error);
     let short: String = first.chars().take(300).collect();
     format!("⚠️ Cron '{job_name}' failed: {short}")
 }
 
 /// The output document of an agent run (`# Cron Job: …`), successful or failed.
-pub fn agent_document(
-    job: &Job,
-    run_time: &str,
-    response: &str,
-    error: Option<&str>,
-) -> String {
+pub fn agent_document(job: &Job, run_time: &str, response: &str, error: Option<&str>) -> String {
     let name = job.name();
     let head = format!(
         "# Cron Job: {name}{}\n\n**Job ID:** {}\n**Run Time:** {run_time}\n**Schedule:** {}\n\n\

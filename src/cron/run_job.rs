@@ -42,7 +42,11 @@ pub async fn run(
     job: &Job,
     cancel: CancellationToken,
 ) -> JobResult {
-    let run_time = home.zone.zoned(home.now()).strftime("%Y-%m-%d %H:%M:%S").to_string();
+    let run_time = home
+        .zone
+        .zoned(home.now())
+        .strftime("%Y-%m-%d %H:%M:%S")
+        .to_string();
     let workdir = job.workdir().map(PathBuf::from);
     if job.no_agent() {
         return run_script_job(home, job, &run_time, workdir).await;
@@ -86,7 +90,11 @@ pub async fn run(
         return failed(job, &run_time, error, "workdir_missing");
     }
     let (profile_home, profile) = profile_home(home, job);
-    let stamp = home.zone.zoned(home.now()).strftime("%Y%m%d_%H%M%S").to_string();
+    let stamp = home
+        .zone
+        .zoned(home.now())
+        .strftime("%Y%m%d_%H%M%S")
+        .to_string();
     let run = AgentRun {
         job: job.clone(),
         prompt: built.text,
@@ -184,7 +192,11 @@ fn failed(job: &Job, run_time: &str, error: String, reason: &str) -> JobResult {
         document: prompt::agent_document(job, run_time, "", Some(&error)),
         deliver: Some(prompt::failure_summary(&job.name(), &error)),
         error: Some(error),
-        exit_reason: if reason.is_empty() { "error".into() } else { reason.into() },
+        exit_reason: if reason.is_empty() {
+            "error".into()
+        } else {
+            reason.into()
+        },
         ..JobResult::default()
     }
 }
@@ -194,7 +206,9 @@ fn profile_home(home: &CronHome, job: &Job) -> (PathBuf, Option<String>) {
     let profiles = super::validate::profiles_root(&home.paths.home);
     match job.profile() {
         Some("default") => (
-            profiles.parent().map_or(home.paths.home.clone(), PathBuf::from),
+            profiles
+                .parent()
+                .map_or(home.paths.home.clone(), PathBuf::from),
             None,
         ),
         Some(name) => (profiles.join(name), Some(name.to_string())),

@@ -24,7 +24,10 @@ const STRICT: [(&str, &str); 8] = [
         r"disregard\s+(your|all|any)\s+(instructions|rules|guidelines)",
         "disregard_rules",
     ),
-    (r"cat\s+[^\n]*(\.env|credentials|\.netrc|\.pgpass)", "read_secrets"),
+    (
+        r"cat\s+[^\n]*(\.env|credentials|\.netrc|\.pgpass)",
+        "read_secrets",
+    ),
     (r"authorized_keys", "ssh_backdoor"),
     (r"/etc/sudoers|visudo", "sudoers_mod"),
     (r"rm\s+-rf\s+/", "destructive_root_rm"),
@@ -32,9 +35,9 @@ const STRICT: [(&str, &str); 8] = [
 
 /// Hermes's characters used to hide instructions (`threat_patterns.INVISIBLE_CHARS`).
 const INVISIBLE: [char; 17] = [
-    '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{2062}', '\u{2063}', '\u{2064}',
-    '\u{feff}', '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}', '\u{2066}',
-    '\u{2067}', '\u{2068}', '\u{2069}',
+    '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{2062}', '\u{2063}', '\u{2064}', '\u{feff}',
+    '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}', '\u{2066}', '\u{2067}', '\u{2068}',
+    '\u{2069}',
 ];
 
 fn compile(pattern: &str) -> Option<Regex> {
@@ -50,8 +53,14 @@ static STRICT_SET: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
 
 static EXFIL_SET: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     let patterns = [
-        (format!(r#"curl\s+[^\n]*https?://[^\s"'`]*{SECRET_VAR}"#), "exfil_curl_url"),
-        (format!(r#"wget\s+[^\n]*https?://[^\s"'`]*{SECRET_VAR}"#), "exfil_wget_url"),
+        (
+            format!(r#"curl\s+[^\n]*https?://[^\s"'`]*{SECRET_VAR}"#),
+            "exfil_curl_url",
+        ),
+        (
+            format!(r#"wget\s+[^\n]*https?://[^\s"'`]*{SECRET_VAR}"#),
+            "exfil_wget_url",
+        ),
         (
             format!(
                 r"curl\s+[^\n]*(?:--data(?:-raw|-binary|-urlencode)?|-d|--form|-F)\s+[^\n]*{SECRET_VAR}"

@@ -163,8 +163,23 @@ fn weekday_number(word: &str) -> Option<&'static str> {
     names.iter().find_map(|(prefix, number)| {
         let full_match = word.starts_with(prefix) && word.len() <= 9;
         let known = [
-            "sun", "sunday", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednesday", "thu",
-            "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday",
+            "sun",
+            "sunday",
+            "mon",
+            "monday",
+            "tue",
+            "tues",
+            "tuesday",
+            "wed",
+            "wednesday",
+            "thu",
+            "thur",
+            "thurs",
+            "thursday",
+            "fri",
+            "friday",
+            "sat",
+            "saturday",
         ];
         (full_match && known.contains(&word)).then_some(*number)
     })

@@ -23,7 +23,10 @@ fn durations_are_one_shots_after_that_delay() {
 #[test]
 fn every_is_an_interval_in_minutes() {
     let s = parse_schedule("every 2h", now(), &zone()).unwrap();
-    assert_eq!(s, object(json!({"kind": "interval", "minutes": 120, "display": "every 120m"})));
+    assert_eq!(
+        s,
+        object(json!({"kind": "interval", "minutes": 120, "display": "every 120m"}))
+    );
     let s = parse_schedule("Every 45 mins", now(), &zone()).unwrap();
     assert_eq!(s["minutes"], 45);
 }
@@ -35,8 +38,13 @@ fn cron_expressions_keep_the_text_and_record_the_zone() {
     assert_eq!(s["expr"], "0 9 * * 1-5");
     assert_eq!(s["display"], "0 9 * * 1-5");
     assert_eq!(s["timezone"], "Europe/Berlin");
-    let err = parse_schedule("99 9 * * *", now(), &zone()).unwrap_err().to_string();
-    assert!(err.starts_with("Invalid cron expression '99 9 * * *'"), "{err}");
+    let err = parse_schedule("99 9 * * *", now(), &zone())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("Invalid cron expression '99 9 * * *'"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -66,15 +74,28 @@ fn iso_timestamps_are_one_shots_read_in_the_zone_without_an_offset() {
     assert_eq!(s["display"], "once at 2026-07-01 09:00");
     let s = parse_schedule("2026-07-01T09:00:00Z", now(), &zone()).unwrap();
     assert_eq!(s["run_at"], "2026-07-01T11:00:00+02:00");
-    let err = parse_schedule("2026-13-01T09:00", now(), &zone()).unwrap_err().to_string();
+    let err = parse_schedule("2026-13-01T09:00", now(), &zone())
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("Invalid timestamp"), "{err}");
 }
 
 #[test]
 fn anything_else_gets_hermes_usage_message() {
-    let err = parse_schedule("whenever", now(), &zone()).unwrap_err().to_string();
-    assert!(err.starts_with("Invalid schedule 'whenever'. Use:\n  - Duration: '30m'"), "{err}");
-    assert!(err.ends_with("'2026-02-03T14:00:00' (one-shot at time)"), "{err}");
+    let err = parse_schedule("whenever", now(), &zone())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("Invalid schedule 'whenever'. Use:\n  - Duration: '30m'"),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("'2026-02-03T14:00:00' (one-shot at time)"),
+        "{err}"
+    );
     let err = parse_duration("5 fortnights").unwrap_err().to_string();
-    assert_eq!(err, "Invalid duration: '5 fortnights'. Use format like '30m', '2h', or '1d'");
+    assert_eq!(
+        err,
+        "Invalid duration: '5 fortnights'. Use format like '30m', '2h', or '1d'"
+    );
 }

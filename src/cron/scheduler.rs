@@ -78,7 +78,10 @@ impl Scheduler {
         sink: Arc<dyn DeliverySink>,
     ) -> Result<Self, CronError> {
         let ledger = Ledger::open(&home.paths.ledger)?;
-        let limit = home.settings.max_parallel.map(|n| Arc::new(Semaphore::new(n)));
+        let limit = home
+            .settings
+            .max_parallel
+            .map(|n| Arc::new(Semaphore::new(n)));
         Ok(Self {
             home,
             runner,
@@ -151,7 +154,13 @@ impl Scheduler {
         Ok(report)
     }
 
-    fn start(&self, job: Job, execution: String, runs: &mut JoinSet<()>, cancel: CancellationToken) {
+    fn start(
+        &self,
+        job: Job,
+        execution: String,
+        runs: &mut JoinSet<()>,
+        cancel: CancellationToken,
+    ) {
         if let Ok(mut running) = self.running.lock() {
             running.insert(job.id().to_string());
         }
@@ -204,7 +213,10 @@ impl Scheduler {
         self.running.lock().map(|r| r.clone()).unwrap_or_default()
     }
 
-    fn with_ledger<T>(&self, f: impl FnOnce(&Ledger) -> Result<T, CronError>) -> Result<T, CronError> {
+    fn with_ledger<T>(
+        &self,
+        f: impl FnOnce(&Ledger) -> Result<T, CronError>,
+    ) -> Result<T, CronError> {
         match self.ledger.lock() {
             Ok(ledger) => f(&ledger),
             Err(poisoned) => f(&poisoned.into_inner()),
@@ -215,7 +227,10 @@ impl Scheduler {
     /// process holds it). Runs still going at cancel are cancelled and awaited.
     pub async fn run_forever(&self, cancel: CancellationToken) {
         if let Ok(mut local) = LOCAL.lock() {
-            local.push((self.home.paths.cron_dir.clone(), Arc::downgrade(&self.nudge)));
+            local.push((
+                self.home.paths.cron_dir.clone(),
+                Arc::downgrade(&self.nudge),
+            ));
         }
         let mut runs = JoinSet::new();
         let mut lease = None;
@@ -248,7 +263,8 @@ impl Scheduler {
         let deadline = tokio::time::Instant::now() + wait;
         let stamp = modified(&self.home.paths.jobs_file);
         loop {
-            let step = FILE_POLL.min(deadline.saturating_duration_since(tokio::time::Instant::now()));
+            let step =
+                FILE_POLL.min(deadline.saturating_duration_since(tokio::time::Instant::now()));
             if step.is_zero() {
                 return;
             }
@@ -352,7 +368,7 @@ fn finish_run(
                     .as_ref()
                     .map(|p| p.display().to_string())
                     .unwrap_or_default(),
-                at: home.zone.iso(now),
+                at: home.zone.local_minutes(now),
                 failed: !result.succeeded,
             }),
             Target::Unsupported(name) => problems.push(unsupported_message(&name)),

@@ -104,7 +104,9 @@ impl Rig {
 
     async fn tick(&self, scheduler: &Scheduler) -> TickReport {
         let mut runs = JoinSet::new();
-        let report = scheduler.tick(&mut runs, &CancellationToken::new()).unwrap();
+        let report = scheduler
+            .tick(&mut runs, &CancellationToken::new())
+            .unwrap();
         while runs.join_next().await.is_some() {}
         report
     }
@@ -139,7 +141,10 @@ async fn a_recurring_job_fires_when_due_and_not_before() {
     let after = rig.job(job.id()).unwrap();
     assert_eq!(after.next_run_at(), Some("2026-06-02T09:00:00+02:00"));
     assert_eq!(after.text("last_status"), Some("ok"));
-    assert!(rig.tick(&scheduler).await.started.is_empty(), "ran twice in one slot");
+    assert!(
+        rig.tick(&scheduler).await.started.is_empty(),
+        "ran twice in one slot"
+    );
     let prompt = rig.runner.prompts.lock().unwrap()[0].clone();
     assert!(prompt.starts_with("[IMPORTANT: You are running as a scheduled cron job."));
     assert!(prompt.ends_with("Summarise the news"));
@@ -156,7 +161,10 @@ async fn a_six_hour_sleep_runs_a_missed_job_once_and_moves_it_to_the_future() {
     assert_eq!(rig.runs(), 1, "a missed hourly job ran more than once");
     let next = rig.job(job.id()).unwrap();
     let next_at = rig.home.zone.parse(next.next_run_at().unwrap()).unwrap();
-    assert!(next_at > rig.home.now(), "next run {next_at} is not in the future");
+    assert!(
+        next_at > rig.home.now(),
+        "next run {next_at} is not in the future"
+    );
     rig.clock.advance(SignedDuration::from_mins(61));
     assert_eq!(rig.tick(&scheduler).await.started.len(), 1);
 }
@@ -164,8 +172,24 @@ async fn a_six_hour_sleep_runs_a_missed_job_once_and_moves_it_to_the_future() {
 #[tokio::test]
 async fn daily_jobs_fire_at_local_nine_across_spring_forward_and_fall_back() {
     for (zone, days) in [
-        ("America/New_York", [("2026-03-07", "14:00"), ("2026-03-08", "13:00"), ("2026-10-31", "13:00"), ("2026-11-01", "14:00")]),
-        ("Europe/Berlin", [("2026-03-28", "08:00"), ("2026-03-29", "07:00"), ("2026-10-24", "07:00"), ("2026-10-25", "08:00")]),
+        (
+            "America/New_York",
+            [
+                ("2026-03-07", "14:00"),
+                ("2026-03-08", "13:00"),
+                ("2026-10-31", "13:00"),
+                ("2026-11-01", "14:00"),
+            ],
+        ),
+        (
+            "Europe/Berlin",
+            [
+                ("2026-03-28", "08:00"),
+                ("2026-03-29", "07:00"),
+                ("2026-10-24", "07:00"),
+                ("2026-10-25", "08:00"),
+            ],
+        ),
     ] {
         let rig = rig_in(zone, "2026-03-07T00:00:00Z");
         let job = rig.create("0 9 * * *", "morning report");
@@ -173,12 +197,21 @@ async fn daily_jobs_fire_at_local_nine_across_spring_forward_and_fall_back() {
         for (day, utc) in days {
             // Pretend the laptop slept until an hour before: the stored time is recomputed.
             let slot: Timestamp = format!("{day}T{utc}:00Z").parse().unwrap();
-            rig.clock.set(slot.checked_sub(SignedDuration::from_mins(1)).unwrap());
+            rig.clock
+                .set(slot.checked_sub(SignedDuration::from_mins(1)).unwrap());
             ops::resume(&rig.home, job.id()).unwrap();
             let before = rig.runs();
-            assert!(rig.tick(&scheduler).await.started.is_empty(), "{zone} {day}: fired early");
-            rig.clock.set(slot.checked_add(SignedDuration::from_secs(5)).unwrap());
-            assert_eq!(rig.tick(&scheduler).await.started.len(), 1, "{zone} {day}: did not fire at 09:00 local");
+            assert!(
+                rig.tick(&scheduler).await.started.is_empty(),
+                "{zone} {day}: fired early"
+            );
+            rig.clock
+                .set(slot.checked_add(SignedDuration::from_secs(5)).unwrap());
+            assert_eq!(
+                rig.tick(&scheduler).await.started.len(),
+                1,
+                "{zone} {day}: did not fire at 09:00 local"
+            );
             assert_eq!(rig.runs(), before + 1);
         }
     }
@@ -191,11 +224,18 @@ async fn a_one_shot_runs_once_and_is_removed() {
     let scheduler = rig.scheduler();
     rig.at("2026-06-01T10:30:01Z");
     assert_eq!(rig.tick(&scheduler).await.started.len(), 1);
-    assert!(rig.job(job.id()).is_none(), "a one-shot stayed after its run");
+    assert!(
+        rig.job(job.id()).is_none(),
+        "a one-shot stayed after its run"
+    );
     assert!(rig.tick(&scheduler).await.started.is_empty());
     let delivered = rig.sink.0.lock().unwrap().clone();
     assert_eq!(delivered.len(), 1);
-    assert!(delivered[0].text.starts_with("Cronjob Response: remind me to stretch\n-------------\n\nAll good."));
+    assert!(
+        delivered[0]
+            .text
+            .starts_with("Cronjob Response: remind me to stretch\n-------------\n\nAll good.")
+    );
     assert!(std::path::Path::new(&delivered[0].output_path).is_file());
 }
 
@@ -208,14 +248,21 @@ async fn silent_answers_are_not_delivered_but_failures_always_are() {
     rig.at("2026-06-01T10:05:00Z");
     rig.tick(&scheduler).await;
     assert!(rig.sink.0.lock().unwrap().is_empty());
-    assert_eq!(crate::cron::output::files(&rig.home.paths.output_dir, job.id()).len(), 1);
+    assert_eq!(
+        crate::cron::output::files(&rig.home.paths.output_dir, job.id()).len(),
+        1
+    );
     *rig.runner.reply.lock().unwrap() = "   ".into();
     rig.at("2026-06-01T10:10:00Z");
     rig.tick(&scheduler).await;
     let delivered = rig.sink.0.lock().unwrap().clone();
     assert_eq!(delivered.len(), 1);
     assert!(delivered[0].failed);
-    assert!(delivered[0].text.contains("⚠️ Cron 'watch' failed: Agent completed but produced empty response"));
+    assert!(
+        delivered[0]
+            .text
+            .contains("⚠️ Cron 'watch' failed: Agent completed but produced empty response")
+    );
     let after = rig.job(job.id()).unwrap();
     assert_eq!(after.text("last_status"), Some("error"));
 }
@@ -237,7 +284,12 @@ async fn a_platform_target_is_reported_not_pretended() {
     rig.at("2026-06-01T10:05:00Z");
     rig.tick(&scheduler).await;
     let after = rig.job(job.id()).unwrap();
-    assert!(after.text("last_delivery_error").unwrap().contains("'telegram' is a messaging platform"));
+    assert!(
+        after
+            .text("last_delivery_error")
+            .unwrap()
+            .contains("'telegram' is a messaging platform")
+    );
     assert_eq!(after.text("last_status"), Some("ok"));
 }
 
@@ -276,7 +328,9 @@ async fn a_crash_mid_run_leaves_unknown_and_the_job_is_not_run_again() {
     {
         let scheduler = rig.scheduler();
         let mut runs = JoinSet::new();
-        scheduler.tick(&mut runs, &CancellationToken::new()).unwrap();
+        scheduler
+            .tick(&mut runs, &CancellationToken::new())
+            .unwrap();
         while rig.runs() == 0 {
             tokio::task::yield_now().await;
         }
@@ -298,11 +352,20 @@ async fn a_crash_mid_run_leaves_unknown_and_the_job_is_not_run_again() {
     rig.at("2026-06-01T11:00:30Z");
     let report = rig.tick(&restarted).await;
     assert_eq!(report.recovered_unknown, 1);
-    assert!(report.started.is_empty(), "the interrupted job was run again");
+    assert!(
+        report.started.is_empty(),
+        "the interrupted job was run again"
+    );
     let row = ledger.list(Some(job.id()), 5).unwrap().remove(0);
     assert_eq!(row.status, "unknown");
-    assert_eq!(row.error.as_deref(), Some(crate::cron::ledger::UNKNOWN_MESSAGE));
-    assert_eq!(rig.job(job.id()).unwrap().next_run_at(), Some("2026-06-01T12:00:00+00:00"));
+    assert_eq!(
+        row.error.as_deref(),
+        Some(crate::cron::ledger::UNKNOWN_MESSAGE)
+    );
+    assert_eq!(
+        rig.job(job.id()).unwrap().next_run_at(),
+        Some("2026-06-01T12:00:00+00:00")
+    );
 }
 
 #[tokio::test]
@@ -312,7 +375,10 @@ async fn two_tickers_on_one_home_fire_a_job_once() {
     let first = rig.scheduler();
     let second = rig.scheduler();
     let lease = crate::cron::ticker::try_acquire(&rig.home.paths).unwrap();
-    assert!(crate::cron::ticker::try_acquire(&rig.home.paths).is_none(), "two leases on one home");
+    assert!(
+        crate::cron::ticker::try_acquire(&rig.home.paths).is_none(),
+        "two leases on one home"
+    );
     rig.at("2026-06-01T10:05:00Z");
     let (a, b) = tokio::join!(rig.tick(&first), rig.tick(&second));
     assert_eq!(a.started.len() + b.started.len(), 1);
@@ -333,7 +399,10 @@ async fn run_now_fires_at_the_next_tick() {
     assert!(rig.tick(&scheduler).await.started.is_empty());
     ops::trigger(&rig.home, job.id()).unwrap();
     assert_eq!(rig.tick(&scheduler).await.started.len(), 1);
-    assert_eq!(rig.job(job.id()).unwrap().next_run_at(), Some("2026-06-02T09:00:00+00:00"));
+    assert_eq!(
+        rig.job(job.id()).unwrap().next_run_at(),
+        Some("2026-06-02T09:00:00+00:00")
+    );
 }
 
 #[tokio::test]

@@ -86,7 +86,10 @@ pub async fn run_script(
         return Err(format!("Script path is not a file: {}", path.display()));
     }
     let shell = matches!(
-        path.extension().and_then(|e| e.to_str()).map(str::to_lowercase).as_deref(),
+        path.extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_lowercase)
+            .as_deref(),
         Some("sh" | "bash")
     );
     let program = if shell { "bash" } else { "python3" };
@@ -98,9 +101,7 @@ pub async fn run_script(
     let mut cmd = tokio::process::Command::new(program);
     cmd.arg(&path)
         .env_clear()
-        .envs(std::env::vars_os().filter(|(name, _)| {
-            !name.to_str().is_some_and(is_secret_name)
-        }))
+        .envs(std::env::vars_os().filter(|(name, _)| !name.to_str().is_some_and(is_secret_name)))
         .current_dir(&dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -151,7 +152,9 @@ pub async fn run_script(
     Err(parts.join("\n"))
 }
 
-fn read_capped<R: AsyncRead + Unpin + Send + 'static>(mut reader: R) -> tokio::task::JoinHandle<String> {
+fn read_capped<R: AsyncRead + Unpin + Send + 'static>(
+    mut reader: R,
+) -> tokio::task::JoinHandle<String> {
     tokio::spawn(async move {
         let mut kept: Vec<u8> = Vec::new();
         let mut buf = [0u8; 8192];
@@ -175,7 +178,9 @@ pub fn wakes_agent(output: &str) -> bool {
         return true;
     };
     match serde_json::from_str::<serde_json::Value>(last.trim()) {
-        Ok(serde_json::Value::Object(gate)) => gate.get("wakeAgent") != Some(&serde_json::Value::Bool(false)),
+        Ok(serde_json::Value::Object(gate)) => {
+            gate.get("wakeAgent") != Some(&serde_json::Value::Bool(false))
+        }
         _ => true,
     }
 }

@@ -110,12 +110,12 @@ fn read_job_file(path: &Path) -> Result<JobFile, CronError> {
     }
     let data: Value = match serde_json::from_str(text) {
         Ok(value) => value,
-        Err(first) => serde_json::from_str(&escape_control_chars(text)).map_err(|_| {
-            CronError::Corrupt {
+        Err(first) => {
+            serde_json::from_str(&escape_control_chars(text)).map_err(|_| CronError::Corrupt {
                 path: path.to_path_buf(),
                 reason: format!("line {} column {}: {first}", first.line(), first.column()),
-            }
-        })?,
+            })?
+        }
     };
     let list = match data {
         Value::Object(mut map) => match map.remove("jobs") {
@@ -151,7 +151,8 @@ fn write_job_file(path: &Path, file: &JobFile, updated_at: &str) -> Result<(), C
     jobs.extend(file.others.iter().cloned());
     let doc = serde_json::json!({"jobs": jobs, "updated_at": updated_at});
     let text = serde_json::to_string_pretty(&doc).map_err(|e| CronError::Invalid(e.to_string()))?;
-    atomic_write(path, text.as_bytes(), FileMode::Exactly(0o600)).map_err(|e| CronError::io(path, e))
+    atomic_write(path, text.as_bytes(), FileMode::Exactly(0o600))
+        .map_err(|e| CronError::io(path, e))
 }
 
 fn kind_of(value: &Value) -> &'static str {

@@ -80,7 +80,10 @@ pub struct TickerStatus {
 
 impl TickerStatus {
     pub fn alive(&self) -> bool {
-        self.lock_held || self.heartbeat_age.is_some_and(|age| age < HEARTBEAT_STALE_SECONDS)
+        self.lock_held
+            || self
+                .heartbeat_age
+                .is_some_and(|age| age < HEARTBEAT_STALE_SECONDS)
     }
 
     /// One line for `hermes cron status`, `list` and the tool's `scheduler` field.

@@ -126,15 +126,12 @@ pub fn parse_iso(text: &str, tz: &TimeZone) -> Option<Timestamp> {
     if let Ok(at) = normalized.parse::<Timestamp>() {
         return Some(at);
     }
-    let civil: DateTime = normalized
-        .parse()
-        .ok()
-        .or_else(|| {
-            normalized
-                .parse::<jiff::civil::Date>()
-                .ok()
-                .map(|d| d.to_datetime(jiff::civil::Time::midnight()))
-        })?;
+    let civil: DateTime = normalized.parse().ok().or_else(|| {
+        normalized
+            .parse::<jiff::civil::Date>()
+            .ok()
+            .map(|d| d.to_datetime(jiff::civil::Time::midnight()))
+    })?;
     tz.to_ambiguous_timestamp(civil).compatible().ok()
 }
 

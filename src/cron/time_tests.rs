@@ -8,7 +8,10 @@ fn environment_wins_over_config_and_bad_names_fall_back_with_a_reason() {
     let zone = CronZone::resolve(None, Some("America/New_York"));
     assert_eq!(zone.name, "America/New_York");
     let zone = CronZone::resolve(None, Some("Mars/Olympus"));
-    assert!(zone.warning.as_deref().unwrap().contains("Mars/Olympus"), "{zone:?}");
+    assert!(
+        zone.warning.as_deref().unwrap().contains("Mars/Olympus"),
+        "{zone:?}"
+    );
 }
 
 #[test]
@@ -28,7 +31,11 @@ fn stored_times_parse_with_offsets_and_naive_ones_in_the_zone() {
     assert_eq!(zone.parse("2026-07-01T09:00:00"), Some(want));
     assert_eq!(zone.parse("2026-07-01 09:00"), Some(want));
     assert_eq!(zone.parse("2026-07-01T07:00:00Z"), Some(want));
-    assert_eq!(zone.parse("2026-07-01T09:00:00.123456+02:00").map(|t| t.as_second()), Some(want.as_second()));
+    assert_eq!(
+        zone.parse("2026-07-01T09:00:00.123456+02:00")
+            .map(|t| t.as_second()),
+        Some(want.as_second())
+    );
     assert_eq!(zone.parse("not a time"), None);
     assert_eq!(zone.parse(""), None);
 }

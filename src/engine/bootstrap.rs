@@ -139,8 +139,14 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let selection = session_toolsets(config, options.toolsets.as_deref(), &mut notices);
     let web = super::spec_parts::web_settings(options.home, config, options.env);
     let mut built = build_tools(options.home, store.as_ref(), &skills, &memory, &web);
-    let cron = crate::cron::CronHome::open(options.home, config, options.env);
-    let _ = built.register(Arc::new(crate::tools::cronjob::CronjobTool::new(Arc::new(cron))));
+    let cron = super::cron_link::CronLink::for_home(crate::cron::CronHome::open(
+        options.home,
+        config,
+        options.env,
+    ));
+    let _ = built.register(Arc::new(crate::tools::cronjob::CronjobTool::new(
+        Arc::clone(&cron.home),
+    )));
     let mut tools = apply_toolsets(&built, &selection);
     if matches!(options.purpose, SessionPurpose::Cron(_)) {
         tools = tools.retain(|_, toolset| !CRON_DISABLED_TOOLSETS.contains(&toolset));
@@ -322,6 +328,10 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         vision: crate::engine::images::VisionSettings::from_config(&config.vision, describer),
         mcp: Some(mcp),
         toolsets: Some(toolsets_link),
+        cron: match options.purpose {
+            SessionPurpose::Interactive => Some(cron),
+            SessionPurpose::Cron(_) => None,
+        },
         exit_reason: options.exit_reason,
     };
     Ok(StartedSession {

@@ -98,7 +98,12 @@ impl EngineJobRunner {
         Ok(self.drive(started.handle, prompt, &run).await)
     }
 
-    async fn drive(&self, mut handle: SessionHandle, prompt: String, run: &AgentRun) -> AgentOutcome {
+    async fn drive(
+        &self,
+        mut handle: SessionHandle,
+        prompt: String,
+        run: &AgentRun,
+    ) -> AgentOutcome {
         let mut outcome = AgentOutcome::default();
         if handle
             .ops

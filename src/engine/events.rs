@@ -49,6 +49,11 @@ impl EventSink {
         }
     }
 
+    /// Whether the frontend has stopped listening.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     pub fn send(&self, event: Event) {
         // The lock is held while sending, so a released tail is never overtaken by the event
         // that released it, whichever task sends next.

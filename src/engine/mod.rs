@@ -4,6 +4,7 @@
 
 pub mod bootstrap;
 pub mod compress;
+pub mod cron_link;
 pub mod cron_run;
 pub mod delegation;
 pub mod dispatch;

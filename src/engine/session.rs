@@ -71,6 +71,7 @@ enum Internal {
     },
 }
 
+mod cron_ops;
 mod goal_ops;
 mod mcp_ops;
 mod model_ops;
@@ -150,6 +151,7 @@ impl Actor {
         mut internal: mpsc::UnboundedReceiver<Internal>,
     ) {
         self.events.send(Event::SessionInfo(self.session_info()));
+        self.start_cron_forwarding();
         if self.history.is_empty() {
             self.session_hook(HookEvent::OnSessionStart, serde_json::json!({}));
         } else {
@@ -259,6 +261,7 @@ impl Actor {
             Op::Goal(command) => self.goal_command(command),
             Op::ReloadMcp => self.reload_mcp(),
             Op::Toolsets(op) => self.toolsets_op(op),
+            Op::Cron(op) => self.cron_op(op),
             // Handled by the run loop before dispatch.
             Op::Shutdown => {}
         }

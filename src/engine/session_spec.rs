@@ -106,6 +106,8 @@ pub struct SessionSpec {
     /// `/tools`: listing and switching toolsets in config.yaml; `None`: not offered
     /// (subagents, tests).
     pub toolsets: Option<super::toolsets_view::ToolsetsLink>,
+    /// `/cron` and finished jobs' results; `None`: not offered (subagents, cron runs, tests).
+    pub cron: Option<std::sync::Arc<super::cron_link::CronLink>>,
     /// How the stored session ends when the session stops (`Op::Shutdown`): `cli_close` for
     /// the app, `agent_close` for a one-shot run or a subagent, as Hermes records them.
     pub exit_reason: crate::store::EndReason,

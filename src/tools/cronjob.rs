@@ -78,11 +78,11 @@ impl Tool for CronjobTool {
     async fn call(&self, args: Value, ctx: &ToolContext) -> ToolOutput {
         let home = Arc::clone(&self.home);
         let session = ctx.session_id.clone();
-        let result =
-            tokio::task::spawn_blocking(move || handle(&home, &args, &session)).await;
+        let result = tokio::task::spawn_blocking(move || handle(&home, &args, &session)).await;
         match result {
             Ok(Ok(mut value)) => {
-                value["scheduler"] = json!(ticker::status(&self.home.paths, self.home.now()).describe());
+                value["scheduler"] =
+                    json!(ticker::status(&self.home.paths, self.home.now()).describe());
                 ToolOutput::ok(pretty(&value))
             }
             Ok(Err(value)) => ToolOutput::error(pretty(&value)),
@@ -106,7 +106,13 @@ fn text(args: &Value, key: &str) -> Option<String> {
 fn list_arg(args: &Value, key: &str) -> Option<Vec<String>> {
     match args.get(key)? {
         Value::String(s) => Some(vec![s.clone()]),
-        Value::Array(items) => Some(items.iter().filter_map(Value::as_str).map(str::to_string).collect()),
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+        ),
         _ => None,
     }
 }
@@ -117,7 +123,9 @@ fn model_arg(args: &Value) -> (Option<String>, Option<String>) {
         Some(Value::String(m)) => (Some(m.clone()), None),
         Some(Value::Object(o)) => (
             o.get("model").and_then(Value::as_str).map(str::to_string),
-            o.get("provider").and_then(Value::as_str).map(str::to_string),
+            o.get("provider")
+                .and_then(Value::as_str)
+                .map(str::to_string),
         ),
         _ => (None, None),
     };
@@ -156,7 +164,9 @@ fn handle(home: &CronHome, args: &Value, session: &str) -> Result<Value, Value> 
             let no_agent = args["no_agent"].as_bool().unwrap_or(false);
             let prompt = text(args, "prompt").unwrap_or_default();
             if no_agent && text(args, "script").is_none_or(|s| s.trim().is_empty()) {
-                return Err(fail("create with no_agent=True requires a script — the script is the job."));
+                return Err(fail(
+                    "create with no_agent=True requires a script — the script is the job.",
+                ));
             }
             if !no_agent && prompt.trim().is_empty() && skills.is_empty() {
                 return Err(fail("create requires either prompt or at least one skill"));
@@ -262,7 +272,10 @@ fn handle(home: &CronHome, args: &Value, session: &str) -> Result<Value, Value> 
                 }
             }
         }
-        _ => Err(fail(format!("Unknown cron action '{}'", args["action"].as_str().unwrap_or("")))),
+        _ => Err(fail(format!(
+            "Unknown cron action '{}'",
+            args["action"].as_str().unwrap_or("")
+        ))),
     }
 }
 

@@ -124,6 +124,7 @@ pub fn execute(app: &mut App, name: &str, args: &str) {
         },
         "reload-mcp" => super::mcp_flow::command(app, args),
         "tools" => super::tools_flow::command(app, args),
+        "cron" => super::cron_flow::command(app, args),
         "goal" => super::goals_flow::goal_command(app, args),
         "subgoal" => super::goals_flow::subgoal_command(app, args),
         "quit" => app.quit = true,

@@ -87,6 +87,7 @@ pub trait EventHandler {
     fn goal_progress(&mut self, _progress: &GoalProgress) {}
     fn mcp_status(&mut self, _status: &McpStatus) {}
     fn toolsets(&mut self, _list: &crate::protocol::ToolsetList) {}
+    fn cron(&mut self, _event: &crate::protocol::CronEvent) {}
     fn shutdown_complete(&mut self) {}
 }
 
@@ -121,6 +122,7 @@ pub fn route(handler: &mut impl EventHandler, event: &Event) {
         Event::GoalProgress(progress) => handler.goal_progress(progress),
         Event::McpStatus(status) => handler.mcp_status(status),
         Event::Toolsets(list) => handler.toolsets(list),
+        Event::Cron(event) => handler.cron(event),
         Event::ShutdownComplete => handler.shutdown_complete(),
     }
 }
@@ -334,6 +336,13 @@ impl EventHandler for Main<'_> {
 
     fn toolsets(&mut self, list: &crate::protocol::ToolsetList) {
         super::tools_flow::on_list(self.app, list);
+    }
+
+    fn cron(&mut self, event: &crate::protocol::CronEvent) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        super::cron_flow::on_event(self.app, event, now);
     }
 
     fn shutdown_complete(&mut self) {

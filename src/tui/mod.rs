@@ -13,6 +13,7 @@ pub mod background;
 pub mod commands;
 pub mod composer;
 pub mod copy;
+pub mod cron_flow;
 pub mod editor;
 pub mod engine_link;
 pub mod focus;

@@ -51,6 +51,8 @@ fn registry_holds_exactly_the_implemented_commands() {
         "reload-mcp",
         // Toolsets.
         "tools",
+        // Scheduled jobs.
+        "cron",
     ];
     want.sort_unstable();
     assert_eq!(have, want);

@@ -33,6 +33,10 @@ use crate::theme::Role;
 use crate::theme::Theme;
 
 mod busy;
+mod format;
+
+use format::format_minutes;
+pub use format::{bar_role, format_elapsed, format_tokens};
 
 /// How long one spinner frame shows; also the busy redraw cadence.
 pub const SPINNER_FRAME: Duration = Duration::from_millis(100);
@@ -93,6 +97,8 @@ pub struct StatusModel {
     pub busy_picks: usize,
     /// The sandbox's state from the engine (`workspace-write, network on`); empty: hidden.
     pub sandbox: String,
+    /// The next scheduled job when one is due within the hour (`⏰ digest 09:00`).
+    pub cron: String,
 }
 
 /// The standing goal as the bar shows it: `⊙ 3/20` while active, `⏸ goal` while paused.
@@ -128,6 +134,7 @@ impl StatusModel {
             voice: None,
             busy_picks: 0,
             sandbox: String::new(),
+            cron: String::new(),
         }
     }
 }
@@ -142,6 +149,7 @@ pub enum Segment {
     Goal,
     Voice,
     Sandbox,
+    Cron,
     Context,
     Bar,
     Duration,
@@ -152,7 +160,7 @@ pub enum Segment {
 
 impl Segment {
     /// Most important first; the bar shows the longest prefix that fits.
-    pub const PRIORITY: [Segment; 13] = [
+    pub const PRIORITY: [Segment; 14] = [
         Segment::Busy,
         Segment::Approvals,
         Segment::Yolo,
@@ -160,6 +168,7 @@ impl Segment {
         Segment::Goal,
         Segment::Voice,
         Segment::Context,
+        Segment::Cron,
         Segment::Sandbox,
         Segment::Bar,
         Segment::Duration,
@@ -340,6 +349,8 @@ fn segment_spans(
             vec![Span::styled(label, theme.style(role))]
         }
         Segment::Sandbox => sandbox_spans(&m.sandbox, theme)?,
+        Segment::Cron if m.cron.is_empty() => return None,
+        Segment::Cron => vec![Span::styled(m.cron.clone(), text)],
         Segment::Context => {
             let used = format_tokens(m.context_tokens);
             let label = match m.context_window {
@@ -411,51 +422,6 @@ fn sandbox_spans(state: &str, theme: &Theme) -> Option<Vec<Span<'static>>> {
 /// Context use in whole percent (may exceed 100), or `None` when the window is unknown.
 fn context_percent(m: &StatusModel) -> Option<u64> {
     (m.context_window > 0).then(|| m.context_tokens.saturating_mul(100) / m.context_window)
-}
-
-/// Hermes's thresholds: ≥95 critical, ≥80 bad, ≥50 warn, else good.
-pub fn bar_role(percent: u64) -> Role {
-    match percent {
-        95.. => Role::StatusBarCritical,
-        80.. => Role::StatusBarBad,
-        50.. => Role::StatusBarWarn,
-        _ => Role::StatusBarGood,
-    }
-}
-
-/// `950`, `12.3k`, `128k`, `1.5M`.
-pub fn format_tokens(n: u64) -> String {
-    fn scaled(n: u64, unit: u64, suffix: &str) -> String {
-        let tenths = (n * 10 + unit / 2) / unit;
-        if tenths >= 1000 || tenths.is_multiple_of(10) {
-            format!("{}{suffix}", (tenths + 5) / 10)
-        } else {
-            format!("{}.{}{suffix}", tenths / 10, tenths % 10)
-        }
-    }
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..999_450 => scaled(n, 1_000, "k"),
-        _ => scaled(n, 1_000_000, "M"),
-    }
-}
-
-/// `12s`, `3m 05s`, `1h 02m`: the one elapsed-time form of the TUI (status bar, approvals,
-/// agents pane, live bar, subagent details).
-pub fn format_elapsed(elapsed: Duration) -> String {
-    let secs = elapsed.as_secs();
-    match secs {
-        0..60 => format!("{secs}s"),
-        60..3600 => format!("{}m {:02}s", secs / 60, secs % 60),
-        _ => format!("{}h {:02}m", secs / 3600, secs % 3600 / 60),
-    }
-}
-
-fn format_minutes(minutes: u64) -> String {
-    match minutes {
-        0..60 => format!("{minutes}m"),
-        _ => format!("{}h {:02}m", minutes / 60, minutes % 60),
-    }
 }
 
 fn to_usize(n: u64) -> usize {

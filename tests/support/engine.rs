@@ -154,6 +154,7 @@ pub fn spec(server: &ScriptedServer, cwd: &std::path::Path, busy: BusyInputMode)
         vision: Default::default(),
         mcp: None,
         toolsets: None,
+        cron: None,
         exit_reason: hermes::store::EndReason::CliClose,
     }
 }

@@ -89,6 +89,7 @@ pub fn child_spec(
         vision: base.vision.clone(),
         mcp: None,
         toolsets: None,
+        cron: None,
         exit_reason: crate::store::EndReason::AgentClose,
     }
 }

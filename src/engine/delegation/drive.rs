@@ -377,6 +377,7 @@ impl Watch {
             | Event::GoalProgress(_)
             | Event::McpStatus(_)
             | Event::Toolsets(_)
+            | Event::Cron(_)
             | Event::ShutdownComplete => {}
         }
         None

@@ -112,7 +112,10 @@ impl ApprovalGate {
                 };
             }
             Some(crate::config::CronApprovalMode::Approve) => {
-                self.notice(format!("approved unattended (approvals.cron_mode: approve): {}", subject.text));
+                self.notice(format!(
+                    "approved unattended (approvals.cron_mode: approve): {}",
+                    subject.text
+                ));
                 return CommandVerdict::Approved;
             }
             None => {}

@@ -2,6 +2,7 @@
 //! keys and pastes, in which order they are drawn).
 
 pub mod confirm;
+pub mod cron_jobs;
 pub mod model_picker;
 pub mod onboarding;
 pub mod rollback;

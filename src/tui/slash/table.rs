@@ -206,6 +206,13 @@ pub static COMMANDS: &[SlashCommand] = &[
         Category::Configuration,
     ),
     cmd(
+        "cron",
+        &[],
+        "[add SCHEDULE PROMPT|pause|resume|run|remove JOB]",
+        "Scheduled jobs: open the jobs view, or add and manage one",
+        Category::Configuration,
+    ),
+    cmd(
         "reload-mcp",
         &[],
         "[now]",
