@@ -32,6 +32,7 @@ pub enum CronAction {
         #[arg(long)]
         all: bool,
     },
+    #[command(alias = "add")]
     /// Create a job: SCHEDULE is `30m`, `every 2h`, `0 9 * * *`, `every day 7am` or an ISO time.
     Create {
         schedule: String,

@@ -230,9 +230,9 @@ pub fn describe(schedule: &Map<String, Value>, zone: &CronZone) -> String {
             let job_zone = schedule_zone(schedule, zone);
             match parse_cron(expr) {
                 Ok(cron) if job_zone.name != zone.name => {
-                    format!("{} ({})", cron.describe(), job_zone.name)
+                    format!("{} ({})", sentence(&cron), job_zone.name)
                 }
-                Ok(cron) => cron.describe(),
+                Ok(cron) => sentence(&cron),
                 Err(_) => format!("invalid cron expression '{expr}'"),
             }
         }
@@ -245,6 +245,11 @@ pub fn describe(schedule: &Map<String, Value>, zone: &CronZone) -> String {
         }
         _ => "unreadable schedule".to_string(),
     }
+}
+
+/// croner's description without its closing full stop (it is shown mid-line).
+fn sentence(cron: &Cron) -> String {
+    cron.describe().trim_end_matches('.').to_string()
 }
 
 fn plural(count: i64, unit: &str) -> String {

@@ -31,6 +31,7 @@ fn sample(now: Instant, busy: bool) -> StatusModel {
         voice: None,
         busy_picks: 1,
         sandbox: String::new(),
+        cron: String::new(),
     }
 }
 
@@ -116,9 +117,10 @@ fn segments_drop_in_reverse_priority_as_width_shrinks() {
     model.goal = GoalBadge::Active { used: 3, max: 20 };
     model.voice = Some("● REC");
     model.sandbox = "workspace-write, network on".into();
-    let mut previous = visible_segments(&model, now, 260);
+    model.cron = "⏰ digest 09:00".into();
+    let mut previous = visible_segments(&model, now, 280);
     assert_eq!(previous, Segment::PRIORITY.to_vec());
-    for width in (0..260u16).rev() {
+    for width in (0..280u16).rev() {
         let now_showing = visible_segments(&model, now, width);
         // Always a prefix of the priority list, and never growing as the width shrinks.
         assert_eq!(now_showing[..], Segment::PRIORITY[..now_showing.len()]);
@@ -245,4 +247,16 @@ fn number_formats() {
     assert_eq!(format_elapsed(Duration::from_secs(12)), "12s");
     assert_eq!(format_elapsed(Duration::from_secs(185)), "3m 05s");
     assert_eq!(format_elapsed(Duration::from_secs(3720)), "1h 02m");
+}
+
+#[test]
+fn the_next_cron_job_shows_when_there_is_room() {
+    let now = Instant::now();
+    let mut m = StatusModel::new("echo", now);
+    m.cron = "⏰ digest 09:00".into();
+    let wide = render_status_bar(&m, now, 140, &Theme::default()).to_string();
+    assert!(wide.contains("⏰ digest 09:00"), "{wide}");
+    assert!(visible_segments(&m, now, 140).contains(&Segment::Cron));
+    m.cron.clear();
+    assert!(!visible_segments(&m, now, 140).contains(&Segment::Cron));
 }

@@ -208,7 +208,7 @@ pub static COMMANDS: &[SlashCommand] = &[
     cmd(
         "cron",
         &[],
-        "[add SCHEDULE PROMPT|pause|resume|run|remove JOB]",
+        "[add|pause|run|rm …]",
         "Scheduled jobs: open the jobs view, or add and manage one",
         Category::Configuration,
     ),

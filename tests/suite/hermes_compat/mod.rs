@@ -16,6 +16,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod config_edit;
+mod cron;
 mod db;
 mod default_config;
 mod home;
