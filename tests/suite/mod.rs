@@ -5,6 +5,7 @@ mod approval_corpus;
 mod architecture;
 mod config_compat;
 mod cron_e2e;
+mod cron_tmux;
 mod engine_loop;
 mod goals_e2e;
 mod headless_e2e;
