@@ -35,10 +35,18 @@ async fn subcommands_send_one_request_each_with_quoted_schedules() {
                 skills: vec!["triage".into()],
                 name: None,
             }),
-            Op::Cron(CronOp::Pause { job: "digest".into() }),
-            Op::Cron(CronOp::Resume { job: "issue digest".into() }),
-            Op::Cron(CronOp::Run { job: "a1b2c3d4e5f6".into() }),
-            Op::Cron(CronOp::Remove { job: "digest".into() }),
+            Op::Cron(CronOp::Pause {
+                job: "digest".into()
+            }),
+            Op::Cron(CronOp::Resume {
+                job: "issue digest".into()
+            }),
+            Op::Cron(CronOp::Run {
+                job: "a1b2c3d4e5f6".into()
+            }),
+            Op::Cron(CronOp::Remove {
+                job: "digest".into()
+            }),
         ]
     );
     run(&mut app, "frobnicate");

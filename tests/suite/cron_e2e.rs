@@ -55,20 +55,47 @@ fn the_agent_schedules_a_job_and_the_daemon_runs_it_unattended() {
     assert_eq!(turn.code, 0, "{}", turn.stderr);
     let created = server.completion_requests()[1].tool_results().join("\n");
     assert!(created.contains("\"name\": \"cleanup\""), "{created}");
-    assert!(created.contains("No scheduler is running for this HERMES_HOME"), "{created}");
+    assert!(
+        created.contains("No scheduler is running for this HERMES_HOME"),
+        "{created}"
+    );
     assert!(created.contains("hermes cron daemon"), "{created}");
     let listed = run(&["cron", "list"]);
-    assert!(listed.stdout.contains("Name:      cleanup"), "{}", listed.stdout);
-    assert!(listed.stdout.contains("No scheduler is running"), "{}", listed.stdout);
+    assert!(
+        listed.stdout.contains("Name:      cleanup"),
+        "{}",
+        listed.stdout
+    );
+    assert!(
+        listed.stdout.contains("No scheduler is running"),
+        "{}",
+        listed.stdout
+    );
 
     assert_eq!(run(&["cron", "run", "cleanup"]).code, 0);
-    let mut daemon = cli.command(&["cron", "daemon"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
-    wait_until("the job's output file", Duration::from_secs(60), || !outputs(&home).is_empty());
+    let mut daemon = cli
+        .command(&["cron", "daemon"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until("the job's output file", Duration::from_secs(60), || {
+        !outputs(&home).is_empty()
+    });
     let status = run(&["cron", "status"]);
-    assert!(status.stdout.contains(&format!("hermes pid {}", daemon.id())), "{}", status.stdout);
+    assert!(
+        status
+            .stdout
+            .contains(&format!("hermes pid {}", daemon.id())),
+        "{}",
+        status.stdout
+    );
 
     // A second daemon on the same home stands by.
-    let second = cli.command(&["cron", "daemon"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let second = cli
+        .command(&["cron", "daemon"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     std::thread::sleep(Duration::from_secs(2));
     unsafe { libc::kill(second.id() as i32, libc::SIGTERM) };
     let second_out = second.wait_with_output().unwrap();
@@ -76,14 +103,24 @@ fn the_agent_schedules_a_job_and_the_daemon_runs_it_unattended() {
     assert!(second_text.contains("standing by"), "{second_text}");
 
     let requests = server.completion_requests();
-    assert_eq!(requests.len(), 4, "the job ran more than once or not at all");
+    assert_eq!(
+        requests.len(),
+        4,
+        "the job ran more than once or not at all"
+    );
     let job_tools = requests[2].tool_names();
     assert!(job_tools.iter().any(|t| t == "terminal"), "{job_tools:?}");
     for absent in ["cronjob", "clarify"] {
-        assert!(!job_tools.iter().any(|t| t == absent), "a cron session offers {absent}");
+        assert!(
+            !job_tools.iter().any(|t| t == absent),
+            "a cron session offers {absent}"
+        );
     }
     let job_prompt = requests[2].messages().last().unwrap()["content"].to_string();
-    assert!(job_prompt.contains("You are running as a scheduled cron job"), "{job_prompt}");
+    assert!(
+        job_prompt.contains("You are running as a scheduled cron job"),
+        "{job_prompt}"
+    );
     let refused = requests[3].tool_results().join("\n");
     assert!(
         refused.contains("cron jobs run without a user present to approve it")
@@ -93,7 +130,10 @@ fn the_agent_schedules_a_job_and_the_daemon_runs_it_unattended() {
 
     let output = std::fs::read_to_string(&outputs(&home)[0]).unwrap();
     assert!(output.starts_with("# Cron Job: cleanup\n"), "{output}");
-    assert!(output.contains("## Response\n\nCould not clean: deleting needs approval."), "{output}");
+    assert!(
+        output.contains("## Response\n\nCould not clean: deleting needs approval."),
+        "{output}"
+    );
     let runs = run(&["cron", "runs"]);
     assert!(runs.stdout.contains("completed"), "{}", runs.stdout);
 
@@ -103,7 +143,10 @@ fn the_agent_schedules_a_job_and_the_daemon_runs_it_unattended() {
         if let Some(_status) = daemon.try_wait().unwrap() {
             break daemon.wait_with_output().unwrap();
         }
-        assert!(started.elapsed() < Duration::from_secs(20), "the daemon ignored SIGTERM");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the daemon ignored SIGTERM"
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(String::from_utf8_lossy(&out.stdout).contains("stopped"));
@@ -112,5 +155,8 @@ fn the_agent_schedules_a_job_and_the_daemon_runs_it_unattended() {
     // The job was made in a session (deliver: origin) and no TUI was open: its result waits
     // for the next start.
     let inbox = std::fs::read_to_string(home.join("cron/deliveries.jsonl")).unwrap_or_default();
-    assert!(inbox.contains("\"job_name\":\"cleanup\"") && inbox.contains("Cronjob Response: cleanup"), "{inbox}");
+    assert!(
+        inbox.contains("\"job_name\":\"cleanup\"") && inbox.contains("Cronjob Response: cleanup"),
+        "{inbox}"
+    );
 }

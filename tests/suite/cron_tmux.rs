@@ -35,26 +35,38 @@ fn add_run_see_the_result_and_remove_a_job_in_the_tui() {
     let tmux = app.start();
     let screen = tmux.wait_for_chat_text("Kept while you were away", WAIT);
     assert!(screen.contains("nightly finished"), "{screen}");
-    assert!(!app.home().join("cron/deliveries.jsonl").exists(), "the inbox was not emptied");
+    assert!(
+        !app.home().join("cron/deliveries.jsonl").exists(),
+        "the inbox was not emptied"
+    );
 
     tmux.type_text("/cron add \"every 30m\" Check the queue");
     tmux.keys(&["Enter"]);
     let screen = tmux.wait_for_chat_text("cron: Created 'Check the queue'", WAIT);
-    assert!(!screen.contains("No scheduler is running"), "the TUI's scheduler is not alive:\n{screen}");
+    assert!(
+        !screen.contains("No scheduler is running"),
+        "the TUI's scheduler is not alive:\n{screen}"
+    );
     tmux.wait_for_text("⏰ Check the queue", WAIT);
 
     tmux.type_text("/cron run Check the queue");
     tmux.keys(&["Enter"]);
     let screen = tmux.wait_for_chat_text("The queue is empty.", WAIT);
     assert!(screen.contains("Check the queue finished"), "{screen}");
-    assert!(screen.contains("Cronjob Response: Check the queue"), "{screen}");
+    assert!(
+        screen.contains("Cronjob Response: Check the queue"),
+        "{screen}"
+    );
 
     tmux.type_text("/cron");
     tmux.keys(&["Enter"]);
     let screen = tmux.wait_for_text("p pause/resume", WAIT);
     assert!(screen.contains("every 30 minutes"), "{screen}");
     assert!(screen.contains("last ok"), "{screen}");
-    assert!(screen.contains("Scheduler running (this hermes)"), "{screen}");
+    assert!(
+        screen.contains("Scheduler running (this hermes)"),
+        "{screen}"
+    );
     tmux.keys(&["d"]);
     tmux.wait_for_text("press d again", WAIT);
     tmux.keys(&["d"]);

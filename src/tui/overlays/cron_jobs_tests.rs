@@ -89,17 +89,43 @@ fn cron_jobs_empty_snapshot() {
 #[test]
 fn keys_pause_resume_run_and_remove_after_a_second_press() {
     let mut overlay = CronJobsOverlay::new();
-    assert!(matches!(overlay.handle_key(key('p')), OverlayAction::None), "nothing to act on while loading");
+    assert!(
+        matches!(overlay.handle_key(key('p')), OverlayAction::None),
+        "nothing to act on while loading"
+    );
     overlay.set_list(&jobs(true));
     let sent = |action: OverlayAction| match action {
         OverlayAction::Send(Op::Cron(op)) => Some(op),
         _ => None,
     };
-    assert_eq!(sent(overlay.handle_key(key('p'))), Some(CronOp::Pause { job: "a1b2c3d4e5f6".into() }));
-    assert_eq!(sent(overlay.handle_key(key('r'))), Some(CronOp::Run { job: "a1b2c3d4e5f6".into() }));
+    assert_eq!(
+        sent(overlay.handle_key(key('p'))),
+        Some(CronOp::Pause {
+            job: "a1b2c3d4e5f6".into()
+        })
+    );
+    assert_eq!(
+        sent(overlay.handle_key(key('r'))),
+        Some(CronOp::Run {
+            job: "a1b2c3d4e5f6".into()
+        })
+    );
     assert_eq!(sent(overlay.handle_key(key('d'))), None, "one d only asks");
-    assert_eq!(sent(overlay.handle_key(key('d'))), Some(CronOp::Remove { job: "a1b2c3d4e5f6".into() }));
+    assert_eq!(
+        sent(overlay.handle_key(key('d'))),
+        Some(CronOp::Remove {
+            job: "a1b2c3d4e5f6".into()
+        })
+    );
     overlay.handle_key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
-    assert_eq!(sent(overlay.handle_key(key('p'))), Some(CronOp::Resume { job: "0f9e8d7c6b5a".into() }));
-    assert!(matches!(overlay.handle_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)), OverlayAction::Close));
+    assert_eq!(
+        sent(overlay.handle_key(key('p'))),
+        Some(CronOp::Resume {
+            job: "0f9e8d7c6b5a".into()
+        })
+    );
+    assert!(matches!(
+        overlay.handle_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+        OverlayAction::Close
+    ));
 }

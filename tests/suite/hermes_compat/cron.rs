@@ -27,21 +27,64 @@ fn both_programs_share_jobs_schedules_runs_and_the_ledger() {
     let h = SharedHome::new("cron", py, ScriptedServer::start_echo_on_own_thread());
     h.write_provider_config();
     let config = std::fs::read_to_string(h.path("config.yaml")).unwrap();
-    std::fs::write(h.path("config.yaml"), format!("{config}timezone: America/New_York\n")).unwrap();
+    std::fs::write(
+        h.path("config.yaml"),
+        format!("{config}timezone: America/New_York\n"),
+    )
+    .unwrap();
     let work = h.work("project");
 
-    h.hermes(&work, &["cron", "create", "every 2h", "Check the build", "--name", "build"]).ok();
-    h.hermes(&work, &["cron", "create", "0 9 * * 1-5", "Summarise new issues", "--name", "digest"]).ok();
-    h.hermes(&work, &["cron", "create", "30m", "Stretch", "--name", "stretch"]).ok();
+    h.hermes(
+        &work,
+        &[
+            "cron",
+            "create",
+            "every 2h",
+            "Check the build",
+            "--name",
+            "build",
+        ],
+    )
+    .ok();
+    h.hermes(
+        &work,
+        &[
+            "cron",
+            "create",
+            "0 9 * * 1-5",
+            "Summarise new issues",
+            "--name",
+            "digest",
+        ],
+    )
+    .ok();
+    h.hermes(
+        &work,
+        &["cron", "create", "30m", "Stretch", "--name", "stretch"],
+    )
+    .ok();
 
     let python = h.python(&work, &["cron", "list"]).ok();
-    for (name, schedule) in [("build", "every 120m"), ("digest", "0 9 * * 1-5"), ("stretch", "once in 30m")] {
+    for (name, schedule) in [
+        ("build", "every 120m"),
+        ("digest", "0 9 * * 1-5"),
+        ("stretch", "once in 30m"),
+    ] {
         h.check(job_id(&python.stdout, name).is_some(), || {
-            format!("Python does not list hermes's job {name}:\n{}", python.stdout)
+            format!(
+                "Python does not list hermes's job {name}:\n{}",
+                python.stdout
+            )
         });
-        h.check(python.stdout.contains(&format!("Schedule:  {schedule}")), || {
-            format!("Python shows another schedule for {name}:\n{}", python.stdout)
-        });
+        h.check(
+            python.stdout.contains(&format!("Schedule:  {schedule}")),
+            || {
+                format!(
+                    "Python shows another schedule for {name}:\n{}",
+                    python.stdout
+                )
+            },
+        );
     }
     let agree = h.python_code(
         "import json\nfrom cron.jobs import load_jobs, compute_next_run\n\
@@ -57,22 +100,39 @@ fn both_programs_share_jobs_schedules_runs_and_the_ledger() {
 
     let digest = job_id(&python.stdout, "digest").unwrap_or_default();
     h.python(&work, &["cron", "pause", &digest]).ok();
-    h.python(&work, &["cron", "create", "every 1h", "Report the queue", "--name", "py-job"]).ok();
+    h.python(
+        &work,
+        &[
+            "cron",
+            "create",
+            "every 1h",
+            "Report the queue",
+            "--name",
+            "py-job",
+        ],
+    )
+    .ok();
     let ours = h.hermes(&work, &["cron", "list", "--all"]).ok();
     h.check(ours.stdout.contains(&format!("{digest} [paused]")), || {
         format!("hermes does not see Python's pause:\n{}", ours.stdout)
     });
     let py_job = job_id(&ours.stdout, "py-job");
-    h.check(py_job.is_some(), || format!("hermes does not list Python's job:\n{}", ours.stdout));
+    h.check(py_job.is_some(), || {
+        format!("hermes does not list Python's job:\n{}", ours.stdout)
+    });
     let py_job = py_job.unwrap_or_default();
 
     h.hermes(&work, &["cron", "run", "py-job"]).ok();
     let ticked = h.hermes(&work, &["cron", "tick"]).ok();
-    h.check(ticked.stdout.contains("1 job(s) due."), || format!("tick: {}", ticked.stdout));
+    h.check(ticked.stdout.contains("1 job(s) due."), || {
+        format!("tick: {}", ticked.stdout)
+    });
     let outputs: Vec<_> = std::fs::read_dir(h.path(&format!("cron/output/{py_job}")))
         .map(|d| d.flatten().collect())
         .unwrap_or_default();
-    h.check(outputs.len() == 1, || format!("{} output files for Python's job", outputs.len()));
+    h.check(outputs.len() == 1, || {
+        format!("{} output files for Python's job", outputs.len())
+    });
 
     let seen = h.python_code(&format!(
         "import json\nfrom cron.executions import list_executions\nfrom cron.jobs import get_job\n\
