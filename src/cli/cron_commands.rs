@@ -150,8 +150,7 @@ pub fn cron_command(home: &HermesHome, action: CronAction) -> anyhow::Result<i32
             println!("Created job {} ({})", job.id(), job.name());
             print_job(&cron, &job);
             warn_if_no_ticker(&cron);
-        })
-        .map_err(Into::into),
+        }),
         CronAction::Edit {
             job,
             schedule,
@@ -189,36 +188,30 @@ pub fn cron_command(home: &HermesHome, action: CronAction) -> anyhow::Result<i32
                 repeat,
                 ..JobUpdate::default()
             };
-            ops::update(&cron, &job, change)
-                .map(|job| print_job(&cron, &job))
-                .map_err(Into::into)
+            ops::update(&cron, &job, change).map(|job| print_job(&cron, &job))
         }
-        CronAction::Pause { job } => ops::pause(&cron, &job, None)
-            .map(|j| println!("Paused {} ({})", j.id(), j.name()))
-            .map_err(Into::into),
-        CronAction::Resume { job } => ops::resume(&cron, &job)
-            .map(|j| {
-                println!(
-                    "Resumed {} ({}); next run {}",
-                    j.id(),
-                    j.name(),
-                    next_local(&cron, &j)
-                )
-            })
-            .map_err(Into::into),
-        CronAction::Run { job } => ops::trigger(&cron, &job)
-            .map(|j| {
-                println!(
-                    "Job {} ({}) will run at the scheduler's next tick.",
-                    j.id(),
-                    j.name()
-                );
-                warn_if_no_ticker(&cron);
-            })
-            .map_err(Into::into),
-        CronAction::Remove { job } => ops::remove(&cron, &job)
-            .map(|j| println!("Removed {} ({})", j.id(), j.name()))
-            .map_err(Into::into),
+        CronAction::Pause { job } => {
+            ops::pause(&cron, &job, None).map(|j| println!("Paused {} ({})", j.id(), j.name()))
+        }
+        CronAction::Resume { job } => ops::resume(&cron, &job).map(|j| {
+            println!(
+                "Resumed {} ({}); next run {}",
+                j.id(),
+                j.name(),
+                next_local(&cron, &j)
+            )
+        }),
+        CronAction::Run { job } => ops::trigger(&cron, &job).map(|j| {
+            println!(
+                "Job {} ({}) will run at the scheduler's next tick.",
+                j.id(),
+                j.name()
+            );
+            warn_if_no_ticker(&cron);
+        }),
+        CronAction::Remove { job } => {
+            ops::remove(&cron, &job).map(|j| println!("Removed {} ({})", j.id(), j.name()))
+        }
         CronAction::Status => status(&cron),
         CronAction::Tick => return tick(cron, &config),
         CronAction::Runs { job, limit } => runs(&cron, job.as_deref(), limit),
@@ -404,7 +397,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 fn tick(cron: Arc<CronHome>, _config: &hermes::config::Config) -> anyhow::Result<i32> {
-    let scheduler = scheduler(cron.clone())?;
+    let scheduler = scheduler(Arc::clone(&cron))?;
     runtime()?.block_on(async {
         let cancel = tokio_util::sync::CancellationToken::new();
         let mut runs = tokio::task::JoinSet::new();
@@ -427,7 +420,7 @@ fn tick(cron: Arc<CronHome>, _config: &hermes::config::Config) -> anyhow::Result
 }
 
 fn daemon(cron: Arc<CronHome>, _config: &hermes::config::Config) -> anyhow::Result<i32> {
-    let scheduler = scheduler(cron.clone())?;
+    let scheduler = scheduler(Arc::clone(&cron))?;
     runtime()?.block_on(async {
         let cancel = tokio_util::sync::CancellationToken::new();
         let stop = cancel.clone();
@@ -469,7 +462,7 @@ fn install_service(home: &HermesHome) {
     println!(
         "# launchd agent (macOS): save as ~/Library/LaunchAgents/ai.hermes.cron.plist, then\n#   launchctl load -w ~/Library/LaunchAgents/ai.hermes.cron.plist\n"
     );
-    let args: String = std::iter::once(exe.clone())
+    let args: String = std::iter::once(exe)
         .chain(
             home.profile()
                 .map(|p| vec!["--profile".to_string(), p.to_string()])

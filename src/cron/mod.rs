@@ -18,6 +18,7 @@ pub mod bookkeeping;
 pub mod clock;
 pub mod delivery;
 pub mod due;
+pub mod edit;
 pub mod error;
 pub mod home;
 pub mod job;

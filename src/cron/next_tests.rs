@@ -109,9 +109,8 @@ fn a_time_repeated_by_fall_back_runs_once_unless_the_hour_is_a_wildcard() {
 #[test]
 fn intervals_are_elapsed_time_and_ignore_dst() {
     let zone = CronZone::named("America/New_York").unwrap();
-    let schedule = match json!({"kind": "interval", "minutes": 60}) {
-        Value::Object(map) => map,
-        _ => unreachable!(),
+    let Value::Object(schedule) = json!({"kind": "interval", "minutes": 60}) else {
+        unreachable!()
     };
     let next = compute_next_run(
         &schedule,
@@ -131,7 +130,7 @@ fn cron_next_runs_are_written_in_the_jobs_own_zone() {
     let next = compute_next_run(&schedule, None, ts("2026-06-01T01:00:00Z"), &configured);
     assert_eq!(next.as_deref(), Some("2026-06-02T09:00:00+09:00"));
     // Without a recorded zone the configured one is used (Python Hermes's behaviour).
-    let mut plain = schedule.clone();
+    let mut plain = schedule;
     plain.remove("timezone");
     let next = compute_next_run(&plain, None, ts("2026-06-01T01:00:00Z"), &configured);
     assert_eq!(next.as_deref(), Some("2026-06-01T09:00:00+00:00"));
@@ -140,9 +139,9 @@ fn cron_next_runs_are_written_in_the_jobs_own_zone() {
 #[test]
 fn one_shots_have_a_next_run_only_until_run_and_within_grace() {
     let zone = CronZone::utc();
-    let schedule = match json!({"kind": "once", "run_at": "2026-06-01T10:00:00+00:00"}) {
-        Value::Object(map) => map,
-        _ => unreachable!(),
+    let Value::Object(schedule) = json!({"kind": "once", "run_at": "2026-06-01T10:00:00+00:00"})
+    else {
+        unreachable!()
     };
     let at = |t: &str| compute_next_run(&schedule, None, ts(t), &zone);
     assert_eq!(
@@ -188,9 +187,8 @@ fn grace_is_half_the_period_clamped_to_two_minutes_and_two_hours() {
 #[test]
 fn schedules_read_in_words() {
     let zone = CronZone::named("Europe/Berlin").unwrap();
-    let interval = match json!({"kind": "interval", "minutes": 120}) {
-        Value::Object(map) => map,
-        _ => unreachable!(),
+    let Value::Object(interval) = json!({"kind": "interval", "minutes": 120}) else {
+        unreachable!()
     };
     assert_eq!(describe(&interval, &zone), "every 2 hours");
     let words = describe(&cron_schedule("0 9 * * 1-5", "Europe/Berlin"), &zone);

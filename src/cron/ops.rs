@@ -12,6 +12,9 @@ use serde_json::json;
 
 use super::CronError;
 use super::Job;
+pub use super::edit::JobUpdate;
+pub use super::edit::SkillEdit;
+pub use super::edit::update;
 use super::home::CronHome;
 use super::job::new_id;
 use super::next;
@@ -39,38 +42,6 @@ pub struct NewJob {
     pub no_agent: bool,
     pub context_from: Vec<String>,
     pub enabled_toolsets: Vec<String>,
-    pub workdir: Option<String>,
-    pub profile: Option<String>,
-}
-
-/// How an update changes the skill list.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum SkillEdit {
-    #[default]
-    Keep,
-    Set(Vec<String>),
-    Change {
-        add: Vec<String>,
-        remove: Vec<String>,
-    },
-}
-
-/// The fields an update changes; `None` leaves a field as it is, `Some("")` clears text.
-#[derive(Debug, Clone, Default)]
-pub struct JobUpdate {
-    pub prompt: Option<String>,
-    pub schedule: Option<String>,
-    pub name: Option<String>,
-    pub repeat: Option<i64>,
-    pub deliver: Option<String>,
-    pub skills: SkillEdit,
-    pub model: Option<String>,
-    pub provider: Option<String>,
-    pub base_url: Option<String>,
-    pub script: Option<String>,
-    pub no_agent: Option<bool>,
-    pub context_from: Option<Vec<String>>,
-    pub enabled_toolsets: Option<Vec<String>>,
     pub workdir: Option<String>,
     pub profile: Option<String>,
 }
@@ -238,159 +209,6 @@ pub fn create(home: &CronHome, new: NewJob) -> Result<Job, CronError> {
     Ok(job)
 }
 
-pub fn update(home: &CronHome, reference: &str, change: JobUpdate) -> Result<Job, CronError> {
-    let now = home.now();
-    let now_iso = home.zone.iso(now);
-    if let Some(prompt) = &change.prompt
-        && let Some(blocked) = scan::scan_prompt(prompt)
-    {
-        return Err(CronError::Invalid(blocked));
-    }
-    let schedule = change
-        .schedule
-        .as_deref()
-        .map(|s| parse_schedule(s, now, &home.zone))
-        .transpose()?;
-    let workdir = change
-        .workdir
-        .as_deref()
-        .map(|w| normalize_workdir(Some(w)))
-        .transpose()?;
-    let profile = change
-        .profile
-        .as_deref()
-        .map(|p| check_profile(home, Some(p)))
-        .transpose()?;
-    if let Some(script) = change.script.as_deref().filter(|s| !s.trim().is_empty()) {
-        check_script(home, script)?;
-    }
-    home.store.update(&now_iso, |file| {
-        let id = resolve(&file.jobs, reference)?.id().to_string();
-        let known: Vec<String> = file.jobs.iter().map(|j| j.id().to_string()).collect();
-        let Some(job) = file.jobs.iter_mut().find(|j| j.id() == id) else {
-            return Err(CronError::NotFound(reference.to_string()));
-        };
-        if let Some(list) = &change.context_from
-            && let Some(missing) = list.iter().find(|r| !known.contains(r))
-        {
-            return Err(CronError::Invalid(format!(
-                "context_from job '{missing}' not found. Use cronjob(action='list') to see \
-                 available job IDs."
-            )));
-        }
-        apply_update(job, &change, workdir, profile);
-        if let Some(schedule) = schedule {
-            let display = schedule.get("display").cloned().unwrap_or(Value::Null);
-            let kind = schedule
-                .get("kind")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            let run_at = schedule
-                .get("run_at")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            let next_run = next::compute_next_run(&schedule, None, now, &home.zone);
-            job.set("schedule", Value::Object(schedule));
-            job.set("schedule_display", display);
-            if job.state() != "paused" {
-                if kind == "once" && next_run.is_none() {
-                    return Err(CronError::Schedule(format!(
-                        "Requested one-shot time {} is more than {}s in the past and cannot \
-                         be scheduled.",
-                        run_at.unwrap_or_default(),
-                        next::ONESHOT_GRACE_SECONDS
-                    )));
-                }
-                job.set_text("next_run_at", next_run.as_deref());
-            }
-        }
-        Ok(Edit::changed(job.clone()))
-    })
-}
-
-fn apply_update(
-    job: &mut Job,
-    change: &JobUpdate,
-    workdir: Option<Option<String>>,
-    profile: Option<Option<String>>,
-) {
-    let text_fields = [
-        ("prompt", &change.prompt),
-        ("model", &change.model),
-        ("provider", &change.provider),
-        ("script", &change.script),
-    ];
-    for (key, value) in text_fields {
-        if let Some(value) = value {
-            let value = value.trim();
-            let stored = (!value.is_empty() || key == "prompt").then_some(value);
-            job.set_text(key, stored);
-        }
-    }
-    if let Some(name) = change
-        .name
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-    {
-        job.set_text("name", Some(name));
-    }
-    if let Some(deliver) = change
-        .deliver
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-    {
-        job.set_text("deliver", Some(deliver));
-    }
-    if let Some(url) = &change.base_url {
-        let url = url.trim().trim_end_matches('/');
-        job.set_text("base_url", (!url.is_empty()).then_some(url));
-    }
-    if let Some(repeat) = change.repeat {
-        let completed = job.repeat_completed();
-        let times = (repeat > 0).then_some(repeat);
-        job.set("repeat", json!({"times": times, "completed": completed}));
-    }
-    if let Some(no_agent) = change.no_agent {
-        job.set("no_agent", Value::Bool(no_agent));
-    }
-    if let Some(list) = &change.context_from {
-        job.set("context_from", non_empty(list.clone()));
-    }
-    if let Some(list) = &change.enabled_toolsets {
-        job.set("enabled_toolsets", non_empty(list.clone()));
-    }
-    if let Some(workdir) = workdir {
-        job.set_text("workdir", workdir.as_deref());
-    }
-    match profile {
-        Some(Some(profile)) => job.set_text("profile", Some(&profile)),
-        Some(None) => {
-            job.0.remove("profile");
-        }
-        None => {}
-    }
-    let skills = match &change.skills {
-        SkillEdit::Keep => None,
-        SkillEdit::Set(list) => Some(dedupe(list.clone())),
-        SkillEdit::Change { add, remove } => {
-            let mut list = job.skills();
-            list.retain(|s| !remove.contains(s));
-            list.extend(add.iter().cloned());
-            Some(dedupe(list))
-        }
-    };
-    if let Some(skills) = skills {
-        job.set(
-            "skill",
-            skills.first().cloned().map_or(Value::Null, Value::String),
-        );
-        job.set("skills", json!(skills));
-    }
-}
-
 /// Pauses a job (Hermes's `pause_job`).
 pub fn pause(home: &CronHome, reference: &str, reason: Option<&str>) -> Result<Job, CronError> {
     let now_iso = home.now_iso();
@@ -483,7 +301,7 @@ fn clean(value: Option<String>) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-fn non_empty(list: Vec<String>) -> Value {
+pub(super) fn non_empty(list: Vec<String>) -> Value {
     let list: Vec<String> = list
         .into_iter()
         .map(|s| s.trim().to_string())
@@ -496,7 +314,7 @@ fn non_empty(list: Vec<String>) -> Value {
     }
 }
 
-fn dedupe(list: Vec<String>) -> Vec<String> {
+pub(super) fn dedupe(list: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for item in list.into_iter().map(|s| s.trim().to_string()) {
         if !item.is_empty() && !out.contains(&item) {

@@ -192,7 +192,7 @@ impl Scheduler {
             let delivery_error = finish_run(&home, sink.as_ref(), &job, &result);
             let record = RunRecord {
                 succeeded: result.succeeded,
-                error: result.error.clone(),
+                error: result.error,
                 delivery_error,
             };
             if let Err(e) = bookkeeping::mark_run(&home, &id, &record) {
@@ -273,10 +273,10 @@ impl Scheduler {
                 _ = self.nudge.notified() => return,
                 Some(_) = runs.join_next(), if !runs.is_empty() => {}
                 _ = tokio::time::sleep(step) => {
+                    // Only a stat while idle; the heartbeat is written once per loop (≤ 60 s).
                     if modified(&self.home.paths.jobs_file) != stamp {
                         return;
                     }
-                    ticker::beat(&self.home.paths, self.home.now(), TickOutcome::Idle);
                 }
             }
         }
@@ -300,7 +300,8 @@ impl Scheduler {
 
 /// This process's live schedulers, by `cron/` directory, so a tool call or a TUI command
 /// can wake the one that serves its home.
-static LOCAL: std::sync::LazyLock<Mutex<Vec<(std::path::PathBuf, std::sync::Weak<Notify>)>>> =
+type LocalSchedulers = Mutex<Vec<(std::path::PathBuf, std::sync::Weak<Notify>)>>;
+static LOCAL: std::sync::LazyLock<LocalSchedulers> =
     std::sync::LazyLock::new(|| Mutex::new(Vec::new()));
 
 /// Wakes this process's scheduler for `paths`' home, if one runs here.

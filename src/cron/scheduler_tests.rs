@@ -69,7 +69,7 @@ fn rig_with(zone: &str, start: &str, runner: FakeRunner) -> Rig {
     let home = CronHome::new(
         CronPaths::under(dir.path().to_path_buf()),
         CronZone::named(zone).unwrap(),
-        clock.clone(),
+        Arc::clone(&clock) as Arc<dyn crate::cron::Clock>,
         CronSettings::default(),
     );
     *runner.reply.lock().unwrap() = "All good.".into();
@@ -84,9 +84,9 @@ fn rig_with(zone: &str, start: &str, runner: FakeRunner) -> Rig {
 
 impl Rig {
     fn scheduler(&self) -> Scheduler {
-        let runner: Arc<dyn JobRunner> = self.runner.clone();
-        let sink: Arc<dyn DeliverySink> = self.sink.clone();
-        Scheduler::new(self.home.clone(), runner, sink).unwrap()
+        let runner: Arc<dyn JobRunner> = Arc::clone(&self.runner) as Arc<dyn JobRunner>;
+        let sink: Arc<dyn DeliverySink> = Arc::clone(&self.sink) as Arc<dyn DeliverySink>;
+        Scheduler::new(Arc::clone(&self.home), runner, sink).unwrap()
     }
 
     fn create(&self, schedule: &str, prompt: &str) -> Job {
@@ -319,7 +319,7 @@ async fn a_crash_mid_run_leaves_unknown_and_the_job_is_not_run_again() {
         "UTC",
         "2026-06-01T10:00:00Z",
         FakeRunner {
-            hold: Some(hold.clone()),
+            hold: Some(Arc::clone(&hold)),
             ..FakeRunner::default()
         },
     );

@@ -54,7 +54,9 @@ use crate::tools::ToolLimits;
 
 #[path = "bootstrap_endpoint.rs"]
 mod endpoint;
+use endpoint::AuxTask;
 use endpoint::ConfigSwitcher;
+use endpoint::auxiliary_endpoint;
 use endpoint::resolve_endpoint;
 
 /// Command-line overrides of `model.*` for one run.
@@ -342,88 +344,6 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
             .map(|n| crate::util::redact::redact(n, &[]).into_owned())
             .collect(),
     })
-}
-
-/// The endpoint for an auxiliary task, or `None` to use the main model (empty settings, or
-/// settings that do not resolve — then the user is told).
-/// The side tasks that may use their own model (`auxiliary.<task>`).
-#[derive(Debug, Clone, Copy)]
-enum AuxTask {
-    Compression,
-    Approval,
-    /// `delegation.model`/`provider`/`base_url`: the subagents' model.
-    Delegation,
-    GoalJudge,
-    /// Describes images for a model that cannot see them.
-    Vision,
-}
-
-fn auxiliary_endpoint(
-    main: &ModelConfig,
-    task: AuxTask,
-    config: &Config,
-    env: &EnvLookup,
-    client: &reqwest::Client,
-    logins: &LoginSources,
-    notices: &mut Vec<String>,
-) -> Option<ModelEndpoint> {
-    let (aux, name, fallback) = match task {
-        AuxTask::Compression => (
-            config.auxiliary.compression.clone(),
-            "auxiliary.compression",
-            "summaries use the main model",
-        ),
-        AuxTask::Approval => (
-            config.auxiliary.approval.clone(),
-            "auxiliary.approval",
-            "smart approvals use the main model",
-        ),
-        AuxTask::GoalJudge => (
-            config.auxiliary.goal_judge.clone(),
-            "auxiliary.goal_judge",
-            "the goal judge uses the main model",
-        ),
-        AuxTask::Vision => (
-            config.auxiliary.vision.clone(),
-            "auxiliary.vision",
-            "images reach only models that can see them",
-        ),
-        AuxTask::Delegation => (
-            crate::config::AuxiliaryModel {
-                model: config.delegation.model.clone(),
-                provider: config.delegation.provider.clone(),
-                base_url: config.delegation.base_url.clone(),
-            },
-            "delegation",
-            "subagents use the main model",
-        ),
-    };
-    if aux.model.trim().is_empty() {
-        return None;
-    }
-    let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
-    // Hermes's `auto` and `main` for a side task mean the main provider.
-    let inherits = |p: &str| matches!(p.trim().to_ascii_lowercase().as_str(), "auto" | "main");
-    let overrides = ModelOverrides {
-        model: non_empty(&aux.model),
-        provider: non_empty(&aux.provider).filter(|p| !inherits(p)),
-        base_url: non_empty(&aux.base_url),
-    };
-    let origin = format!("{name}.provider");
-    match resolve_endpoint(
-        &apply_overrides(main, &overrides),
-        &origin,
-        config,
-        env,
-        client,
-        logins,
-    ) {
-        Ok(endpoint) => Some(endpoint),
-        Err(err) => {
-            notices.push(format!("{name} is not usable ({err}); {fallback}"));
-            None
-        }
-    }
 }
 
 fn delegation_settings(

@@ -52,7 +52,9 @@ pub struct CronLink {
 impl CronLink {
     /// The process's link for `home`'s `cron/` directory (made on first use).
     pub fn for_home(home: CronHome) -> Arc<CronLink> {
-        let mut links = LINKS.lock().unwrap_or_else(|p| p.into_inner());
+        let mut links = LINKS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(link) = links
             .iter()
             .find(|l| l.home.paths.cron_dir == home.paths.cron_dir)
@@ -227,7 +229,9 @@ fn view(home: &CronHome, job: &Job) -> CronJobView {
         next_run: next
             .filter(|_| job.enabled())
             .map(|at| home.zone.local_minutes(at)),
-        next_run_unix: next.filter(|_| job.enabled()).map(|at| at.as_second()),
+        next_run_unix: next
+            .filter(|_| job.enabled())
+            .map(jiff::Timestamp::as_second),
         state: job.state().to_string(),
         last_status: job.text("last_status").map(str::to_string),
         last_error: job.text("last_error").map(str::to_string),
@@ -272,7 +276,7 @@ pub fn spawn_scheduler(link: Arc<CronLink>) -> Result<SchedulerThread, std::io::
             let runner = Arc::new(EngineJobRunner {
                 inactivity: link.home.settings.inactivity_timeout,
             });
-            let sink: Arc<dyn DeliverySink> = link.clone();
+            let sink: Arc<dyn DeliverySink> = Arc::clone(&link) as Arc<dyn DeliverySink>;
             match Scheduler::new(Arc::clone(&link.home), runner, sink) {
                 Ok(scheduler) => runtime.block_on(scheduler.run_forever(stop)),
                 Err(e) => tracing::warn!("cron scheduler not started: {e}"),

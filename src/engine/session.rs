@@ -36,7 +36,6 @@ use crate::protocol::HistoryReplay;
 use crate::protocol::Notice;
 use crate::protocol::NoticeLevel;
 use crate::protocol::Op;
-use crate::protocol::SessionInfo;
 use crate::protocol::StatusUpdate;
 use crate::protocol::TurnComplete;
 use crate::protocol::TurnOutcome;
@@ -480,29 +479,5 @@ impl Actor {
 
     fn notice(&self, level: NoticeLevel, text: String) {
         self.events.send(Event::Notice(Notice { level, text }));
-    }
-
-    fn session_info(&self) -> SessionInfo {
-        let endpoint = &self.spec.endpoint;
-        SessionInfo {
-            session_id: self.spec.session_id.clone(),
-            model: endpoint.model.clone(),
-            provider: endpoint.provider_name.clone(),
-            base_url: crate::util::redact::strip_url_credentials(&endpoint.base_url).into_owned(),
-            cwd: self.spec.cwd.display().to_string(),
-            tools: self
-                .spec
-                .tools
-                .names()
-                .iter()
-                .map(ToString::to_string)
-                .collect(),
-            context_window: endpoint.context_window,
-            yolo: self.spec.yolo,
-            title: self.title.clone(),
-            resumed_messages: self.history.len(),
-            slash_commands: self.spec.slash_commands.clone(),
-            sandbox: self.guard.sandbox.status_line(),
-        }
     }
 }

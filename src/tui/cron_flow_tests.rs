@@ -86,7 +86,7 @@ fn the_badge_shows_the_next_job_due_within_the_hour() {
     let at = list.jobs[0].next_run_unix.unwrap();
     assert_eq!(badge(&list, at - 600), "⏰ digest 09:00");
     assert_eq!(badge(&list, at - 3601), "", "more than an hour away");
-    let mut paused = list.clone();
+    let mut paused = list;
     paused.jobs[0].state = "paused".into();
     assert_eq!(badge(&paused, at - 600), "");
 }

@@ -18,6 +18,7 @@ use crate::engine::guard::SessionGuard;
 use crate::engine::recorder::Recorder;
 use crate::engine::turn::SteerBuffer;
 use crate::protocol::SessionHandle;
+use crate::protocol::SessionInfo;
 use crate::protocol::StatusUpdate;
 use crate::store::NewSession;
 use crate::store::Source;
@@ -141,4 +142,31 @@ pub fn new_session_id() -> String {
         .replace("_UTC", "");
     let suffix = uuid::Uuid::new_v4().simple().to_string();
     format!("{stamp}_{}", &suffix[..6])
+}
+
+impl Actor {
+    /// What frontends are told about the session (`Event::SessionInfo`).
+    pub(super) fn session_info(&self) -> SessionInfo {
+        let endpoint = &self.spec.endpoint;
+        SessionInfo {
+            session_id: self.spec.session_id.clone(),
+            model: endpoint.model.clone(),
+            provider: endpoint.provider_name.clone(),
+            base_url: crate::util::redact::strip_url_credentials(&endpoint.base_url).into_owned(),
+            cwd: self.spec.cwd.display().to_string(),
+            tools: self
+                .spec
+                .tools
+                .names()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            context_window: endpoint.context_window,
+            yolo: self.spec.yolo,
+            title: self.title.clone(),
+            resumed_messages: self.history.len(),
+            slash_commands: self.spec.slash_commands.clone(),
+            sandbox: self.guard.sandbox.status_line(),
+        }
+    }
 }
