@@ -57,8 +57,6 @@ pub fn beat(paths: &CronPaths, now: Timestamp, tick: TickOutcome) {
 pub enum TickOutcome {
     Succeeded,
     Failed,
-    /// Only alive (between ticks).
-    Idle,
 }
 
 fn write_quietly(path: &Path, text: &str) {
