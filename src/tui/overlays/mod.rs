@@ -36,6 +36,23 @@ pub fn modal_block(title: &str, theme: &Theme) -> Block<'static> {
 
 /// Clears a centred modal of `rows` (see [`centered_modal`]), draws its frame with one column
 /// of padding, and returns the inside.
+/// A list overlay waiting for its data: "loading WHAT…" and how to close, in the modal.
+pub fn loading_modal(
+    area: Rect,
+    max_width: u16,
+    title: &str,
+    what: &str,
+    buf: &mut Buffer,
+    theme: &Theme,
+) {
+    let inner = framed_modal(area, max_width, 4, title, buf, theme);
+    ratatui::widgets::Paragraph::new(vec![
+        ratatui::text::Line::styled(format!("loading {what}…"), theme.style(Role::Dim)),
+        ratatui::text::Line::styled("Esc close", theme.style(Role::Dim)),
+    ])
+    .render(inner, buf);
+}
+
 pub fn framed_modal(
     area: Rect,
     max_width: u16,

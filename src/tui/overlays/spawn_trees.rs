@@ -17,7 +17,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::text::Span;
-use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
 
 use super::stack::Overlay;
@@ -177,12 +176,14 @@ impl Overlay for SpawnTreesPicker {
     fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         match self.stage {
             Stage::Loading => {
-                let inner = frame(area, 4, buf, theme);
-                Paragraph::new(vec![
-                    Line::styled("loading saved spawn trees…", theme.style(Role::Dim)),
-                    Line::styled("Esc close", theme.style(Role::Dim)),
-                ])
-                .render(inner, buf);
+                crate::tui::overlays::loading_modal(
+                    area,
+                    100,
+                    TITLE,
+                    "saved spawn trees",
+                    buf,
+                    theme,
+                );
             }
             Stage::List => self.render_list(area, buf, theme),
         }

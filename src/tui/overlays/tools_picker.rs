@@ -14,9 +14,6 @@ use crossterm::event::KeyCode;
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
-use ratatui::widgets::Widget;
 
 use super::stack::Overlay;
 use super::stack::OverlayAction;
@@ -214,12 +211,7 @@ impl Overlay for ToolsPicker {
     fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         match self.stage {
             Stage::Loading => {
-                let inner = frame(area, 4, buf, theme);
-                Paragraph::new(vec![
-                    Line::styled("loading toolsets…", theme.style(Role::Dim)),
-                    Line::styled("Esc close", theme.style(Role::Dim)),
-                ])
-                .render(inner, buf);
+                crate::tui::overlays::loading_modal(area, 100, TITLE, "toolsets", buf, theme);
             }
             Stage::List => self.render_list(area, buf, theme),
         }
