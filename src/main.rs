@@ -446,7 +446,7 @@ fn one_shot(home: &HermesHome, global: &GlobalArgs, prompt: String) -> anyhow::R
             resume: resume_target(global),
             exit_reason: hermes::store::EndReason::AgentClose,
             toolsets: toolsets_flag(global),
-            purpose: Default::default(),
+            purpose: hermes::engine::bootstrap::SessionPurpose::Headless,
             session_id: None,
         });
         let session = match started_session {

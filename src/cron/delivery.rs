@@ -81,16 +81,33 @@ impl Inbox {
     /// Everything waiting, oldest first; the inbox is emptied. Unreadable lines are kept
     /// in `deliveries.jsonl.bad` rather than lost.
     pub fn take_all(&self) -> Result<Vec<Delivery>, CronError> {
+        self.take_matching(|_| true)
+    }
+
+    /// The waiting deliveries `wanted` accepts, oldest first; the others stay.
+    pub fn take_matching(
+        &self,
+        wanted: impl Fn(&Delivery) -> bool,
+    ) -> Result<Vec<Delivery>, CronError> {
         if !self.path.exists() {
             return Ok(Vec::new());
         }
         let _lock = self.lock()?;
-        let text = std::fs::read_to_string(&self.path).map_err(|e| CronError::io(&self.path, e))?;
+        let text = match std::fs::read_to_string(&self.path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(CronError::io(&self.path, e)),
+        };
         let mut out = Vec::new();
+        let mut rest = String::new();
         let mut bad = String::new();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             match serde_json::from_str::<Delivery>(line) {
-                Ok(d) => out.push(d),
+                Ok(d) if wanted(&d) => out.push(d),
+                Ok(_) => {
+                    rest.push_str(line);
+                    rest.push('\n');
+                }
                 Err(_) => {
                     bad.push_str(line);
                     bad.push('\n');
@@ -107,7 +124,19 @@ impl Inbox {
                 let _ = f.write_all(bad.as_bytes());
             }
         }
-        std::fs::remove_file(&self.path).map_err(|e| CronError::io(&self.path, e))?;
+        if out.is_empty() && bad.is_empty() {
+            return Ok(out);
+        }
+        let written = if rest.is_empty() {
+            std::fs::remove_file(&self.path)
+        } else {
+            crate::util::fs::atomic_write(
+                &self.path,
+                rest.as_bytes(),
+                crate::util::fs::FileMode::Exactly(0o600),
+            )
+        };
+        written.map_err(|e| CronError::io(&self.path, e))?;
         Ok(out)
     }
 }

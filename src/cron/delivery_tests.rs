@@ -31,3 +31,25 @@ fn targets_name_what_hermes_cannot_deliver() {
         ]
     );
 }
+
+#[test]
+fn taking_some_leaves_the_others_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::new(&dir.path().join("cron/deliveries.jsonl"));
+    let to = |session: &str| Delivery {
+        job_id: "a".into(),
+        job_name: session.into(),
+        text: "t".into(),
+        origin_session: Some(session.into()),
+        output_path: String::new(),
+        at: String::new(),
+        failed: false,
+    };
+    inbox.deliver(to("mine"));
+    inbox.deliver(to("theirs"));
+    let taken = inbox
+        .take_matching(|d| d.origin_session.as_deref() == Some("mine"))
+        .unwrap();
+    assert_eq!(taken, [to("mine")]);
+    assert_eq!(inbox.take_all().unwrap(), [to("theirs")]);
+}

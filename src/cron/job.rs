@@ -10,7 +10,8 @@
 use serde_json::Map;
 use serde_json::Value;
 
-/// Keys Python Hermes's `create_job` writes, in its order (new jobs are written this way).
+/// Keys Python Hermes's `create_job` writes (a new job has them all; serde_json writes an
+/// object's keys sorted, which Python reads the same).
 pub const HERMES_FIELDS: [&str; 29] = [
     "id",
     "name",

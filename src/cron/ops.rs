@@ -4,7 +4,7 @@
 //! result). Every change is one locked read-modify-write (`store`).
 //!
 //! What it does not do: decide what is due (`due`) or run anything. Invariants: a new job
-//! has Hermes's keys in Hermes's order; a one-shot whose time has passed is refused; prompts
+//! has every key Hermes's `create_job` writes; a one-shot whose time has passed is refused; prompts
 //! are checked by the scanner before they are stored.
 
 use serde_json::Value;
@@ -323,3 +323,7 @@ pub(super) fn dedupe(list: Vec<String>) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "ops_tests.rs"]
+mod tests;

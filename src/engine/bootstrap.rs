@@ -93,8 +93,11 @@ pub struct StartOptions<'a> {
 /// Who a session serves.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum SessionPurpose {
+    /// The TUI: finished jobs' results are shown to it.
     #[default]
     Interactive,
+    /// One headless run (`-z`): it may schedule jobs, but is not where results are shown.
+    Headless,
     /// A scheduled job: approvals follow `approvals.cron_mode`, and the cronjob, clarify
     /// and messaging tools are not offered (a job cannot make jobs or ask questions).
     Cron(crate::config::CronApprovalMode),
@@ -274,7 +277,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     });
     safety.unattended = match options.purpose {
         SessionPurpose::Cron(mode) => Some(mode),
-        SessionPurpose::Interactive => None,
+        SessionPurpose::Interactive | SessionPurpose::Headless => None,
     };
     let mcp = crate::engine::McpLaunch {
         servers: config
@@ -332,7 +335,7 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
         toolsets: Some(toolsets_link),
         cron: match options.purpose {
             SessionPurpose::Interactive => Some(cron),
-            SessionPurpose::Cron(_) => None,
+            SessionPurpose::Headless | SessionPurpose::Cron(_) => None,
         },
         exit_reason: options.exit_reason,
     };

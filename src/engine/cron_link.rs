@@ -47,6 +47,9 @@ pub struct CronLink {
     pub home: Arc<CronHome>,
     deliveries: broadcast::Sender<Delivery>,
     inbox: Inbox,
+    /// Every session this process has shown deliveries to: a job made in one of them is
+    /// delivered here; one made in another hermes waits in the inbox for that one.
+    served: Mutex<std::collections::HashSet<String>>,
 }
 
 impl CronLink {
@@ -66,6 +69,7 @@ impl CronLink {
             inbox: Inbox::new(&home.paths.deliveries),
             home: Arc::new(home),
             deliveries,
+            served: Mutex::new(std::collections::HashSet::new()),
         });
         links.push(Arc::clone(&link));
         link
@@ -136,9 +140,28 @@ impl CronLink {
         self.jobs(changed).map_err(|e| e.to_string())
     }
 
-    /// Sends `link`'s events to one session until `cancel`: what waited in the inbox, the
-    /// list now, each delivery as it comes, and the list again whenever `jobs.json` changes.
-    pub async fn forward(self: Arc<Self>, events: EventSink, cancel: CancellationToken) {
+    fn serves(&self, session: Option<&str>) -> bool {
+        let served = self
+            .served
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        session.is_none_or(|s| served.contains(s))
+    }
+
+    /// Sends `link`'s events to session `session_id` until `cancel`: what waited in the
+    /// inbox, the list now, each delivery as it comes (and, from the inbox, those another
+    /// hermes's scheduler ran for this process's sessions), and the list again whenever
+    /// `jobs.json` changes.
+    pub async fn forward(
+        self: Arc<Self>,
+        events: EventSink,
+        session_id: String,
+        cancel: CancellationToken,
+    ) {
+        self.served
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(session_id);
         let mut deliveries = self.deliveries.subscribe();
         let link = Arc::clone(&self);
         let waiting = tokio::task::spawn_blocking(move || {
@@ -166,6 +189,16 @@ impl CronLink {
                     if events.is_closed() {
                         return;
                     }
+                    if self.home.paths.deliveries.exists() {
+                        let link = Arc::clone(&self);
+                        let mine = tokio::task::spawn_blocking(move || {
+                            link.inbox.take_matching(|d| link.serves(d.origin_session.as_deref()))
+                        })
+                        .await;
+                        for delivery in mine.ok().and_then(Result::ok).unwrap_or_default() {
+                            events.send(delivered(delivery));
+                        }
+                    }
                     let now = modified(&self.home.paths.jobs_file);
                     if now == stamp {
                         continue;
@@ -185,7 +218,8 @@ impl CronLink {
 
 impl DeliverySink for CronLink {
     fn deliver(&self, delivery: Delivery) {
-        if self.deliveries.receiver_count() == 0 {
+        if self.deliveries.receiver_count() == 0 || !self.serves(delivery.origin_session.as_deref())
+        {
             return self.inbox.deliver(delivery);
         }
         if let Err(broadcast::error::SendError(delivery)) = self.deliveries.send(delivery) {
@@ -287,3 +321,7 @@ pub fn spawn_scheduler(link: Arc<CronLink>) -> Result<SchedulerThread, std::io::
         thread: Some(thread),
     })
 }
+
+#[cfg(test)]
+#[path = "cron_link_tests.rs"]
+mod tests;

@@ -32,7 +32,12 @@ impl Actor {
     pub(super) fn start_cron_forwarding(&self) {
         if let Some(link) = self.spec.cron.clone() {
             let events = self.events.clone();
-            tokio::spawn(link.forward(events, tokio_util::sync::CancellationToken::new()));
+            let session_id = self.spec.session_id.clone();
+            tokio::spawn(link.forward(
+                events,
+                session_id,
+                tokio_util::sync::CancellationToken::new(),
+            ));
         }
     }
 }
