@@ -79,6 +79,12 @@ pub enum CronAction {
         script: Option<String>,
         #[arg(long)]
         repeat: Option<i64>,
+        /// Make it a script-only job (its script's stdout is the message).
+        #[arg(long, conflicts_with = "agent")]
+        no_agent: bool,
+        /// Make a script-only job an agent job again.
+        #[arg(long)]
+        agent: bool,
     },
     Pause {
         job: String,
@@ -164,7 +170,10 @@ pub fn cron_command(home: &HermesHome, action: CronAction) -> anyhow::Result<i32
             workdir,
             script,
             repeat,
+            no_agent,
+            agent,
         } => {
+            let no_agent = (no_agent || agent).then_some(no_agent);
             let skills = if clear_skills {
                 SkillEdit::Set(Vec::new())
             } else if !skills.is_empty() {
@@ -186,6 +195,7 @@ pub fn cron_command(home: &HermesHome, action: CronAction) -> anyhow::Result<i32
                 workdir,
                 script,
                 repeat,
+                no_agent,
                 ..JobUpdate::default()
             };
             ops::update(&cron, &job, change).map(|job| print_job(&cron, &job))

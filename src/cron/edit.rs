@@ -94,6 +94,19 @@ pub fn update(home: &CronHome, reference: &str, change: JobUpdate) -> Result<Job
                  available job IDs."
             )));
         }
+        let script_after = match &change.script {
+            Some(script) => Some(script.trim())
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+            None => job.script().map(str::to_string),
+        };
+        if change.no_agent == Some(true) && script_after.is_none() {
+            return Err(CronError::Invalid(
+                "Cannot set no_agent=True on a job without a script. Set `script` in the same \
+                 update, or on the job first."
+                    .into(),
+            ));
+        }
         apply_update(job, &change, workdir, profile);
         if let Some(schedule) = schedule {
             let display = schedule.get("display").cloned().unwrap_or(Value::Null);

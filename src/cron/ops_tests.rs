@@ -156,3 +156,32 @@ fn updates_change_only_what_is_given_and_edit_skills() {
     );
     assert!(blocked.unwrap_err().to_string().contains("deception_hide"));
 }
+
+#[test]
+fn a_job_without_a_script_cannot_become_script_only() {
+    let (_dir, home) = home();
+    let job = create(&home, new("every 1h", "x")).unwrap();
+    let refused = update(
+        &home,
+        job.id(),
+        JobUpdate {
+            no_agent: Some(true),
+            ..JobUpdate::default()
+        },
+    );
+    assert!(
+        refused
+            .unwrap_err()
+            .to_string()
+            .starts_with("Cannot set no_agent=True on a job without a script.")
+    );
+    std::fs::create_dir_all(home.paths.scripts_dir.clone()).unwrap();
+    let change = JobUpdate {
+        no_agent: Some(true),
+        script: Some("watch.sh".into()),
+        ..JobUpdate::default()
+    };
+    let edited = update(&home, job.id(), change).unwrap();
+    assert!(edited.no_agent());
+    assert_eq!(edited.script(), Some("watch.sh"));
+}
