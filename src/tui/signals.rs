@@ -3,6 +3,9 @@
 //! its foreground process group): a thread blocks in `poll` on stdin for `POLLHUP`, so this costs
 //! nothing until it happens.
 //!
+//! A terminal that hung up before the watch began (the pane closed while hermes was starting)
+//! no longer reports a hangup to `poll` and fails `isatty` with `EIO`: that counts as hung up.
+//!
 //! A watchdog backs that up: crossterm's reader loops forever on a hung-up tty (its read
 //! returns 0 bytes and it retries), and when that loop is what the UI task is polling, the
 //! signal is caught but never acted on — the process stays, spinning a core, after its
@@ -68,11 +71,13 @@ fn terminal_hangup() -> Option<tokio::sync::watch::Receiver<bool>> {
         std::sync::OnceLock::new();
     WATCH
         .get_or_init(|| {
-            // SAFETY: isatty only inspects the descriptor.
-            if unsafe { libc::isatty(libc::STDIN_FILENO) } != 1 {
-                return None;
-            }
-            let (tx, rx) = tokio::sync::watch::channel(false);
+            let (tx, rx) = match terminal_state(libc::STDIN_FILENO) {
+                TerminalState::NotATerminal => return None,
+                // Gone before anyone watched (the pane closed while hermes was starting):
+                // no `poll` would report it now that `isatty` fails, so say so at once.
+                TerminalState::HungUp => return Some(tokio::sync::watch::channel(true).1),
+                TerminalState::Open => tokio::sync::watch::channel(false),
+            };
             let spawned = std::thread::Builder::new()
                 .name("hermes-hangup".into())
                 .spawn(move || {
@@ -84,6 +89,25 @@ fn terminal_hangup() -> Option<tokio::sync::watch::Receiver<bool>> {
             spawned.ok().map(|_| rx)
         })
         .clone()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TerminalState {
+    Open,
+    /// A terminal that has hung up: `isatty` fails with `EIO`.
+    HungUp,
+    NotATerminal,
+}
+
+fn terminal_state(fd: libc::c_int) -> TerminalState {
+    // SAFETY: isatty only inspects the descriptor.
+    if unsafe { libc::isatty(fd) } == 1 {
+        return TerminalState::Open;
+    }
+    match std::io::Error::last_os_error().raw_os_error() {
+        Some(libc::EIO) => TerminalState::HungUp,
+        _ => TerminalState::NotATerminal,
+    }
 }
 
 /// Blocks until `fd` reports a hangup, an error or is closed (`true`). With no events asked
@@ -151,5 +175,37 @@ mod tests {
         assert!(watcher.join().unwrap());
         // SAFETY: closing our own descriptor.
         unsafe { libc::close(slave) };
+    }
+
+    #[test]
+    fn a_terminal_that_hung_up_before_it_was_watched_reads_as_hung_up() {
+        use super::TerminalState;
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty fills two descriptors we own and close below.
+        let opened = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(opened, 0);
+        assert_eq!(super::terminal_state(slave), TerminalState::Open);
+        // SAFETY: closing our own descriptor.
+        unsafe { libc::close(master) };
+        assert_eq!(super::terminal_state(slave), TerminalState::HungUp);
+        // SAFETY: closing our own descriptor.
+        unsafe { libc::close(slave) };
+        let mut fds = [0; 2];
+        // SAFETY: pipe fills two descriptors we own and close below.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        assert_eq!(super::terminal_state(fds[0]), TerminalState::NotATerminal);
+        // SAFETY: closing our own descriptors.
+        unsafe {
+            libc::close(fds[0]);
+            libc::close(fds[1]);
+        }
     }
 }
