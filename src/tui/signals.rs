@@ -153,10 +153,10 @@ pub fn spawn_exit_watchdog(grace: std::time::Duration) {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_closed_pty_is_a_hangup_and_an_open_one_is_not() {
-        // SAFETY: openpty fills two descriptors we own and close below.
+    /// A pseudo-terminal: (master, slave) descriptors the test closes.
+    fn open_pty() -> (libc::c_int, libc::c_int) {
         let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty fills two descriptors the caller owns and closes.
         let opened = unsafe {
             libc::openpty(
                 &mut master,
@@ -167,6 +167,12 @@ mod tests {
             )
         };
         assert_eq!(opened, 0);
+        (master, slave)
+    }
+
+    #[test]
+    fn a_closed_pty_is_a_hangup_and_an_open_one_is_not() {
+        let (master, slave) = open_pty();
         let watcher = std::thread::spawn(move || super::wait_for_hangup(slave));
         std::thread::sleep(std::time::Duration::from_millis(200));
         assert!(!watcher.is_finished(), "an open terminal is not a hangup");
@@ -180,18 +186,7 @@ mod tests {
     #[test]
     fn a_terminal_that_hung_up_before_it_was_watched_reads_as_hung_up() {
         use super::TerminalState;
-        let (mut master, mut slave) = (0, 0);
-        // SAFETY: openpty fills two descriptors we own and close below.
-        let opened = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(opened, 0);
+        let (master, slave) = open_pty();
         assert_eq!(super::terminal_state(slave), TerminalState::Open);
         // SAFETY: closing our own descriptor.
         unsafe { libc::close(master) };
