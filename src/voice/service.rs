@@ -203,6 +203,9 @@ impl Service {
                 if self.settings.config.voice.auto_tts {
                     self.set_tts(true);
                 }
+                // State before the notice: a frontend that shows the notice must already
+                // treat the record key as the record key (a press right after it was lost).
+                self.emit_state();
                 let key = self.settings.config.voice.record_key.clone();
                 self.notice(
                     NoticeLevel::Info,
@@ -233,15 +236,14 @@ impl Service {
                         }
                     });
                 }
-                self.emit_state();
             }
             VoiceCommand::Off => {
                 self.stop_take();
                 self.stop_speaking();
                 self.state = VoiceState::default();
                 self.record_after_speech = false;
-                self.notice(NoticeLevel::Info, "voice mode off".to_string());
                 self.emit_state();
+                self.notice(NoticeLevel::Info, "voice mode off".to_string());
             }
             VoiceCommand::Tts => {
                 let on = !self.state.tts;

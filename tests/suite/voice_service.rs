@@ -209,6 +209,37 @@ async fn push_to_talk_beeps_records_until_silence_and_sends_the_transcript() {
     assert_eq!(clips[0].len, 1_920, "{clips:?}");
 }
 
+/// A frontend shows "voice mode on — press … to record" and the user presses the key at once:
+/// the state that makes the key the record key must arrive first (CI lost such a press).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn voice_mode_on_and_off_send_the_state_before_the_notice() {
+    let mut config = Config::default();
+    config.stt.provider = "local_command".into();
+    config.stt.local_command.command = "printf unused".into();
+    config.voice.beep_enabled = false;
+    let mut rig = start(config, vec![silence(1.0)], false);
+    rig.send(VoiceOp::Command(VoiceCommand::On));
+    let events = rig
+        .until(|e| notice_text(e).is_some_and(|t| t.starts_with("voice mode on")))
+        .await;
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, VoiceEvent::State(s) if s.enabled)),
+        "{events:#?}"
+    );
+    rig.send(VoiceOp::Command(VoiceCommand::Off));
+    let events = rig
+        .until(|e| notice_text(e).is_some_and(|t| t == "voice mode off"))
+        .await;
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, VoiceEvent::State(s) if !s.enabled)),
+        "{events:#?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn takes_without_speech_retry_and_three_in_a_row_end_continuous_mode() {
     let mut config = Config::default();
