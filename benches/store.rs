@@ -163,6 +163,7 @@ impl ToolHost for NullHost {
 fn context(dir: &std::path::Path) -> ToolContext {
     ToolContext {
         env: Arc::new(hermes::tools::ToolEnv::default()),
+        nested: None,
         call_id: "bench".into(),
         session_id: "current-session".into(),
         cwd: dir.to_path_buf(),

@@ -129,6 +129,7 @@ pub async fn run_one_shot(
         out: &mut watched,
         err: &mut *err,
         pending_message: None,
+        nested_calls: std::collections::HashSet::new(),
     };
     let mut report = run(handle, prompt, images, clarify, &mut printer).await;
     if let Some(failure) = watched.take_failure() {
@@ -301,6 +302,8 @@ struct Printer<'a> {
     /// The latest complete assistant message: printed to stdout if it is the last one, to
     /// stderr (as progress) if another one follows.
     pending_message: Option<String>,
+    /// Calls made inside another call (an `execute_code` script's), printed indented.
+    nested_calls: std::collections::HashSet<String>,
 }
 
 impl Printer<'_> {
@@ -339,19 +342,37 @@ impl Printer<'_> {
                 self.flush_pending_as_progress();
                 self.pending_message = Some(text.clone());
             }
-            Event::ToolStart(ToolStart { name, preview, .. }) => {
+            Event::ToolStart(ToolStart {
+                call_id,
+                name,
+                preview,
+                parent_call_id,
+                ..
+            }) => {
                 self.flush_pending_as_progress();
+                let indent = if parent_call_id.is_some() {
+                    self.nested_calls.insert(call_id.clone());
+                    "   "
+                } else {
+                    ""
+                };
                 self.line_err(&format!(
-                    "{} {preview}",
+                    "{indent}{} {preview}",
                     crate::theme::Theme::default().tool_emoji(name)
                 ));
             }
             Event::ToolComplete(ToolComplete {
+                call_id,
                 status,
                 output,
                 duration_ms,
                 ..
             }) => {
+                let indent = if self.nested_calls.remove(call_id) {
+                    "   "
+                } else {
+                    ""
+                };
                 let secs = *duration_ms as f64 / 1000.0;
                 let line = match status {
                     ToolStatus::Ok => format!("   ✓ {secs:.1}s"),
@@ -359,7 +380,7 @@ impl Printer<'_> {
                     ToolStatus::Denied => format!("   ⊘ denied: {}", first_line(output)),
                     ToolStatus::Cancelled => "   ⊘ cancelled".to_string(),
                 };
-                self.line_err(&line);
+                self.line_err(&format!("{indent}{line}"));
             }
             Event::Notice(Notice { level, text }) => {
                 let tag = match level {

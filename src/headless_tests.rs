@@ -51,6 +51,7 @@ fn tool(name: &str, preview: &str, status: ToolStatus, output: &str) -> [Event; 
             name: name.into(),
             preview: preview.into(),
             arguments: serde_json::json!({}),
+            parent_call_id: None,
         }),
         Event::ToolComplete(ToolComplete {
             call_id: "c1".into(),

@@ -392,6 +392,10 @@ pub struct ApprovalRequest {
     pub id: String,
     /// Who asks: `main`, or a subagent's label.
     pub agent: String,
+    /// The tool the request comes through when it is not the agent's own call: `execute_code`
+    /// for a script's `terminal()`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
     pub kind: ApprovalKind,
     /// The command line, or the path a file tool wants to write.
     pub subject: String,

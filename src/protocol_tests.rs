@@ -40,6 +40,7 @@ fn samples() -> Vec<Event> {
             name: "terminal".into(),
             preview: "ls".into(),
             arguments: serde_json::json!({"command": "ls"}),
+            parent_call_id: None,
         }),
         Event::ToolProgress(ToolProgress {
             call_id: "c1".into(),

@@ -114,6 +114,7 @@ pub fn parse(text: &str, path: &Path) -> LoadedConfig {
             config.vision = section(text, &raw, path, "vision", w);
             config.web = section(text, &raw, path, "web", w);
             config.cron = section(text, &raw, path, "cron", w);
+            config.code_execution = section(text, &raw, path, "code_execution", w);
             config.timezone = section(text, &raw, path, "timezone", w);
             config.browser = section(text, &raw, path, "browser", w);
             config.prompt_caching = section(text, &raw, path, "prompt_caching", w);

@@ -15,6 +15,7 @@ pub mod load;
 pub mod mcp_edit;
 mod mcp_servers;
 pub mod schema;
+mod schema_code;
 mod schema_cron;
 mod schema_mcp;
 mod schema_memory;

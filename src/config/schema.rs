@@ -7,6 +7,7 @@
 use serde::Deserialize;
 use serde::Serialize;
 
+pub use super::schema_code::*;
 pub use super::schema_cron::*;
 pub use super::schema_mcp::*;
 pub use super::schema_memory::*;
@@ -44,6 +45,8 @@ pub struct Config {
     pub web: WebConfig,
     /// `cron:` — scheduled jobs: delivery wrapping, script timeout, parallelism, retention.
     pub cron: CronConfig,
+    /// `code_execution:` — the `execute_code` tool's mode, limits and interpreter.
+    pub code_execution: CodeExecutionConfig,
     /// IANA zone (`Europe/Berlin`) the scheduler and the model's clock use; empty: the
     /// system's (`HERMES_TIMEZONE` wins).
     pub timezone: String,
@@ -115,6 +118,9 @@ pub struct TerminalConfig {
     pub cwd: String,
     /// Foreground command timeout in seconds.
     pub timeout: u64,
+    /// Variables `execute_code` scripts get although their names look secret (its scrubbing
+    /// drops `*KEY*`, `*TOKEN*`, …); commands get the whole environment anyway.
+    pub env_passthrough: Vec<String>,
 }
 
 impl Default for TerminalConfig {
@@ -123,6 +129,7 @@ impl Default for TerminalConfig {
             backend: "local".into(),
             cwd: ".".into(),
             timeout: 180,
+            env_passthrough: Vec::new(),
         }
     }
 }

@@ -152,7 +152,12 @@ pub fn start_session(options: StartOptions<'_>) -> Result<StartedSession, StartE
     let _ = built.register(Arc::new(crate::tools::cronjob::CronjobTool::new(
         Arc::clone(&cron.home),
     )));
-    let mut tools = apply_toolsets(&built, &selection);
+    let mut tools = super::spec_parts::with_execute_code(
+        apply_toolsets(&built, &selection),
+        &selection,
+        config,
+        options.env,
+    );
     if matches!(options.purpose, SessionPurpose::Cron(_)) {
         tools = tools.retain(|_, toolset| !CRON_DISABLED_TOOLSETS.contains(&toolset));
     }

@@ -52,6 +52,7 @@ pub async fn run_tool_calls(
     events: &EventSink,
     wrapping: &CallWrapping,
 ) -> Vec<ToolRun> {
+    let base = &*super::script_calls::attach(registry, base, events, wrapping);
     let mut runs = Vec::with_capacity(calls.len());
     let mut index = 0;
     while index < calls.len() {
@@ -63,13 +64,13 @@ pub async fn run_tool_calls(
             for chunk in calls[index..parallel_end].chunks(MAX_PARALLEL_TOOLS) {
                 let started: Vec<_> = chunk
                     .iter()
-                    .map(|call| run_one(call, registry, base, events, wrapping))
+                    .map(|call| run_one(call, registry, base, events, wrapping, None))
                     .collect();
                 runs.extend(futures::future::join_all(started).await);
             }
             index = parallel_end;
         } else {
-            runs.push(run_one(&calls[index], registry, base, events, wrapping).await);
+            runs.push(run_one(&calls[index], registry, base, events, wrapping, None).await);
             index += 1;
         }
     }
@@ -82,12 +83,27 @@ fn is_parallel_safe(registry: &ToolRegistry, call: &ToolCall) -> bool {
         .is_some_and(|tool| tool.concurrency() == Concurrency::ParallelSafe)
 }
 
+/// One call made by another tool call, `parent` (an `execute_code` script's call): the same
+/// path as the model's own calls — events, hooks, approvals and redaction — with the start
+/// event naming its parent.
+pub async fn run_nested_call(
+    call: &ToolCall,
+    registry: &ToolRegistry,
+    base: &ToolContext,
+    events: &EventSink,
+    wrapping: &CallWrapping,
+    parent: &str,
+) -> ToolRun {
+    run_one(call, registry, base, events, wrapping, Some(parent)).await
+}
+
 async fn run_one(
     call: &ToolCall,
     registry: &ToolRegistry,
     base: &ToolContext,
     events: &EventSink,
     wrapping: &CallWrapping,
+    parent: Option<&str>,
 ) -> ToolRun {
     let started = Instant::now();
     let tool = registry.get(&call.name);
@@ -103,6 +119,7 @@ async fn run_one(
         arguments: parsed
             .as_ref()
             .map_or(serde_json::Value::Null, Clone::clone),
+        parent_call_id: parent.map(str::to_string),
     }));
     let output = if base.cancel.is_cancelled() {
         ToolOutput::cancelled("not run: the user interrupted the turn")
@@ -126,6 +143,9 @@ async fn run_one(
     let mut output = output;
     if let Cow::Owned(clean) = wrapping.redactor.redact(&output.content) {
         output.content = clean;
+    }
+    if let Some(data) = &mut output.data {
+        wrapping.redactor.redact_json(data);
     }
     let duration = started.elapsed();
     events.send(Event::ToolComplete(ToolComplete {

@@ -15,6 +15,7 @@ pub mod host;
 pub mod images;
 pub mod prompt;
 pub mod recorder;
+mod script_calls;
 pub mod session;
 pub mod session_spec;
 pub mod spec_parts;

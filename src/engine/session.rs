@@ -345,6 +345,7 @@ impl Actor {
             env: Arc::clone(&self.spec.tool_env),
             delegator: self.delegator(turn_id, &cancel),
             vision: Some(Arc::new(super::turn_images::SessionVision(vision.clone()))),
+            nested: None,
         };
         let ctx = TurnContext {
             turn_id,

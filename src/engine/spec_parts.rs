@@ -137,6 +137,52 @@ pub fn web_settings(home: &HermesHome, config: &Config, env: &EnvLookup) -> Arc<
     ))
 }
 
+/// How this session would run `execute_code` scripts, or why it cannot (no usable Python).
+pub fn code_settings(
+    config: &Config,
+    env: &EnvLookup,
+) -> Result<
+    crate::tools::execute_code::CodeSettings,
+    crate::tools::execute_code::python::PythonMissing,
+> {
+    let lookup = |name: &str| env.get(name);
+    let python = crate::tools::execute_code::python::find(&config.code_execution, &lookup)?;
+    let timezone = env
+        .get("HERMES_TIMEZONE")
+        .filter(|z| !z.trim().is_empty())
+        .unwrap_or_else(|| config.timezone.clone());
+    Ok(crate::tools::execute_code::CodeSettings {
+        mode: config.code_execution.mode,
+        timeout: std::time::Duration::from_secs(config.code_execution.timeout.max(1)),
+        max_tool_calls: config.code_execution.max_tool_calls,
+        python,
+        env_passthrough: config.terminal.env_passthrough.clone(),
+        timezone,
+    })
+}
+
+/// `execute_code` added to `tools` when the selection offers it and a Python is found; it
+/// is built last because its description lists the script tools the session has.
+pub fn with_execute_code(
+    mut tools: ToolRegistry,
+    selection: &crate::config::toolset_selection::ToolSelection,
+    config: &Config,
+    env: &EnvLookup,
+) -> ToolRegistry {
+    if !cfg!(unix) || !selection.offers("execute_code", "code_execution") {
+        return tools;
+    }
+    match code_settings(config, env) {
+        Ok(settings) => {
+            let names: Vec<String> = tools.names().iter().map(ToString::to_string).collect();
+            let tool = crate::tools::execute_code::ExecuteCodeTool::new(settings, &names);
+            let _ = tools.register(Arc::new(tool));
+        }
+        Err(why) => tracing::info!(%why, "execute_code is not offered"),
+    }
+    tools
+}
+
 /// The tools of a built registry that the session's toolset selection offers (Hermes's
 /// `platform_toolsets.cli`, `--toolsets`, `agent.disabled_toolsets`; see
 /// `config::toolset_selection`). Applied once, at session start, so the tool list stays
@@ -157,9 +203,13 @@ pub fn hermes_tools(built: &ToolRegistry) -> Vec<(String, String)> {
         .iter()
         .map(|t| (t.name().to_string(), t.toolset().to_string()))
         .collect();
-    for name in ["memory", "session_search"] {
+    for (name, toolset) in [
+        ("memory", "memory"),
+        ("session_search", "session_search"),
+        ("execute_code", "code_execution"),
+    ] {
         if !tools.iter().any(|(n, _)| n == name) {
-            tools.push((name.to_string(), name.to_string()));
+            tools.push((name.to_string(), toolset.to_string()));
         }
     }
     tools

@@ -48,6 +48,12 @@ pub fn unavailable_reason(config: &Config, env: &EnvLookup, tool: &str) -> Optio
         "memory" if !config.memory.memory_enabled && !config.memory.user_profile_enabled => {
             Some("memory.memory_enabled and memory.user_profile_enabled are both false".to_string())
         }
+        "execute_code" if !cfg!(unix) => {
+            Some("needs Unix domain sockets, which this platform does not have".to_string())
+        }
+        "execute_code" => super::spec_parts::code_settings(config, env)
+            .err()
+            .map(|why| why.to_string()),
         "web_search" => web_choice(Capability::Search),
         "web_extract" => web_choice(Capability::Extract),
         _ => None,

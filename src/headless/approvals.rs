@@ -140,6 +140,7 @@ mod tests {
         let request = ApprovalRequest {
             id: "approval_1".into(),
             agent: "main".into(),
+            via: None,
             kind: ApprovalKind::Command,
             subject: "rm -rf ~/project-x".into(),
             reason: "recursive delete".into(),
@@ -160,6 +161,7 @@ mod tests {
         let request = ApprovalRequest {
             id: "approval_2".into(),
             agent: "main".into(),
+            via: None,
             kind: ApprovalKind::HookConsent,
             subject: "~/.hermes/hooks/notify.sh".into(),
             reason: "post_tool_call".into(),

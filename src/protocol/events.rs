@@ -66,6 +66,10 @@ pub struct ToolStart {
     pub name: String,
     pub preview: String,
     pub arguments: serde_json::Value,
+    /// The call this one runs inside: an `execute_code` script's tool calls name the
+    /// `execute_code` call. `None` for the model's own calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_call_id: Option<String>,
 }
 
 /// `Event::ToolProgress`: streaming output or a status line from a running tool.

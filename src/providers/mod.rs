@@ -52,6 +52,7 @@ mod test_images;
 
 pub use error::ProviderError;
 pub use error::ProviderSetupError;
+pub use profiles::is_provider_credential;
 pub use registry::AuthScheme;
 pub use registry::CredentialSources;
 pub use registry::ProviderRequest;

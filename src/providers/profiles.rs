@@ -485,3 +485,21 @@ pub(super) fn all_names() -> impl Iterator<Item = &'static str> {
         .flat_map(|u| std::iter::once(u.id).chain(u.aliases.iter().copied()));
     usable.chain(unusable).chain(["auto"])
 }
+
+/// Whether `name` is a variable hermes reads a provider credential from (`OPENAI_API_KEY`,
+/// `ANTHROPIC_API_KEY`, AWS's keys, …). A skill may not pass one through to a script: that
+/// would defeat `execute_code`'s scrubbing (Hermes's GHSA-rhgp-j443-p4rf).
+pub fn is_provider_credential(name: &str) -> bool {
+    const EXTRA: [&str; 4] = [
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "AWS_BEARER_TOKEN_BEDROCK",
+    ];
+    let name = name.trim();
+    EXTRA.contains(&name)
+        || PROFILES
+            .iter()
+            .any(|profile| profile.key_vars.contains(&name))
+        || name.starts_with("AUXILIARY_") && name.ends_with("_API_KEY")
+}

@@ -28,6 +28,19 @@ pub trait CommandPolicy: Send + Sync {
     fn sandbox(&self) -> Option<Arc<Sandbox>> {
         None
     }
+    /// The policy for calls made through `tool` (an `execute_code` script's tool calls): the
+    /// same decisions, with requests that say where they come from. `None`: use this one.
+    fn via(&self, tool: &str) -> Option<Arc<dyn CommandPolicy>> {
+        let _ = tool;
+        None
+    }
+    /// May the script tool `tool` (`execute_code`) run at all? Its script can do anything a
+    /// process can, so where nobody can be asked (cron's `deny`) it is refused. Each tool call
+    /// the script makes is still checked on its own.
+    async fn check_script(&self, tool: &str) -> CommandVerdict {
+        let _ = tool;
+        CommandVerdict::Allow
+    }
     /// `command` failed inside the sandbox because of `denial`: may it run again outside?
     /// `Approved` re-runs it once unconfined; the default (no one to ask) refuses.
     async fn escalate(&self, command: &str, _cwd: &Path, denial: &Denial) -> CommandVerdict {

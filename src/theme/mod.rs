@@ -355,6 +355,7 @@ fn default_tool_emoji(tool: &str) -> &'static str {
         "web_extract" => "📄",
         "memory" => "🧠",
         "delegate_task" => "🔀",
+        "execute_code" => "🐍",
         _ => "🔌",
     }
 }

@@ -136,6 +136,7 @@ fn tool_emoji_have_one_width_in_every_terminal() {
         "web_extract",
         "memory",
         "delegate_task",
+        "execute_code",
         "mcp_files_read",
     ] {
         let emoji = theme.tool_emoji(tool);

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::protocol::ClarifyAnswer;
 use crate::safety::CommandPolicy;
+use crate::tools::ToolOutput;
 
 /// The engine side of a tool call: progress lines and questions for the user.
 #[async_trait]
@@ -78,6 +79,23 @@ pub trait Delegator: Send + Sync {
         request: DelegationRequest,
         cancel: &CancellationToken,
     ) -> Result<String, DelegateError>;
+}
+
+/// Runs tool calls for a tool that makes its own (an `execute_code` script), through the
+/// session's normal tool path: the same approvals, sandbox, hooks, redaction and events as
+/// the model's calls. The engine implements it, limited to the tools scripts may call.
+#[async_trait]
+pub trait NestedCalls: Send + Sync {
+    /// The schemas of the tools that may be called, in registration order.
+    fn schemas(&self) -> Vec<crate::model::ToolSchema>;
+    /// Run `name(args)` as the call `call_id`, made inside the call `parent`.
+    async fn call(
+        &self,
+        parent: &str,
+        call_id: String,
+        name: &str,
+        args: serde_json::Value,
+    ) -> ToolOutput;
 }
 
 /// Why the auxiliary vision model gave no description; the text is for the model.
@@ -202,4 +220,7 @@ pub struct ToolContext {
     pub delegator: Option<Arc<dyn Delegator>>,
     /// Images for `vision_analyze`; `None` outside a model turn.
     pub vision: Option<Arc<dyn VisionHost>>,
+    /// Tool calls for `execute_code` scripts; `None` where the tools cannot be reached (a
+    /// nested call itself, `!cmd`).
+    pub nested: Option<Arc<dyn NestedCalls>>,
 }

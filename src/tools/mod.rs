@@ -11,6 +11,7 @@ pub mod clarify;
 pub mod context;
 pub mod cronjob;
 pub mod delegate;
+pub mod execute_code;
 pub mod mcp;
 pub mod memory;
 pub mod output;
@@ -81,6 +82,10 @@ pub struct ToolOutput {
     pub outcome: ToolOutcome,
     /// Images the model sees with the text (saved files; `vision_analyze` loads them).
     pub images: Vec<std::path::PathBuf>,
+    /// The result as a program gets it (`execute_code` scripts): a JSON object in Hermes's
+    /// shape for the tool (`{"content", "total_lines"}` for `read_file`, `{"output",
+    /// "exit_code"}` for `terminal`, …). `None`: `content` is all there is.
+    pub data: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,6 +103,7 @@ impl ToolOutput {
             content: content.into(),
             outcome: ToolOutcome::Ok,
             images: Vec::new(),
+            data: None,
         }
     }
 
@@ -106,6 +112,7 @@ impl ToolOutput {
             content: content.into(),
             outcome: ToolOutcome::Error,
             images: Vec::new(),
+            data: None,
         }
     }
 
@@ -114,7 +121,14 @@ impl ToolOutput {
             content: content.into(),
             outcome: ToolOutcome::Denied,
             images: Vec::new(),
+            data: None,
         }
+    }
+
+    /// The same output with its program-facing result.
+    pub fn with_data(mut self, data: serde_json::Value) -> Self {
+        self.data = Some(data);
+        self
     }
 
     pub fn cancelled(content: impl Into<String>) -> Self {
@@ -122,6 +136,7 @@ impl ToolOutput {
             content: content.into(),
             outcome: ToolOutcome::Cancelled,
             images: Vec::new(),
+            data: None,
         }
     }
 }

@@ -25,6 +25,45 @@ pub fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// `text` without terminal escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL|ESC \\`,
+/// and two-byte `ESC x`), so a model never copies colour codes into files.
+pub fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('\u{1b}') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('[') => {
+                // Parameters and intermediates, then one final byte in @..~.
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            Some(']') => {
+                while let Some(c) = chars.next() {
+                    if c == '\u{7}' {
+                        break;
+                    }
+                    if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                        chars.next();
+                        break;
+                    }
+                }
+            }
+            Some(_) | None => {}
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// True when the first 8 KB contain a NUL byte (how git and grep tell binary from text).
 pub fn looks_binary(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0)
@@ -163,6 +202,11 @@ impl OutputBuffer {
     /// Bytes written so far, retained or not.
     pub fn total(&self) -> u64 {
         self.total
+    }
+
+    /// The retained head and tail, as bytes (they meet without a gap when nothing was cut).
+    pub fn retained(&self) -> (&[u8], Vec<u8>) {
+        (&self.head, self.tail_bytes())
     }
 
     fn tail_bytes(&self) -> Vec<u8> {

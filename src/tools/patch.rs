@@ -110,7 +110,13 @@ impl Tool for PatchTool {
         if let Err(e) = tokio::fs::write(&path, edit.new_content.as_bytes()).await {
             return ToolOutput::error(format!("cannot write {shown}: {e}"));
         }
-        ToolOutput::ok(format!("Patched {shown}: {}", edit.summary))
+        let text = format!("Patched {shown}: {}", edit.summary);
+        let data = serde_json::json!({
+            "success": true,
+            "files_modified": [shown],
+            "diff": edit.summary,
+        });
+        ToolOutput::ok(text).with_data(data)
     }
 }
 

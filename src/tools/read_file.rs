@@ -101,7 +101,7 @@ impl Tool for ReadFileTool {
             tokio::task::spawn_blocking(move || read(&path, args.offset, args.limit, max_bytes))
                 .await;
         match result {
-            Ok(Ok(text)) => ToolOutput::ok(text),
+            Ok(Ok(read)) => ToolOutput::ok(read.text).with_data(read.data),
             Ok(Err(e)) => ToolOutput::error(e.to_string()),
             Err(e) => ToolOutput::error(format!("read_file failed: {e}")),
         }
@@ -146,12 +146,18 @@ enum ReadError {
     },
 }
 
+/// What a read shows: the text for the model and Hermes's `ReadResult` for scripts.
+struct ReadOutcome {
+    text: String,
+    data: serde_json::Value,
+}
+
 fn read(
     path: &Path,
     offset: Option<u64>,
     limit: Option<u64>,
     max_bytes: usize,
-) -> Result<String, ReadError> {
+) -> Result<ReadOutcome, ReadError> {
     let shown = path.display();
     let io = |source| ReadError::Io {
         path: path.to_path_buf(),
@@ -199,7 +205,10 @@ fn read(
     let window = Window::collect(reader, start, limit, max_bytes).map_err(io)?;
 
     if window.total_lines == 0 {
-        return Ok(format!("{shown} is empty."));
+        return Ok(ReadOutcome {
+            text: format!("{shown} is empty."),
+            data: serde_json::json!({"content": "", "total_lines": 0, "file_size": meta.len()}),
+        });
     }
     if start > window.total_lines {
         return Err(ReadError::PastEnd {
@@ -209,22 +218,37 @@ fn read(
         });
     }
     let last = start + window.lines.len() as u64 - 1;
-    let mut out = window.lines.join("\n");
-    if whole_file_too_big {
-        out.push_str(&format!(
-            "\n\n[{shown} is {} bytes ({} lines), more than the {max_bytes}-byte limit for reading a whole file; \
+    let content = window.lines.join("\n");
+    let hint = if whole_file_too_big {
+        Some(format!(
+            "[{shown} is {} bytes ({} lines), more than the {max_bytes}-byte limit for reading a whole file; \
              showing lines {start}-{last}. Use offset and limit to read other parts, or search_files to find what you need.]",
             meta.len(),
             window.total_lines
-        ));
+        ))
     } else if last < window.total_lines {
-        out.push_str(&format!(
-            "\n\n[showing lines {start}-{last} of {}; use offset={} to continue]",
+        Some(format!(
+            "[showing lines {start}-{last} of {}; use offset={} to continue]",
             window.total_lines,
             last + 1
-        ));
-    }
-    Ok(out)
+        ))
+    } else {
+        None
+    };
+    let mut data = serde_json::json!({
+        "content": content,
+        "total_lines": window.total_lines,
+        "file_size": meta.len(),
+        "truncated": hint.is_some(),
+    });
+    let text = match hint {
+        Some(hint) => {
+            data["hint"] = serde_json::Value::String(hint.clone());
+            format!("{content}\n\n{hint}")
+        }
+        None => content,
+    };
+    Ok(ReadOutcome { text, data })
 }
 
 /// The numbered lines `[start, start + limit)` (stopping early at `max_bytes` of output) and

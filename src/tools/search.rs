@@ -123,7 +123,9 @@ impl Tool for SearchFilesTool {
         let max_bytes = ctx.limits.max_output_bytes;
         let result = tokio::task::spawn_blocking(move || search(&root, &args)).await;
         match result {
-            Ok(Ok(text)) => ToolOutput::ok(output::cap_text(&text, max_bytes)),
+            Ok(Ok(found)) => {
+                ToolOutput::ok(output::cap_text(&found.text, max_bytes)).with_data(found.data)
+            }
             Ok(Err(e)) => ToolOutput::error(e.to_string()),
             Err(e) => ToolOutput::error(format!("search failed: {e}")),
         }
@@ -186,7 +188,14 @@ fn display_path(root: &Path, path: &Path) -> String {
     }
 }
 
-fn search(root: &Path, args: &SearchArgs) -> Result<String, PatternError> {
+/// What a search shows: the text for the model and Hermes's `SearchResult` for scripts
+/// (`{"total_count", "matches": [{"path", "line", "content"}]}` or `{"total_count", "files"}`).
+struct Found {
+    text: String,
+    data: serde_json::Value,
+}
+
+fn search(root: &Path, args: &SearchArgs) -> Result<Found, PatternError> {
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT).max(1);
     match args.target {
         Target::Files => search_files(root, &args.pattern, limit),
@@ -194,7 +203,7 @@ fn search(root: &Path, args: &SearchArgs) -> Result<String, PatternError> {
     }
 }
 
-fn search_files(root: &Path, pattern: &str, limit: u64) -> Result<String, PatternError> {
+fn search_files(root: &Path, pattern: &str, limit: u64) -> Result<Found, PatternError> {
     let glob = glob(pattern)?;
     let mut shown = Vec::new();
     let mut total = 0u64;
@@ -207,13 +216,20 @@ fn search_files(root: &Path, pattern: &str, limit: u64) -> Result<String, Patter
             break;
         }
     }
-    if shown.is_empty() {
-        return Ok(format!(
-            "no files matching {pattern:?} under {}",
-            root.display()
-        ));
+    let mut data = serde_json::json!({"total_count": total, "files": shown});
+    if total > limit {
+        data["truncated"] = serde_json::Value::Bool(true);
     }
-    Ok(finish(shown, total, limit, "files"))
+    if shown.is_empty() {
+        return Ok(Found {
+            text: format!("no files matching {pattern:?} under {}", root.display()),
+            data,
+        });
+    }
+    Ok(Found {
+        text: finish(shown, total, limit, "files"),
+        data,
+    })
 }
 
 fn finish(mut lines: Vec<String>, total: u64, limit: u64, what: &str) -> String {
@@ -227,7 +243,7 @@ fn finish(mut lines: Vec<String>, total: u64, limit: u64, what: &str) -> String 
     lines.join("\n")
 }
 
-fn search_content(root: &Path, args: &SearchArgs, limit: u64) -> Result<String, PatternError> {
+fn search_content(root: &Path, args: &SearchArgs, limit: u64) -> Result<Found, PatternError> {
     let matcher = RegexMatcherBuilder::new()
         .build(&args.pattern)
         .map_err(|source| PatternError::Regex {
@@ -247,6 +263,7 @@ fn search_content(root: &Path, args: &SearchArgs, limit: u64) -> Result<String, 
         .build();
     let mut sink = Collect {
         lines: Vec::new(),
+        matched: Vec::new(),
         path: String::new(),
         matches: 0,
         limit,
@@ -274,19 +291,27 @@ fn search_content(root: &Path, args: &SearchArgs, limit: u64) -> Result<String, 
     if sink.lines.last().is_some_and(|l| l == "--") {
         sink.lines.pop();
     }
-    if sink.matches == 0 {
-        return Ok(format!(
-            "no matches for {:?} under {}",
-            args.pattern,
-            root.display()
-        ));
+    let mut data = serde_json::json!({"total_count": sink.matches, "matches": sink.matched});
+    if sink.matches > limit {
+        data["truncated"] = serde_json::Value::Bool(true);
     }
-    Ok(finish(sink.lines, sink.matches, limit, "matches"))
+    if sink.matches == 0 {
+        return Ok(Found {
+            text: format!("no matches for {:?} under {}", args.pattern, root.display()),
+            data,
+        });
+    }
+    Ok(Found {
+        text: finish(sink.lines, sink.matches, limit, "matches"),
+        data,
+    })
 }
 
-/// Collects `path:line: text` lines until `limit` matches, then only counts.
+/// Collects `path:line: text` lines (and the matches alone, as JSON) until `limit` matches,
+/// then only counts.
 struct Collect {
     lines: Vec<String>,
+    matched: Vec<serde_json::Value>,
     path: String,
     matches: u64,
     limit: u64,
@@ -317,6 +342,12 @@ impl Sink for Collect {
         self.matches += 1;
         if self.matches <= self.limit {
             self.push(':', mat.line_number(), mat.bytes());
+            let text = output::lossy(mat.bytes());
+            self.matched.push(serde_json::json!({
+                "path": self.path,
+                "line": mat.line_number().unwrap_or(0),
+                "content": text.trim_end_matches(['\n', '\r']),
+            }));
         }
         Ok(self.matches < COUNT_CAP)
     }

@@ -206,11 +206,17 @@ impl Tool for SkillViewTool {
         };
         let loader = Arc::clone(&self.loader);
         let max_bytes = ctx.limits.max_read_bytes;
+        let session = Arc::clone(&ctx.session);
         blocking(move || {
             let catalog = loader.load();
             let Some(skill) = catalog.get(&args.name) else {
                 return ToolOutput::error(SkillError::NotFound(args.name).to_string());
             };
+            // A loaded skill's declared variables reach `execute_code` scripts, as in Hermes.
+            let declared: Vec<String> = skill.meta.required_env.iter().map(|r| r.name.clone()).collect();
+            for name in session.pass_env_through(&declared) {
+                tracing::warn!(skill = %skill.name, variable = %name, "a skill may not pass a provider credential through to scripts");
+            }
             match args.file_path.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
                 Some(path) => from_result(view_file(&skill.dir, path, max_bytes).map(|text| {
                     let findings = guard::scan_skill("", "", &text);

@@ -281,12 +281,21 @@ async fn run_foreground(
     let secs = started.elapsed().as_secs_f64();
     let exit_ok = matches!(end, End::Exited(status) if status.success());
     let output = match end {
-        End::Exited(status) => ToolOutput::ok(format!("{body}\n\n{}", describe_status(status))),
-        End::TimedOut => ToolOutput::error(format!(
-            "{body}\n\ncommand timed out after {} s and its process group was killed; \
-             for long-running commands use background=true and the process tool",
-            format_secs(timeout.as_secs_f64())
-        )),
+        End::Exited(status) => ToolOutput::ok(format!("{body}\n\n{}", describe_status(status)))
+            .with_data(
+                serde_json::json!({"output": body, "exit_code": exit_code(status), "error": null}),
+            ),
+        End::TimedOut => {
+            let why = format!(
+                "command timed out after {} s and its process group was killed",
+                format_secs(timeout.as_secs_f64())
+            );
+            ToolOutput::error(format!(
+                "{body}\n\n{why}; for long-running commands use background=true and the \
+                 process tool"
+            ))
+            .with_data(serde_json::json!({"output": body, "exit_code": 124, "error": why}))
+        }
         End::Cancelled => ToolOutput::cancelled(format!(
             "{body}\n\ncancelled after {} s; the command's process group was killed",
             format_secs(secs)
@@ -349,6 +358,17 @@ impl Sink<'_> {
             lines.finish();
         }
         self.flush_progress();
+    }
+}
+
+/// The exit code a program sees: the code, or 128 + the signal that killed it (as a shell
+/// reports it), or -1.
+fn exit_code(status: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => code,
+        (None, Some(sig)) => 128 + sig,
+        (None, None) => -1,
     }
 }
 

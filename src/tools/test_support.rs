@@ -73,6 +73,7 @@ pub fn ctx_with(dir: &Path, host: Arc<FakeHost>) -> ToolContext {
         session: Arc::new(SessionTools::new()),
         delegator: None,
         vision: None,
+        nested: None,
     }
 }
 

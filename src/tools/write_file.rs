@@ -80,10 +80,14 @@ impl Tool for WriteFileTool {
         if let crate::safety::CommandVerdict::Deny { reason } = verdict {
             return ToolOutput::denied(reason);
         }
+        let mut dirs_created = false;
         if let Some(parent) = path.parent()
-            && let Err(e) = tokio::fs::create_dir_all(parent).await
+            && !parent.is_dir()
         {
-            return ToolOutput::error(format!("cannot create {}: {e}", parent.display()));
+            if let Err(e) = tokio::fs::create_dir_all(parent).await {
+                return ToolOutput::error(format!("cannot create {}: {e}", parent.display()));
+            }
+            dirs_created = true;
         }
         if let Err(e) = tokio::fs::write(&path, args.content.as_bytes()).await {
             return ToolOutput::error(format!("cannot write {shown}: {e}"));
@@ -94,6 +98,10 @@ impl Tool for WriteFileTool {
             "{verb} {shown}: wrote {} bytes ({lines} lines)",
             args.content.len()
         ))
+        .with_data(serde_json::json!({
+            "bytes_written": args.content.len(),
+            "dirs_created": dirs_created,
+        }))
     }
 }
 

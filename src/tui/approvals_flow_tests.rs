@@ -31,6 +31,7 @@ fn request(id: &str, command: &str) -> ApprovalRequest {
     ApprovalRequest {
         id: id.into(),
         agent: "main".into(),
+        via: None,
         kind: ApprovalKind::Command,
         subject: command.into(),
         reason: "recursive delete".into(),

@@ -86,6 +86,7 @@ fn tool_starts_count_until_usage_catches_up() {
             name: "read_file".into(),
             preview: "src/lib.rs\nmore".into(),
             arguments: serde_json::Value::Null,
+            parent_call_id: None,
         });
         let kind = SubagentEventKind::Activity {
             event: Box::new(start),
@@ -253,6 +254,7 @@ fn mcp_tools_of_children_name_their_server_in_the_activity_and_the_log() {
             name: "mcp_github_list_issues".into(),
             preview: "repo=hermes".into(),
             arguments: serde_json::Value::Null,
+            parent_call_id: None,
         });
         let kind = SubagentEventKind::Activity {
             event: Box::new(start),

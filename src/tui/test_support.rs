@@ -143,6 +143,7 @@ pub fn tool_call_events(
             name: name.to_string(),
             preview: preview.to_string(),
             arguments: serde_json::Value::Null,
+            parent_call_id: None,
         }),
         Event::ToolComplete(ToolComplete {
             call_id: id.to_string(),
@@ -291,6 +292,7 @@ pub fn sample_tree() -> (crate::tui::subagents::SubagentTree, std::time::Instant
                     name: "terminal".into(),
                     preview: "cargo test --lib".into(),
                     arguments: serde_json::Value::Null,
+                    parent_call_id: None,
                 }),
             ),
         ),
@@ -493,6 +495,7 @@ pub fn list_files_turn(app: &mut App) {
             name: "terminal".into(),
             preview: "ls".into(),
             arguments: serde_json::json!({"command": "ls"}),
+            parent_call_id: None,
         }),
         Event::ToolComplete(ToolComplete {
             call_id: "c1".into(),

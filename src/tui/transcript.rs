@@ -206,6 +206,7 @@ impl Transcript {
                         name: name.clone(),
                         preview: output.lines().next().unwrap_or("").to_string(),
                         arguments: serde_json::Value::Null,
+                        parent_call_id: None,
                     });
                     self.tool_complete(&ToolComplete {
                         call_id: id,

@@ -41,6 +41,7 @@ fn tool_start(call_id: &str, name: &str, preview: &str) -> Event {
         name: name.to_string(),
         preview: preview.to_string(),
         arguments: serde_json::Value::Null,
+        parent_call_id: None,
     })
 }
 

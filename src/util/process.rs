@@ -114,6 +114,57 @@ pub fn spawn_confined(
     cmd.spawn()
 }
 
+/// Start `argv` (a program and its arguments, no shell) in `cwd` in a new process group, with
+/// exactly `env` as its environment (nothing inherited: the caller has scrubbed it), stdin
+/// closed and stdout/stderr piped; confined by `confine` when given.
+pub fn spawn_program_confined(
+    argv: &[OsString],
+    cwd: &Path,
+    env: &[(String, String)],
+    confine: Option<&Confine>,
+) -> std::io::Result<Child> {
+    let wrapper = confine.map_or(&[][..], |c| c.wrapper.as_slice());
+    let mut full = wrapper.iter().chain(argv);
+    let Some(program) = full.next() else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "no program to run",
+        ));
+    };
+    let mut cmd = Command::new(program);
+    cmd.args(full);
+    if let Some(step) = confine.and_then(|c| c.in_child.clone()) {
+        // SAFETY: as in `spawn_confined`: the step only makes raw system calls on data
+        // prepared before the fork.
+        unsafe {
+            cmd.pre_exec(move || step());
+        }
+    }
+    cmd.env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    cmd.spawn()
+}
+
+/// Send `signal` to every process in the group led by `pid`. Harmless if the group is gone.
+pub fn signal_group(pid: u32, signal: libc::c_int) {
+    let Ok(pgid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    if pgid <= 1 {
+        return; // Never signal "every process" (-1) or our own group (0).
+    }
+    // SAFETY: kill(2) with a negative pid only sends a signal; no memory is involved.
+    unsafe {
+        libc::kill(-pgid, signal);
+    }
+}
+
 /// SIGKILL every process in the group led by `pid`. Harmless if the group is gone.
 pub fn kill_group(pid: u32) {
     let Ok(pgid) = libc::pid_t::try_from(pid) else {

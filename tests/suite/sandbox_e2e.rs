@@ -202,6 +202,7 @@ fn context(policy: Arc<EverythingBenign>, cwd: &Path) -> ToolContext {
         env: Arc::new(ToolEnv::default()),
         delegator: None,
         vision: None,
+        nested: None,
     }
 }
 

@@ -23,6 +23,8 @@ use crate::protocol::Event;
 #[derive(Debug, Clone)]
 pub struct Question {
     pub agent: String,
+    /// The tool the request comes through (`execute_code`), when not the agent's own call.
+    pub via: Option<String>,
     pub kind: ApprovalKind,
     pub subject: String,
     pub reason: String,
@@ -51,6 +53,7 @@ impl Asker {
         self.events.send(Event::ApprovalRequest(ApprovalRequest {
             id: id.clone(),
             agent: question.agent,
+            via: question.via,
             kind: question.kind,
             subject: question.subject,
             reason: question.reason,

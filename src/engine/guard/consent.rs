@@ -24,6 +24,7 @@ impl ConsentAsker for HookConsentAsker {
     async fn ask(&self, event: HookEvent, command: &str) -> ConsentAnswer {
         let question = Question {
             agent: self.agent.clone(),
+            via: None,
             kind: ApprovalKind::HookConsent,
             subject: command.to_string(),
             reason: format!(

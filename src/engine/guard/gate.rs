@@ -50,10 +50,13 @@ const ONE_AT_A_TIME: [ApprovalDecision; 2] = [ApprovalDecision::Once, ApprovalDe
 
 pub struct ApprovalGate {
     session: Arc<SessionGuard>,
-    turn: TurnApprovals,
+    /// Shared with the gates `via` makes: one turn, one set of answers, one checkpoint.
+    turn: Arc<TurnApprovals>,
     turn_id: u64,
     cancel: CancellationToken,
-    checkpoint_taken: tokio::sync::Mutex<bool>,
+    checkpoint_taken: Arc<tokio::sync::Mutex<bool>>,
+    /// The tool this gate's requests come through (`execute_code`), shown with the agent.
+    via: Option<String>,
 }
 
 /// One thing to decide: a command or a file write, classified.
@@ -71,10 +74,24 @@ impl ApprovalGate {
     pub fn new(session: Arc<SessionGuard>, turn_id: u64, cancel: CancellationToken) -> Self {
         Self {
             session,
-            turn: TurnApprovals::default(),
+            turn: Arc::new(TurnApprovals::default()),
             turn_id,
             cancel,
-            checkpoint_taken: tokio::sync::Mutex::new(false),
+            checkpoint_taken: Arc::new(tokio::sync::Mutex::new(false)),
+            via: None,
+        }
+    }
+
+    /// The same turn's gate for calls made through `tool` (a script's `terminal()`): the
+    /// same rules, answers and checkpoint; its requests say where they come from.
+    fn labelled(&self, tool: &str) -> Self {
+        Self {
+            session: Arc::clone(&self.session),
+            turn: Arc::clone(&self.turn),
+            turn_id: self.turn_id,
+            cancel: self.cancel.clone(),
+            checkpoint_taken: Arc::clone(&self.checkpoint_taken),
+            via: Some(tool.to_string()),
         }
     }
 
@@ -151,6 +168,7 @@ impl ApprovalGate {
         };
         let question = Question {
             agent: self.session.agent.clone(),
+            via: self.via.clone(),
             kind: subject.kind,
             subject: subject.text.to_string(),
             reason: match subject.tool {
@@ -257,9 +275,29 @@ impl CommandPolicy for ApprovalGate {
         Some(Arc::clone(&self.session.sandbox))
     }
 
+    fn via(&self, tool: &str) -> Option<Arc<dyn CommandPolicy>> {
+        Some(Arc::new(self.labelled(tool)))
+    }
+
+    async fn check_script(&self, tool: &str) -> CommandVerdict {
+        match self.session.unattended {
+            Some(crate::config::CronApprovalMode::Deny) => CommandVerdict::Deny {
+                reason: format!(
+                    "BLOCKED: {tool} runs arbitrary local Python (including subprocess calls \
+                     that bypass shell-string approval checks). Cron jobs run without a user \
+                     present to approve it. Use normal tools instead, or set \
+                     approvals.cron_mode: approve only if this cron profile is intentionally \
+                     trusted."
+                ),
+            },
+            Some(crate::config::CronApprovalMode::Approve) | None => CommandVerdict::Allow,
+        }
+    }
+
     async fn escalate(&self, command: &str, cwd: &Path, denial: &Denial) -> CommandVerdict {
         let question = Question {
             agent: self.session.agent.clone(),
+            via: self.via.clone(),
             kind: ApprovalKind::Command,
             subject: command.to_string(),
             reason: format!(

@@ -40,6 +40,7 @@ impl Actor {
             env: Arc::clone(&self.spec.tool_env),
             delegator: None,
             vision: None,
+            nested: None,
         };
         let tools = Arc::clone(&self.spec.tools);
         let events = self.events.clone();

@@ -19,6 +19,7 @@ fn command(id: &str, agent: &str, subject: &str, reason: &str) -> ApprovalReques
     ApprovalRequest {
         id: id.into(),
         agent: agent.into(),
+        via: None,
         kind: ApprovalKind::Command,
         subject: subject.into(),
         reason: reason.into(),
@@ -32,6 +33,7 @@ fn file_write() -> ApprovalRequest {
     ApprovalRequest {
         id: "w1".into(),
         agent: "main".into(),
+        via: None,
         kind: ApprovalKind::FileWrite,
         subject: "~/.bashrc".into(),
         reason: "write_file to a shell startup file".into(),
@@ -45,6 +47,7 @@ fn hook() -> ApprovalRequest {
     ApprovalRequest {
         id: "h1".into(),
         agent: "main".into(),
+        via: None,
         kind: ApprovalKind::HookConsent,
         subject: "~/.hermes/agent-hooks/x.sh".into(),
         reason: "pre_tool_call".into(),

@@ -169,6 +169,7 @@ fn snapshot_error_and_denied_tool_cells() {
         name: "process".to_string(),
         preview: "cargo build".to_string(),
         arguments: serde_json::Value::Null,
+        parent_call_id: None,
     }));
     t.apply(&Event::ToolProgress(ToolProgress {
         call_id: "d".to_string(),

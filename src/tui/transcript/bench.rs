@@ -40,6 +40,7 @@ pub fn bench_transcript(n: usize) -> Transcript {
                     name: "terminal".to_string(),
                     preview: format!("ls -la /tmp/dir_{turn}"),
                     arguments: serde_json::Value::Null,
+                    parent_call_id: None,
                 }));
                 let output = (0..12)
                     .map(|i| format!("-rw-r--r-- 1 user user {i:>5} file_{i}.txt"))
