@@ -363,7 +363,7 @@ impl Sink<'_> {
 
 /// The exit code a program sees: the code, or 128 + the signal that killed it (as a shell
 /// reports it), or -1.
-fn exit_code(status: std::process::ExitStatus) -> i32 {
+pub(crate) fn exit_code(status: std::process::ExitStatus) -> i32 {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
         (Some(code), _) => code,

@@ -105,7 +105,7 @@ pub async fn run(
                 None => open = false,
             },
             status = child.wait() => break Ending::Exited(match status {
-                Ok(status) => exit_code(status),
+                Ok(status) => crate::tools::terminal::exit_code(status),
                 Err(_) => -1,
             }),
         }
@@ -138,14 +138,5 @@ impl Outputs {
             Stream::Stdout => self.stdout.push(&bytes),
             Stream::Stderr => self.stderr.push(&bytes),
         }
-    }
-}
-
-fn exit_code(status: std::process::ExitStatus) -> i32 {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => code,
-        (None, Some(signal)) => 128 + signal,
-        (None, None) => -1,
     }
 }
