@@ -66,13 +66,11 @@ pub fn assemble(finished: &Finished, tool_calls: u64, timeout_secs: u64) -> (Str
         Ending::Exited(0) => ToolOutcome::Ok,
         Ending::Exited(code) => {
             result["status"] = json!("error");
-            result["error"] = json!(if stderr.is_empty() {
-                format!("Script exited with code {code}")
+            if stderr.is_empty() {
+                result["error"] = json!(format!("Script exited with code {code}"));
             } else {
-                stderr.clone()
-            });
-            if !stderr.is_empty() {
                 result["output"] = json!(format!("{stdout}\n--- stderr ---\n{stderr}"));
+                result["error"] = json!(stderr);
             }
             ToolOutcome::Error
         }
@@ -118,7 +116,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -115,6 +115,12 @@ pub struct RunStatus {
     current: Mutex<Option<String>>,
 }
 
+impl Default for RunStatus {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl RunStatus {
     pub fn new() -> Self {
         Self {

@@ -85,7 +85,7 @@ pub fn schema(
              so project deps (pandas, etc.) and relative paths work like in terminal()."
         }
     };
-    let limit = if timeout_secs % 60 == 0 {
+    let limit = if timeout_secs.is_multiple_of(60) {
         format!("{}-minute timeout", timeout_secs / 60)
     } else {
         format!("{timeout_secs}-second timeout")
