@@ -23,6 +23,7 @@ mod bench;
 pub mod cell;
 mod handler;
 mod mcp_labels;
+mod script_summary;
 mod web_summary;
 
 use std::collections::HashMap;
@@ -31,6 +32,7 @@ use std::sync::Arc;
 pub use bench::bench_transcript;
 pub use cell::Cell;
 pub use cell::CellId;
+pub use cell::ChildCall;
 pub use cell::McpLabel;
 pub use cell::Stream;
 pub use cell::TextCell;
@@ -93,6 +95,8 @@ pub struct Transcript {
     version: u64,
     live_text: Option<LiveText>,
     running_tools: HashMap<String, usize>,
+    /// Running calls made from inside another (a script's), to the index of that one's cell.
+    child_calls: HashMap<String, usize>,
     /// The MCP servers of the last `Event::McpStatus`, for tool cells' labels.
     mcp_servers: Vec<crate::protocol::McpServerStatus>,
 }
@@ -134,6 +138,7 @@ impl Transcript {
         self.entries.clear();
         self.live_text = None;
         self.running_tools.clear();
+        self.child_calls.clear();
         self.version += 1;
     }
 
@@ -348,6 +353,7 @@ impl Transcript {
     fn complete_turn(&mut self, outcome: &TurnOutcome) {
         self.finish_live_text();
         // A tool still running when its turn ends will never report; freeze it as cancelled.
+        self.child_calls.clear();
         let mut orphans: Vec<usize> = self.running_tools.drain().map(|(_, i)| i).collect();
         orphans.sort_unstable();
         for index in orphans {

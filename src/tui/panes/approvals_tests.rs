@@ -143,6 +143,22 @@ fn snapshot_subagent_request() {
 }
 
 #[test]
+fn snapshot_request_from_an_execute_code_script() {
+    let t0 = Instant::now();
+    let mut pane = ApprovalsPane::default();
+    let mut request = command("r1", "main", "rm -rf ./build", "recursive delete");
+    request.via = Some("execute_code".into());
+    pane.push(request, t0);
+    let t = draw(&pane, 60, None, PaneFocus::Focused, t0);
+    insta::assert_snapshot!("approvals_via_execute_code", t.backend());
+    let screen = format!("{}", t.backend());
+    assert!(
+        screen.contains("main agent via execute_code wants to run"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn snapshot_file_write_and_hook_consent() {
     let t0 = Instant::now();
     let mut pane = ApprovalsPane::default();

@@ -238,6 +238,10 @@ fn detail(
             Span::styled(request.agent.clone(), accent),
         ]
     };
+    // A call from an `execute_code` script says so: the user did not see the model ask.
+    if let Some(via) = &request.via {
+        who.push(Span::styled(format!(" via {via}"), theme.style(Role::Dim)));
+    }
     let (header, reason) = match request.kind {
         ApprovalKind::Command => {
             who.push(Span::styled(" wants to run", text));

@@ -18,6 +18,7 @@
 mod cache;
 mod cells;
 mod layout;
+mod script_rows;
 mod scroll;
 
 use std::collections::HashSet;

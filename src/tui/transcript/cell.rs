@@ -21,6 +21,10 @@ pub const OUTPUT_TAIL_BYTES: usize = 32 * 1024;
 /// Progress lines kept while a tool runs (the newest ones), and their maximum length.
 pub const MAX_PROGRESS_LINES: usize = 64;
 pub const MAX_PROGRESS_LINE_BYTES: usize = 1024;
+/// Calls kept per cell from inside it (an `execute_code` script's), the newest ones.
+pub const MAX_CHILD_CALLS: usize = 200;
+/// Bytes of an `execute_code` script kept for display.
+pub const MAX_CODE_BYTES: usize = 32 * 1024;
 
 /// One transcript entry.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +110,23 @@ pub struct ToolCell {
     pub progress: VecDeque<String>,
     /// The MCP server the tool belongs to, when `name` is a known server's tool.
     pub mcp: Option<McpLabel>,
+    /// The script of an `execute_code` call (at most `MAX_CODE_BYTES`), shown under the
+    /// header.
+    pub code: Option<String>,
+    /// Calls made from inside this one (an `execute_code` script's), oldest first; at most
+    /// `MAX_CHILD_CALLS`, the oldest dropped and counted in `children_dropped`.
+    pub children: VecDeque<ChildCall>,
+    pub children_dropped: usize,
+}
+
+/// A tool call made from inside another (a script's `read_file`): one line in its parent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChildCall {
+    pub call_id: String,
+    pub name: String,
+    pub preview: String,
+    pub state: ToolState,
+    pub duration_ms: Option<u64>,
 }
 
 /// Which MCP server a tool cell's tool comes from: `mcp_filesystem_read_file` is `read_file`
@@ -129,6 +150,42 @@ impl ToolCell {
             output: String::new(),
             progress: VecDeque::new(),
             mcp: None,
+            code: None,
+            children: VecDeque::new(),
+            children_dropped: 0,
+        }
+    }
+
+    /// Keeps the script to show (bounded).
+    pub fn set_code(&mut self, code: &str) {
+        self.code = Some(truncate_at_char(code, MAX_CODE_BYTES).to_string());
+    }
+
+    /// A call made from inside this one has started.
+    pub fn push_child(&mut self, call_id: &str, name: &str, preview: &str) {
+        if self.children.len() == MAX_CHILD_CALLS {
+            self.children.pop_front();
+            self.children_dropped += 1;
+        }
+        self.children.push_back(ChildCall {
+            call_id: call_id.to_string(),
+            name: name.to_string(),
+            preview: truncate_at_char(preview, MAX_PROGRESS_LINE_BYTES).to_string(),
+            state: ToolState::Running,
+            duration_ms: None,
+        });
+    }
+
+    /// A call made from inside this one has ended (a dropped one is ignored).
+    pub fn finish_child(&mut self, call_id: &str, status: ToolStatus, duration_ms: u64) {
+        if let Some(child) = self
+            .children
+            .iter_mut()
+            .rev()
+            .find(|c| c.call_id == call_id)
+        {
+            child.state = ToolState::Finished(status);
+            child.duration_ms = Some(duration_ms);
         }
     }
 
@@ -148,6 +205,12 @@ impl ToolCell {
         self.output = bound_output(output);
         self.duration_ms = Some(duration_ms);
         self.progress = VecDeque::new();
+        // Whatever ran inside this call ended with it.
+        for child in &mut self.children {
+            if child.state == ToolState::Running {
+                child.state = ToolState::Finished(ToolStatus::Cancelled);
+            }
+        }
     }
 }
 

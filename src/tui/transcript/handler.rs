@@ -48,8 +48,22 @@ impl EventHandler for Transcript {
     }
 
     fn tool_start(&mut self, start: &ToolStart) {
+        // A call from inside a running one (a script's) is a line in that one's cell.
+        let parent = start.parent_call_id.as_ref();
+        if let Some(&index) = parent.and_then(|p| self.running_tools.get(p)) {
+            self.modify(index, |cell| {
+                if let Cell::Tool(tool) = cell {
+                    tool.push_child(&start.call_id, &start.name, &start.preview);
+                }
+            });
+            self.child_calls.insert(start.call_id.clone(), index);
+            return;
+        }
         self.finish_live_text();
-        let cell = self.tool_cell(&start.call_id, &start.name, &start.preview);
+        let mut cell = self.tool_cell(&start.call_id, &start.name, &start.preview);
+        if let Some(code) = script_code(start) {
+            cell.set_code(code);
+        }
         let index = self.push(Cell::Tool(cell));
         self.running_tools.insert(start.call_id.clone(), index);
     }
@@ -65,6 +79,14 @@ impl EventHandler for Transcript {
     }
 
     fn tool_complete(&mut self, complete: &ToolComplete) {
+        if let Some(index) = self.child_calls.remove(&complete.call_id) {
+            self.modify(index, |cell| {
+                if let Cell::Tool(tool) = cell {
+                    tool.finish_child(&complete.call_id, complete.status, complete.duration_ms);
+                }
+            });
+            return;
+        }
         let index = match self.running_tools.remove(&complete.call_id) {
             Some(index) => index,
             // A completion without a start still deserves a cell.
@@ -76,7 +98,8 @@ impl EventHandler for Transcript {
         self.modify(index, |cell| {
             if let Cell::Tool(tool) = cell {
                 // Web tools answer the model in JSON; people get titles, sizes and reasons.
-                let summary = super::web_summary::summarize(&complete.name, &complete.output);
+                let summary = super::web_summary::summarize(&complete.name, &complete.output)
+                    .or_else(|| super::script_summary::summarize(&complete.name, &complete.output));
                 let shown = summary.as_deref().unwrap_or(&complete.output);
                 tool.finish(complete.status, shown, complete.duration_ms);
             }
@@ -121,4 +144,16 @@ impl EventHandler for Transcript {
     fn mcp_status(&mut self, status: &McpStatus) {
         self.set_mcp_servers(&status.servers);
     }
+}
+
+/// The script an `execute_code` call runs, to show in its cell.
+fn script_code(start: &ToolStart) -> Option<&str> {
+    if start.name != "execute_code" {
+        return None;
+    }
+    start
+        .arguments
+        .get("code")
+        .and_then(serde_json::Value::as_str)
+        .filter(|code| !code.trim().is_empty())
 }

@@ -11,6 +11,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::text::Span;
 
+use super::script_rows;
 use crate::protocol::ErrorKind;
 use crate::protocol::GoalProgress;
 use crate::protocol::NoticeLevel;
@@ -209,8 +210,9 @@ fn reasoning(
 
 fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> Vec<Line<'static>> {
     let dim = theme.style(Role::Dim);
-    let preview =
-        (!tool.preview.trim().is_empty()).then(|| wrap::sanitize(&tool.preview).replace('\n', " "));
+    // A cell that shows its script needs no one-line summary of it.
+    let preview = (!tool.preview.trim().is_empty() && tool.code.is_none())
+        .then(|| wrap::sanitize(&tool.preview).replace('\n', " "));
     let mut header = vec![Span::raw(format!("{} ", theme.tool_emoji(&tool.name)))];
     match (&tool.mcp, preview) {
         // An MCP tool's emoji is generic, so its own name leads, then the call, then a dim
@@ -226,6 +228,9 @@ fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> V
         }
         (None, None) => header.push(Span::styled(tool.name.clone(), theme.style(Role::Tool))),
         (None, Some(preview)) => header.push(Span::styled(preview, theme.style(Role::Tool))),
+    }
+    if let Some(size) = script_rows::code_size(tool) {
+        header.push(Span::styled(size, dim));
     }
     if let Some(ms) = tool.duration_ms {
         header.push(Span::styled(format!(" ({})", format_duration(ms)), dim));
@@ -244,6 +249,8 @@ fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> V
         }
     }
     let mut lines = prefixed_spans("", "   ", &header, width);
+    lines.extend(script_rows::code_rows(tool, width, expansion, theme));
+    lines.extend(script_rows::child_rows(tool, width, expansion, theme));
     let gutter = format!("{INDENT}{} ", theme.tool_prefix.trim());
     let prefix_style = theme.style(Role::ToolPrefix);
     if tool.state == ToolState::Running {
