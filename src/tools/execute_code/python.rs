@@ -46,7 +46,9 @@ pub enum PythonMissing {
 /// What a probe found.
 #[derive(Debug, Clone)]
 enum Probe {
-    Usable(String),
+    /// Its version and the interpreter itself (`sys.executable`: a pyenv or asdf shim
+    /// resolves to the real binary, so each script skips the shim's ~100 ms).
+    Usable(String, PathBuf),
     Old(String),
     Broken(String),
 }
@@ -64,8 +66,8 @@ pub fn find(
             on_path(configured, env).unwrap_or_else(|| PathBuf::from(configured))
         };
         return match probe(&path) {
-            Probe::Usable(version) => Ok(Interpreter {
-                path,
+            Probe::Usable(version, real) => Ok(Interpreter {
+                path: real,
                 version,
                 source: "code_execution.python",
             }),
@@ -90,9 +92,9 @@ pub fn find(
                     continue;
                 }
                 // A broken or old environment falls back to PATH, as Hermes falls back.
-                if let Probe::Usable(version) = probe(&candidate) {
+                if let Probe::Usable(version, real) = probe(&candidate) {
                     return Ok(Interpreter {
-                        path: candidate,
+                        path: real,
                         version,
                         source: var,
                     });
@@ -103,8 +105,8 @@ pub fn find(
     }
     let path = on_path("python3", env).ok_or(PythonMissing::NotFound)?;
     match probe(&path) {
-        Probe::Usable(version) => Ok(Interpreter {
-            path,
+        Probe::Usable(version, real) => Ok(Interpreter {
+            path: real,
             version,
             source: "PATH",
         }),
@@ -148,7 +150,7 @@ fn run_probe(path: &Path) -> Probe {
     let child = std::process::Command::new(path)
         .args([
             "-c",
-            "import sys; print('%d.%d.%d' % tuple(sys.version_info[:3]))",
+            "import sys; print('%d.%d.%d' % tuple(sys.version_info[:3])); print(sys.executable)",
         ])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
@@ -183,12 +185,19 @@ fn run_probe(path: &Path) -> Probe {
     if !status.success() {
         return Probe::Broken("is not a working Python interpreter".to_string());
     }
-    let version = out.trim().to_string();
+    let mut lines = out.lines();
+    let version = lines.next().unwrap_or("").trim().to_string();
+    // A venv's `sys.executable` is its own `bin/python`, so the venv is kept.
+    let real = lines
+        .next()
+        .map(|l| PathBuf::from(l.trim()))
+        .filter(|p| p.is_absolute() && is_executable(p))
+        .unwrap_or_else(|| path.to_path_buf());
     let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
     let major = parts.next().unwrap_or(0);
     let minor = parts.next().unwrap_or(0);
     if (major, minor) >= MIN_VERSION {
-        Probe::Usable(version)
+        Probe::Usable(version, real)
     } else {
         Probe::Old(version)
     }
