@@ -80,3 +80,7 @@ pub fn set(env: &mut Vec<(String, String)>, name: &str, value: &str) {
     env.retain(|(k, _)| k != name);
     env.push((name.to_string(), value.to_string()));
 }
+
+#[cfg(test)]
+#[path = "env_tests.rs"]
+mod tests;

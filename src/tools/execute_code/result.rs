@@ -123,3 +123,7 @@ fn thousands(n: u64) -> String {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "result_tests.rs"]
+mod tests;

@@ -380,3 +380,7 @@ fn same_token(given: &str, expected: &str) -> bool {
     }
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
+
+#[cfg(test)]
+#[path = "rpc_tests.rs"]
+mod tests;

@@ -340,3 +340,7 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !KEYWORDS.contains(&name)
 }
+
+#[cfg(test)]
+#[path = "stub_tests.rs"]
+mod tests;
