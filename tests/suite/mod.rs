@@ -7,6 +7,7 @@ mod config_compat;
 mod cron_e2e;
 mod cron_tmux;
 mod engine_loop;
+mod execute_code;
 mod execute_code_tmux;
 mod goals_e2e;
 mod headless_e2e;
