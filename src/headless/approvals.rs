@@ -71,11 +71,14 @@ fn describe(request: &ApprovalRequest) -> String {
         ApprovalKind::FileWrite => format!("   write {}", request.subject),
         ApprovalKind::HookConsent => format!("   run hook: {}", request.subject),
     };
-    let who = if request.agent == "main" {
+    let mut who = if request.agent == "main" {
         String::new()
     } else {
         format!(" ({})", request.agent)
     };
+    if let Some(via) = &request.via {
+        who.push_str(&format!(" via {via}"));
+    }
     format!(
         "⚠ approval needed{who}: {}\n{what}\n   in {}\n",
         request.reason, request.cwd

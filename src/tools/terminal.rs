@@ -273,8 +273,10 @@ async fn run_foreground(
     }
     sink.finish();
     let body = sink.buf.render(cap);
+    // A script gets the output as it was (Hermes gives "" for none); the model a marker.
+    let printed = body.trim_end_matches('\n').to_string();
     // One blank line between the output and the status line, however the output ends.
-    let body = match body.trim_end_matches('\n') {
+    let body = match printed.as_str() {
         "" => "(no output)".to_string(),
         trimmed => trimmed.to_string(),
     };
@@ -283,7 +285,7 @@ async fn run_foreground(
     let output = match end {
         End::Exited(status) => ToolOutput::ok(format!("{body}\n\n{}", describe_status(status)))
             .with_data(
-                serde_json::json!({"output": body, "exit_code": exit_code(status), "error": null}),
+                serde_json::json!({"output": printed, "exit_code": exit_code(status), "error": null}),
             ),
         End::TimedOut => {
             let why = format!(
@@ -294,7 +296,7 @@ async fn run_foreground(
                 "{body}\n\n{why}; for long-running commands use background=true and the \
                  process tool"
             ))
-            .with_data(serde_json::json!({"output": body, "exit_code": 124, "error": why}))
+            .with_data(serde_json::json!({"output": printed, "exit_code": 124, "error": why}))
         }
         End::Cancelled => ToolOutput::cancelled(format!(
             "{body}\n\ncancelled after {} s; the command's process group was killed",

@@ -123,6 +123,7 @@ async fn errors_and_refusals_reach_the_script() {
         return;
     }
     let code = r#"from hermes_tools import read_file, terminal, HermesToolError
+print("silent:", repr(terminal("true")["output"]))
 missing = read_file("no/such/file.txt")
 print("missing has error:", "error" in missing)
 try:
@@ -147,6 +148,15 @@ except HermesToolError as e:
         "a dangerous command with nobody to approve it is refused: {output}"
     );
     assert!(home.work().join("build").exists(), "it did not run");
+    assert!(
+        output.contains("silent: ''"),
+        "a silent command gives the script \"\" (Hermes), not the model's marker: {output}"
+    );
+    assert!(
+        ran.stderr.contains("approval needed via execute_code"),
+        "{}",
+        ran.stderr
+    );
     let (ran, _home) = run("def broken(:\n    pass\n", "").await;
     assert_eq!(ran.result["status"], "error");
     assert!(

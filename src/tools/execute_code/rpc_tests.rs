@@ -56,8 +56,8 @@ fn dispatcher(max_calls: u64) -> (Dispatcher, Arc<FakeCalls>) {
     ];
     let dispatcher = Dispatcher {
         token: "t0k3n".into(),
-        nested: fake.clone(),
-        allowed: allowed.iter().map(|s| s.to_string()).collect(),
+        nested: Arc::<FakeCalls>::clone(&fake),
+        allowed: allowed.iter().map(ToString::to_string).collect(),
         max_calls,
         parent: "call_9".into(),
         status: Arc::new(RunStatus::new()),

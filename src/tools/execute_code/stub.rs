@@ -27,7 +27,7 @@ fn returns(tool: &str) -> &'static str {
             r#"{"results": [{"url", "title", "content", "error"}, ...]} where content is markdown"#
         }
         "read_file" => {
-            r#"{"content": "   1|first line\n   2|…", "total_lines": N, "file_size": bytes, "truncated": bool, "hint"?: str}; lines are numbered "N|text""#
+            r#"{"content": "1|first line\n2|…", "total_lines": N, "file_size": bytes, "truncated": bool, "hint"?: str}; lines are numbered "N|text""#
         }
         "write_file" => r#"{"bytes_written": N, "dirs_created": bool}"#,
         "search_files" => {

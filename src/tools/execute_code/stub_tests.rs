@@ -135,7 +135,7 @@ async fn a_script_round_trips_through_the_channel() {
     let echo = Arc::new(Echo(Mutex::default()));
     let dispatcher = rpc::Dispatcher {
         token: "secret-token".into(),
-        nested: echo.clone(),
+        nested: Arc::<Echo>::clone(&echo),
         allowed: script_schemas().into_iter().map(|s| s.name).collect(),
         max_calls: 50,
         parent: "p".into(),

@@ -110,14 +110,23 @@ pub struct ToolCell {
     pub progress: VecDeque<String>,
     /// The MCP server the tool belongs to, when `name` is a known server's tool.
     pub mcp: Option<McpLabel>,
-    /// The script of an `execute_code` call (at most `MAX_CODE_BYTES`), shown under the
-    /// header.
-    pub code: Option<String>,
-    /// Calls made from inside this one (an `execute_code` script's), oldest first; at most
-    /// `MAX_CHILD_CALLS`, the oldest dropped and counted in `children_dropped`.
-    pub children: VecDeque<ChildCall>,
-    pub children_dropped: usize,
+    /// What a call with insides (an `execute_code` script) has; boxed so every other cell
+    /// stays small.
+    inside: Option<Box<Inside>>,
 }
+
+/// The script of an `execute_code` call and the calls made from inside it.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Inside {
+    /// At most `MAX_CODE_BYTES`.
+    code: Option<String>,
+    /// Oldest first; at most `MAX_CHILD_CALLS`, the oldest dropped and counted.
+    children: VecDeque<ChildCall>,
+    children_dropped: usize,
+}
+
+/// No calls inside, for cells without any.
+static NO_CHILDREN: VecDeque<ChildCall> = VecDeque::new();
 
 /// A tool call made from inside another (a script's `read_file`): one line in its parent.
 #[derive(Debug, Clone, PartialEq)]
@@ -150,24 +159,43 @@ impl ToolCell {
             output: String::new(),
             progress: VecDeque::new(),
             mcp: None,
-            code: None,
-            children: VecDeque::new(),
-            children_dropped: 0,
+            inside: None,
         }
+    }
+
+    /// The script of an `execute_code` call, shown under the header.
+    pub fn code(&self) -> Option<&str> {
+        self.inside.as_ref()?.code.as_deref()
+    }
+
+    /// Calls made from inside this one (a script's), oldest first, at most
+    /// `MAX_CHILD_CALLS`.
+    pub fn children(&self) -> &VecDeque<ChildCall> {
+        self.inside.as_ref().map_or(&NO_CHILDREN, |i| &i.children)
+    }
+
+    /// Inner calls dropped to keep `children` bounded.
+    pub fn children_dropped(&self) -> usize {
+        self.inside.as_ref().map_or(0, |i| i.children_dropped)
+    }
+
+    fn inside_mut(&mut self) -> &mut Inside {
+        self.inside.get_or_insert_with(Box::default)
     }
 
     /// Keeps the script to show (bounded).
     pub fn set_code(&mut self, code: &str) {
-        self.code = Some(truncate_at_char(code, MAX_CODE_BYTES).to_string());
+        self.inside_mut().code = Some(truncate_at_char(code, MAX_CODE_BYTES).to_string());
     }
 
     /// A call made from inside this one has started.
     pub fn push_child(&mut self, call_id: &str, name: &str, preview: &str) {
-        if self.children.len() == MAX_CHILD_CALLS {
-            self.children.pop_front();
-            self.children_dropped += 1;
+        let inside = self.inside_mut();
+        if inside.children.len() == MAX_CHILD_CALLS {
+            inside.children.pop_front();
+            inside.children_dropped += 1;
         }
-        self.children.push_back(ChildCall {
+        inside.children.push_back(ChildCall {
             call_id: call_id.to_string(),
             name: name.to_string(),
             preview: truncate_at_char(preview, MAX_PROGRESS_LINE_BYTES).to_string(),
@@ -178,7 +206,10 @@ impl ToolCell {
 
     /// A call made from inside this one has ended (a dropped one is ignored).
     pub fn finish_child(&mut self, call_id: &str, status: ToolStatus, duration_ms: u64) {
-        if let Some(child) = self
+        let Some(inside) = self.inside.as_mut() else {
+            return;
+        };
+        if let Some(child) = inside
             .children
             .iter_mut()
             .rev()
@@ -206,7 +237,8 @@ impl ToolCell {
         self.duration_ms = Some(duration_ms);
         self.progress = VecDeque::new();
         // Whatever ran inside this call ended with it.
-        for child in &mut self.children {
+        let children = self.inside.iter_mut().flat_map(|i| i.children.iter_mut());
+        for child in children {
             if child.state == ToolState::Running {
                 child.state = ToolState::Finished(ToolStatus::Cancelled);
             }

@@ -211,7 +211,7 @@ fn reasoning(
 fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> Vec<Line<'static>> {
     let dim = theme.style(Role::Dim);
     // A cell that shows its script needs no one-line summary of it.
-    let preview = (!tool.preview.trim().is_empty() && tool.code.is_none())
+    let preview = (!tool.preview.trim().is_empty() && tool.code().is_none())
         .then(|| wrap::sanitize(&tool.preview).replace('\n', " "));
     let mut header = vec![Span::raw(format!("{} ", theme.tool_emoji(&tool.name)))];
     match (&tool.mcp, preview) {

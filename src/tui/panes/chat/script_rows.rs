@@ -27,7 +27,7 @@ const INDENT: &str = "  ";
 
 /// `(N lines)` for the header of a cell that shows its script.
 pub fn code_size(tool: &ToolCell) -> Option<String> {
-    let code = tool.code.as_deref()?;
+    let code = tool.code()?;
     Some(match code.trim_end().lines().count() {
         1 => " (1 line)".to_string(),
         n => format!(" ({n} lines)"),
@@ -41,7 +41,7 @@ pub fn code_rows(
     expansion: Expansion,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    let Some(code) = tool.code.as_deref() else {
+    let Some(code) = tool.code() else {
         return Vec::new();
     };
     let code = wrap::sanitize(code.trim_matches('\n')).into_owned();
@@ -88,13 +88,13 @@ pub fn child_rows(
     expansion: Expansion,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    let kept = tool.children.len();
+    let kept = tool.children().len();
     let shown = match expansion {
         Expansion::Collapsed => CHILD_PREVIEW_CALLS.min(kept),
         Expansion::Expanded => kept,
     };
     let mut lines = Vec::new();
-    let earlier = tool.children_dropped + (kept - shown);
+    let earlier = tool.children_dropped() + (kept - shown);
     if earlier > 0 {
         let noun = if earlier == 1 { "call" } else { "calls" };
         lines.push(dim_line(
@@ -103,7 +103,7 @@ pub fn child_rows(
             theme,
         ));
     }
-    for child in tool.children.iter().skip(kept - shown) {
+    for child in tool.children().iter().skip(kept - shown) {
         lines.push(child_row(child, width, theme));
     }
     lines

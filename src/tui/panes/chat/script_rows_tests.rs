@@ -106,9 +106,9 @@ fn a_scripts_calls_are_lines_of_its_cell_not_cells() {
     let Cell::Tool(tool) = t.get(1).unwrap().cell() else {
         panic!("not a tool cell");
     };
-    assert_eq!(tool.code.as_deref(), Some(SCRIPT));
+    assert_eq!(tool.code(), Some(SCRIPT));
     let states: Vec<_> = tool
-        .children
+        .children()
         .iter()
         .map(|c| (c.name.as_str(), c.state))
         .collect();
@@ -162,10 +162,7 @@ fn snapshot_finished_script_collapsed_and_expanded() {
     let term = draw(&mut view, &t, 60, 14);
     let rows = screen(&term).join("\n");
     assert!(rows.contains("execute_code (6 lines) (2.4s)"), "{rows}");
-    assert!(
-        rows.contains("patch src/a.rs (0.1s) ✗ error"),
-        "{rows}"
-    );
+    assert!(rows.contains("patch src/a.rs (0.1s) ✗ error"), "{rows}");
     assert!(rows.contains("2 files"), "{rows}");
     assert!(
         !rows.contains("tool_calls_made"),
@@ -197,10 +194,10 @@ fn many_calls_show_the_newest_and_count_the_rest() {
         panic!("not a tool cell");
     };
     assert_eq!(
-        tool.children.len(),
+        tool.children().len(),
         crate::tui::transcript::cell::MAX_CHILD_CALLS
     );
-    assert_eq!(tool.children_dropped, 7);
+    assert_eq!(tool.children_dropped(), 7);
     let mut view = ChatView::new();
     let rows = screen(&draw(&mut view, &t, 60, 14)).join("\n");
     assert!(rows.contains("↳ … 202 earlier calls"), "{rows}");
@@ -226,7 +223,7 @@ fn a_call_whose_parent_is_unknown_gets_its_own_cell_and_a_turn_end_freezes_child
     };
     assert_eq!(tool.state, ToolState::Finished(ToolStatus::Cancelled));
     assert_eq!(
-        tool.children[0].state,
+        tool.children()[0].state,
         ToolState::Finished(ToolStatus::Cancelled)
     );
 }
