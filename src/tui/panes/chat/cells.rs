@@ -232,22 +232,7 @@ fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> V
     if let Some(size) = script_rows::code_size(tool) {
         header.push(Span::styled(size, dim));
     }
-    if let Some(ms) = tool.duration_ms {
-        header.push(Span::styled(format!(" ({})", format_duration(ms)), dim));
-    }
-    match tool.state {
-        ToolState::Running => header.push(Span::styled("  running…", dim)),
-        ToolState::Finished(ToolStatus::Ok) => {}
-        ToolState::Finished(ToolStatus::Error) => {
-            header.push(Span::styled(" ✗ error", theme.style(Role::Error)));
-        }
-        ToolState::Finished(ToolStatus::Denied) => {
-            header.push(Span::styled(" ⊘ denied", theme.style(Role::Error)));
-        }
-        ToolState::Finished(ToolStatus::Cancelled) => {
-            header.push(Span::styled(" ⊘ cancelled", theme.style(Role::Warn)));
-        }
-    }
+    header.extend(duration_and_state(tool.duration_ms, tool.state, theme));
     let mut lines = prefixed_spans("", "   ", &header, width);
     lines.extend(script_rows::code_rows(tool, width, expansion, theme));
     lines.extend(script_rows::child_rows(tool, width, expansion, theme));
@@ -296,6 +281,30 @@ fn tool(tool: &ToolCell, width: usize, expansion: Expansion, theme: &Theme) -> V
         }
     }
     lines
+}
+
+/// ` (0.1s)` and ` ✗ error` / `  running…` after a call's name (nothing for a clean finish).
+pub(super) fn duration_and_state(
+    duration_ms: Option<u64>,
+    state: ToolState,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
+    let dim = theme.style(Role::Dim);
+    let mut spans = Vec::new();
+    if let Some(ms) = duration_ms {
+        spans.push(Span::styled(format!(" ({})", format_duration(ms)), dim));
+    }
+    let marker = match state {
+        ToolState::Running => Some(("  running…", dim)),
+        ToolState::Finished(ToolStatus::Ok) => None,
+        ToolState::Finished(ToolStatus::Error) => Some((" ✗ error", theme.style(Role::Error))),
+        ToolState::Finished(ToolStatus::Denied) => Some((" ⊘ denied", theme.style(Role::Error))),
+        ToolState::Finished(ToolStatus::Cancelled) => {
+            Some((" ⊘ cancelled", theme.style(Role::Warn)))
+        }
+    };
+    spans.extend(marker.map(|(text, style)| Span::styled(text, style)));
+    spans
 }
 
 /// One output line behind the gutter (the skin's tool prefix), cut to the width.

@@ -9,15 +9,13 @@ use ratatui::text::Line;
 use ratatui::text::Span;
 
 use super::cells::Expansion;
-use super::cells::format_duration;
-use crate::protocol::ToolStatus;
+use super::cells::duration_and_state;
 use crate::theme::Role;
 use crate::theme::Theme;
 use crate::tui::markdown;
 use crate::tui::markdown::wrap;
 use crate::tui::transcript::ChildCall;
 use crate::tui::transcript::ToolCell;
-use crate::tui::transcript::ToolState;
 
 /// Script lines a collapsed cell shows.
 pub const CODE_PREVIEW_LINES: usize = 3;
@@ -120,22 +118,7 @@ fn child_row(child: &ChildCall, width: usize, theme: &Theme) -> Line<'static> {
         Span::raw(format!("{} ", theme.tool_emoji(&child.name))),
         Span::styled(subject, theme.style(Role::Tool)),
     ];
-    if let Some(ms) = child.duration_ms {
-        spans.push(Span::styled(format!(" ({})", format_duration(ms)), dim));
-    }
-    match child.state {
-        ToolState::Running => spans.push(Span::styled("  running…", dim)),
-        ToolState::Finished(ToolStatus::Ok) => {}
-        ToolState::Finished(ToolStatus::Error) => {
-            spans.push(Span::styled(" ✗ error", theme.style(Role::Error)));
-        }
-        ToolState::Finished(ToolStatus::Denied) => {
-            spans.push(Span::styled(" ⊘ denied", theme.style(Role::Error)));
-        }
-        ToolState::Finished(ToolStatus::Cancelled) => {
-            spans.push(Span::styled(" ⊘ cancelled", theme.style(Role::Warn)));
-        }
-    }
+    spans.extend(duration_and_state(child.duration_ms, child.state, theme));
     Line::from(first_row(&spans, width))
 }
 
