@@ -202,3 +202,7 @@ fn run_probe(path: &Path) -> Probe {
         Probe::Old(version)
     }
 }
+
+#[cfg(test)]
+#[path = "python_tests.rs"]
+mod tests;
