@@ -334,3 +334,39 @@ async fn a_flood_of_output_is_bounded() {
         &output[output.len() - 60..]
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn json_events_name_the_script_as_each_inner_calls_parent() {
+    if !python_available() {
+        return;
+    }
+    let code = "from hermes_tools import read_file\nread_file('a.txt')\nread_file('b.txt')\n";
+    let server = script_server(code);
+    let home = CliHome::new(&server.config_yaml());
+    std::fs::write(home.work().join("a.txt"), "a\n").unwrap();
+    std::fs::write(home.work().join("b.txt"), "b\n").unwrap();
+    let mut command = home.command(&["-z", "run the script", "--json"]);
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    assert!(output.status.success());
+    let events: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let starts: Vec<(&str, Option<&str>)> = events
+        .iter()
+        .filter(|e| e["type"] == "tool_start")
+        .map(|e| (e["call_id"].as_str().unwrap(), e["parent_call_id"].as_str()))
+        .collect();
+    assert_eq!(
+        starts,
+        [("x1", None), ("x1~1", Some("x1")), ("x1~2", Some("x1"))]
+    );
+    let completes: Vec<&str> = events
+        .iter()
+        .filter(|e| e["type"] == "tool_complete")
+        .map(|e| e["call_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(completes, ["x1~1", "x1~2", "x1"], "inner calls end first");
+}
