@@ -40,9 +40,15 @@ fn a_scripts_calls_nest_in_its_cell_and_ask_via_execute_code() {
         return;
     }
     let args = json!({ "code": SCRIPT }).to_string();
+    let sleeper = json!({
+        "code": "import os, time\nopen('sleeper.pid', 'w').write(str(os.getpid()))\n\
+                 print('waiting', flush=True)\ntime.sleep(60)\n"
+    })
+    .to_string();
     let server = ScriptedServer::start_on_own_thread([
         Response::tool_calls([ScriptedCall::new("x1", "execute_code", &args)]),
         Response::text(["Both ", "files ", "read."]),
+        Response::tool_calls([ScriptedCall::new("x2", "execute_code", &sleeper)]),
     ]);
     let app = App::new(&server, "");
     std::fs::write(app.dir.path().join("a.txt"), "TODO: one\n").unwrap();
@@ -78,6 +84,38 @@ fn a_scripts_calls_nest_in_its_cell_and_ask_via_execute_code() {
         "no raw JSON in the cell: {screen}"
     );
     assert!(!app.dir.path().join("build").exists(), "approved: it ran");
+
+    // Esc while a script runs kills it at once, with Hermes's message.
+    tmux.type_text("now wait");
+    tmux.keys(&["Enter"]);
+    let pid_file = app.dir.path().join("sleeper.pid");
+    let deadline = std::time::Instant::now() + WAIT;
+    let pid: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|s| s.parse().ok())
+        {
+            break pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the script never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let pressed = std::time::Instant::now();
+    tmux.keys(&["Escape"]);
+    tmux.wait_for_text("[execution interrupted — user sent a new message]", WAIT);
+    assert!(
+        pressed.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        pressed.elapsed()
+    );
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    assert!(
+        stat.is_empty() || stat.contains(") Z "),
+        "the script {pid} was killed: {stat}"
+    );
 
     tmux.keys(&["C-c"]);
     tmux.keys(&["C-c"]);
